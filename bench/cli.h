@@ -1,0 +1,35 @@
+/* cli.h - the `dmbench` subcommands and what they share: exit codes, error printing,
+ * the database option. Each command parses its own options (getopt_long) and returns
+ * the process's exit status; only main() exits. */
+#ifndef DM_CLI_H
+#define DM_CLI_H
+
+#include "dm.h"
+
+enum {
+    DM_EXIT_OK = 0,
+    DM_EXIT_FAIL = 1,  /* a run failed or a point failed verification */
+    DM_EXIT_USAGE = 2, /* bad input: flag, sweep file, dataset */
+};
+
+/* Each takes argv[0] = the command's name. */
+int cmd_devices(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+
+/* Prints "dmbench: error: MESSAGE" (one line) on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints err's message as above and returns the exit status for its code
+ * (DM_EINPUT -> 2, others -> 1). */
+int cli_fail(const dm_err *err);
+/* Prints "dmbench CMD: unknown option ..." style usage errors and returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The database path: opt when given, else $DMBENCH_DB, else STORE_DEFAULT_PATH. */
+const char *cli_db_path(const char *opt);
+/* Parses a run id argument ("12" or "latest"); returns 0 with *id (0 for latest), or
+ * DM_EINPUT. */
+int cli_parse_run_id(const char *s, int64_t *id, dm_err *err);
+
+#endif

@@ -1,0 +1,33 @@
+/* device.h - what the GPUs are: enumeration and properties, for `dmbench devices`,
+ * sweep constraints (device.*) and run fingerprints. No GPU is not an error. */
+#ifndef DM_DEVICE_H
+#define DM_DEVICE_H
+
+#include "dm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Number of usable GPUs in *n. Returns 0 with *n >= 0; when *n is 0, why says why
+ * (no driver, no device, CUDA's message). Never fails for lack of a GPU. */
+int device_count(int *n, char *why, size_t why_len);
+
+/* Properties of GPU index. Returns 0, or DM_ERUNTIME with err set. */
+int device_query(int index, dm_device *d, dm_err *err);
+
+/* Value of a device property by the name constraints use after "device." (max_threads,
+ * sms, l2_bytes, mem_bytes, smem_per_block, smem_per_block_optin, smem_per_sm,
+ * max_threads_per_sm, warp_size, regs_per_block, cc (major*10+minor), cc_major,
+ * cc_minor, sm_clock_mhz, mem_clock_mhz). Returns 0 with *out set, or -1 when the name
+ * is unknown. */
+int device_prop(const dm_device *d, const char *name, double *out);
+
+/* The property names device_prop knows, NULL-terminated (for error messages). */
+const char *const *device_prop_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

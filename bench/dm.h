@@ -1,0 +1,217 @@
+/* dm.h - the core types every stage of dmbench shares: errors, parameter values,
+ * sweep points, datasets, devices, variants and workloads.
+ * Data flows dataset -> variant -> runner (verify, then time) -> store -> analysis. */
+#ifndef DM_H
+#define DM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ---------------------------------------------------------------------- */
+
+/* Status codes returned by every fallible host function (0 is success). */
+enum {
+    DM_OK = 0,
+    DM_ERUNTIME = -1, /* something failed while running (CUDA, I/O, SQLite) */
+    DM_EINPUT = -2,   /* the user's input is wrong: sweep file, dataset, flag */
+    DM_ENOGPU = -3,   /* the operation needs a GPU and there is none */
+};
+
+#define DM_ERR_MAX 1024
+
+/* The message of the last failure, kept by the caller (SQLite-style). */
+typedef struct dm_err {
+    int code;
+    char msg[DM_ERR_MAX];
+} dm_err;
+
+/* Sets err->code and err->msg (printf format); returns code. err may be NULL. */
+int dm_err_set(dm_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prefixes err->msg with "prefix: " (printf format); returns err->code. */
+int dm_err_prefix(dm_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void dm_err_clear(dm_err *err);
+
+/* Checks a CUDA runtime status. Returns 0 on cudaSuccess; otherwise -1 with err set to
+ * "file:line: call: CUDA error name: message". Use through DM_CUDA. */
+int dm_cuda_check(dm_err *err, int status, const char *call, const char *file, int line);
+#define DM_CUDA(err, call) dm_cuda_check((err), (int)(call), #call, __FILE__, __LINE__)
+
+/* ---- parameters and values ------------------------------------------------------- */
+
+typedef enum dm_ptype { DM_P_INT = 1, DM_P_REAL, DM_P_ENUM } dm_ptype;
+
+/* One parameter of a dataset, problem or variant. Arrays end with a zeroed entry. */
+typedef struct dm_param_spec {
+    const char *name;
+    dm_ptype type;
+    const char *def;     /* default value, as text ("256", "0.5", "tex") */
+    const char *allowed; /* INT/REAL: "min..max" (either side may be empty);
+                            ENUM: "a|b|c"; NULL: anything of the type */
+    const char *help;
+} dm_param_spec;
+
+#define DM_STR_MAX 48
+
+typedef struct dm_value {
+    dm_ptype type;
+    int64_t i;          /* DM_P_INT */
+    double r;           /* DM_P_REAL */
+    char s[DM_STR_MAX]; /* DM_P_ENUM */
+} dm_value;
+
+/* Parses text as a value of spec's type and checks spec->allowed. Returns 0, or
+ * DM_EINPUT with err saying what was expected. */
+int dm_value_parse(const dm_param_spec *spec, const char *text, dm_value *out, dm_err *err);
+/* Writes the value as text (integers exactly, reals with %.17g trimmed). */
+void dm_value_format(const dm_value *v, char *buf, size_t n);
+/* The value as a number (INT and REAL); NAN for ENUM. */
+double dm_value_num(const dm_value *v);
+int dm_value_equal(const dm_value *a, const dm_value *b);
+
+/* ---- devices --------------------------------------------------------------------- */
+
+typedef struct dm_device {
+    int index;
+    char name[256];
+    char uuid[48];      /* "GPU-xxxxxxxx-xxxx-..." */
+    char pci_bus_id[32];
+    int cc_major, cc_minor;
+    int sms;
+    int64_t mem_bytes;
+    int l2_bytes;
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int warp_size;
+    int regs_per_block;
+    int smem_per_block;       /* default per-block limit, bytes */
+    int smem_per_block_optin; /* with cudaFuncSetAttribute, bytes */
+    int smem_per_sm;
+    int sm_clock_khz;  /* maximum SM clock the runtime reports */
+    int mem_clock_khz; /* maximum memory clock */
+    int mem_bus_bits;
+    int driver_version;  /* e.g. 13000 */
+    int runtime_version; /* e.g. 13000 */
+} dm_device;
+
+/* ---- points ---------------------------------------------------------------------- */
+
+#define DM_MAX_PARAMS 24
+
+typedef struct dm_variant dm_variant;
+typedef struct dm_workload dm_workload;
+
+/* One point of a sweep: a variant and a value for each of its parameters (dataset,
+ * problem and variant parameters, in that order; defaults filled in). */
+typedef struct dm_point {
+    const dm_workload *workload;
+    const dm_variant *variant;
+    int nparams;
+    const dm_param_spec *specs[DM_MAX_PARAMS];
+    dm_value values[DM_MAX_PARAMS];
+} dm_point;
+
+/* The value of the named parameter, or NULL when the point has none. */
+const dm_value *dm_point_get(const dm_point *pt, const char *name);
+/* Typed getters; they assert that the parameter exists with that type (a variant asks
+ * only for parameters it declared, so a miss is a programming error). */
+int64_t dm_point_int(const dm_point *pt, const char *name);
+double dm_point_real(const dm_point *pt, const char *name);
+const char *dm_point_str(const dm_point *pt, const char *name);
+/* "name=value,name=value" over all parameters, in point order. */
+void dm_point_format(const dm_point *pt, char *buf, size_t n);
+/* The problem key: "name=value,..." over the workload's dataset and problem parameters
+ * only. Points of different variants with equal keys solve the same problem, so their
+ * times compare (speedups) and their outputs must agree (verification). */
+void dm_point_problem_key(const dm_point *pt, char *buf, size_t n);
+/* The dataset key: the same over the dataset parameters only. */
+void dm_point_dataset_key(const dm_point *pt, char *buf, size_t n);
+
+/* ---- datasets -------------------------------------------------------------------- */
+
+/* Where a sweep's data come from: a named generator of the workload, or a file. */
+typedef struct dm_data_source {
+    char generator[64]; /* "" when path is set */
+    char path[1024];    /* "" when generated */
+} dm_data_source;
+
+typedef struct dm_dataset {
+    char name[128];         /* generator name or the file's base name */
+    char params[512];       /* dataset key (see dm_point_dataset_key) */
+    char path[1024];        /* "" when generated */
+    char hash[32];          /* content hash, 16 hex digits (FNV-1a 64) */
+    int64_t size_bytes;
+    void *data;             /* the workload's own representation */
+} dm_dataset;
+
+/* FNV-1a 64 over bytes, continuing from h (start with DM_HASH_INIT). */
+#define DM_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t dm_hash_bytes(uint64_t h, const void *data, size_t n);
+
+/* ---- execution context handed to variants ----------------------------------------- */
+
+typedef struct dm_exec {
+    const dm_device *device; /* NULL when running without a GPU */
+    void *stream;            /* cudaStream_t the variant must launch on (GPU variants) */
+} dm_exec;
+
+/* Work done by one execution of a point, for throughput figures (0 when unknown). */
+typedef struct dm_work {
+    double bytes;        /* bytes a perfect implementation must move */
+    double ops;          /* operations, in ops_unit */
+    const char *ops_unit; /* e.g. "steps", "flop"; NULL when ops is 0 */
+} dm_work;
+
+/* ---- variants and workloads -------------------------------------------------------- */
+
+/* One implementation of a workload. Tables of these end with a zeroed entry. */
+struct dm_variant {
+    const char *name;
+    const char *description;
+    int needs_gpu;
+    const dm_param_spec *params; /* execution parameters (block size, ...); may be NULL */
+    /* Optional: 0 when the variant can run pt on dev (dev NULL without a GPU), else
+     * nonzero with why filled ("block 2048 exceeds the device's 1024"). */
+    int (*supports)(const dm_point *pt, const dm_device *dev, char *why, size_t n);
+    /* Allocates and uploads what the point needs; *state is handed to the others. */
+    int (*setup)(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt, void **state,
+                 dm_err *err);
+    /* One execution. GPU variants enqueue on ex->stream and return without
+     * synchronising; CPU variants run to completion. */
+    int (*run)(void *state, dm_err *err);
+    /* The result of the last run, in the workload's result form, on the host (GPU
+     * variants synchronise and copy back). Valid until the next run or teardown. */
+    int (*output)(void *state, const void **out, dm_err *err);
+    void (*teardown)(void *state);
+};
+
+struct dm_workload {
+    const char *name;
+    const char *description;
+    const char *const *generators;        /* generator names, NULL-terminated */
+    const dm_param_spec *dataset_params;  /* parameters that define the data */
+    const dm_param_spec *problem_params;  /* other parameters that define the answer */
+    /* Makes the dataset: from generator with pt's dataset parameters, or loads src->path.
+     * Bad files are DM_EINPUT naming the file and the offending place. */
+    int (*dataset_open)(const dm_data_source *src, const dm_point *pt, dm_dataset *ds,
+                        dm_err *err);
+    void (*dataset_close)(dm_dataset *ds);
+    /* The CPU reference answer for pt's problem on ds. */
+    int (*reference)(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *err);
+    void (*reference_free)(void *ref);
+    /* 0 when out equals ref (exactly for counts; floats within the workload's stated
+     * tolerance); else nonzero with why naming the first difference. */
+    int (*compare)(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
+    void (*work)(const dm_point *pt, dm_work *w); /* optional */
+    const dm_variant *variants; /* ends with a zeroed entry */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

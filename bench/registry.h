@@ -1,0 +1,39 @@
+/* registry.h - the workloads dmbench knows and their variants. Each workload registers
+ * one static table (variants/<workload>.c); nothing else knows the list. */
+#ifndef DM_REGISTRY_H
+#define DM_REGISTRY_H
+
+#include "dm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The workloads, in a NULL-terminated array. */
+const dm_workload *const *registry_workloads(void);
+
+/* The workload called name; NULL with err (DM_EINPUT) listing the known ones. */
+const dm_workload *registry_workload(const char *name, dm_err *err);
+
+/* The variant called name in workload w; NULL with err (DM_EINPUT) naming the closest
+ * matches ("unknown variant 'thred-tex' of workload 'tdm'; did you mean: thread-tex?"). */
+const dm_variant *registry_variant(const dm_workload *w, const char *name, dm_err *err);
+
+/* The spec of parameter name for variant v of w (dataset, problem, then variant
+ * parameters), or NULL. v may be NULL to look only at dataset and problem parameters. */
+const dm_param_spec *registry_param(const dm_workload *w, const dm_variant *v,
+                                    const char *name);
+
+/* Fills pt with w's and v's parameters at their defaults. Returns 0, or DM_EINPUT if a
+ * table's default does not parse (a programming error caught by the registry test). */
+int registry_point_defaults(const dm_workload *w, const dm_variant *v, dm_point *pt,
+                            dm_err *err);
+
+/* Levenshtein distance, for close-match suggestions. */
+int registry_edit_distance(const char *a, const char *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

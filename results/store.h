@@ -1,0 +1,105 @@
+/* store.h - the results database (SQLite): runs with their fingerprints, datasets,
+ * points with every parameter, raw samples, statistics, verification outcomes, metrics.
+ * The schema is results/schema.sql (compiled in); WAL mode and a busy timeout let two
+ * dmbench processes write one database at once; each point is one transaction. */
+#ifndef DM_STORE_H
+#define DM_STORE_H
+
+#include <stdio.h>
+
+#include "dm.h"
+#include "measure.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STORE_DEFAULT_PATH "results/dmbench.sqlite"
+
+typedef struct dm_store dm_store;
+
+/* Opens (creating the file and its directory when missing) and migrates the database to
+ * the current schema version. A database newer than this dmbench is DM_EINPUT. */
+int store_open(const char *path, dm_store **out, dm_err *err);
+void store_close(dm_store *st);
+/* The schema version this build writes, and the one the open database has. */
+int store_schema_version(void);
+int store_db_version(dm_store *st, int *version, dm_err *err);
+/* The underlying handle, for analysis queries (read-only use). */
+struct sqlite3 *store_db(dm_store *st);
+
+/* The fingerprint of a run, written when it begins. Strings may be NULL or "". */
+typedef struct dm_run_info {
+    const char *host;
+    const dm_device *device;   /* NULL: no GPU; then no_gpu_reason says why */
+    const char *no_gpu_reason;
+    double sm_clock_mhz_start; /* NAN when unknown */
+    double mem_clock_mhz_start;
+    const char *clock_source;
+    const char *dmbench_version;
+    const char *git_commit;
+    int git_dirty;
+    const char *build_flags;
+    const char *argv;          /* the full command line, shell-quoted */
+    const char *sweep_name;
+    const char *sweep_path;
+    const char *sweep_text;
+    const char *workload;
+    const char *baseline;      /* variant name or NULL */
+    const dm_measure_opts *measure;
+    int64_t points_total;      /* before pruning by constraints */
+    int64_t points_planned;    /* after */
+} dm_run_info;
+
+int store_run_begin(dm_store *st, const dm_run_info *info, int64_t *run_id, dm_err *err);
+/* status: "complete", "failed" or "interrupted". */
+int store_run_end(dm_store *st, int64_t run_id, const char *status, dm_err *err);
+/* A key/value note on a run (e.g. the calibration's plain cudaMemcpy figure). */
+int store_run_note(dm_store *st, int64_t run_id, const char *key, const char *value,
+                   dm_err *err);
+
+/* For --resume: the newest run of the same sweep name and sweep text whose status is
+ * not "complete" (0 in *run_id when none), and whether point index idx is stored. */
+int store_find_resumable(dm_store *st, const char *sweep_name, const char *sweep_text,
+                         int64_t *run_id, dm_err *err);
+int store_point_done(dm_store *st, int64_t run_id, int64_t idx, int *done, dm_err *err);
+/* Marks a run as running again (resume), keeping its fingerprint. */
+int store_run_reopen(dm_store *st, int64_t run_id, dm_err *err);
+
+/* Finds or inserts ds (same name, params, path and hash), returning its id. */
+int store_dataset(dm_store *st, const dm_dataset *ds, int64_t *dataset_id, dm_err *err);
+
+/* Everything known about one point; written in one transaction by store_point. */
+typedef struct dm_point_result {
+    int64_t run_id;
+    int64_t index;            /* position in the sweep's expansion */
+    int64_t dataset_id;       /* 0 when no dataset was made (skipped points) */
+    const dm_point *point;
+    const char *status;       /* "ok", "failed", "skipped", "pruned" */
+    const char *reason;       /* why not ok; NULL or "" when ok */
+    const char *verify;       /* "match", "mismatch", "error", "not-run" */
+    const char *verify_detail;
+    const dm_measurement *m;  /* NULL when not timed */
+    const dm_work *work;      /* NULL when unknown */
+    double started, ended;    /* Unix seconds */
+} dm_point_result;
+
+int store_point(dm_store *st, const dm_point_result *r, int64_t *point_id, dm_err *err);
+
+/* ---- reading back (show, export) ---- */
+
+/* Writes a table of runs (id, started, sweep, workload, GPU, status, points) to out. */
+int store_show_runs(dm_store *st, FILE *out, dm_err *err);
+/* Writes a run's fingerprint and a table of its points with statistics and speedup
+ * against the baseline. run_id 0 means the newest run. */
+int store_show_run(dm_store *st, int64_t run_id, FILE *out, dm_err *err);
+/* Writes a run's points (parameters, status, verification, statistics, speedup, and
+ * with json also the raw samples) as CSV or JSON. run_id 0 means the newest run. */
+typedef enum dm_export_format { DM_EXPORT_CSV, DM_EXPORT_JSON } dm_export_format;
+int store_export(dm_store *st, int64_t run_id, dm_export_format fmt, FILE *out, dm_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

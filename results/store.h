@@ -27,6 +27,8 @@ int store_schema_version(void);
 int store_db_version(dm_store *st, int *version, dm_err *err);
 /* The underlying handle, for analysis queries (read-only use). */
 struct sqlite3 *store_db(dm_store *st);
+/* The path the database was opened with, as given (for messages). */
+const char *store_path(const dm_store *st);
 
 /* The fingerprint of a run, written when it begins. Strings may be NULL or "". */
 typedef struct dm_run_info {
@@ -54,6 +56,9 @@ typedef struct dm_run_info {
 int store_run_begin(dm_store *st, const dm_run_info *info, int64_t *run_id, dm_err *err);
 /* status: "complete", "failed" or "interrupted". */
 int store_run_end(dm_store *st, int64_t run_id, const char *status, dm_err *err);
+/* Removes a run and everything stored under it (bad input found mid-run: nothing
+ * half-written may stay). */
+int store_run_discard(dm_store *st, int64_t run_id, dm_err *err);
 /* A key/value note on a run (e.g. the calibration's plain cudaMemcpy figure). */
 int store_run_note(dm_store *st, int64_t run_id, const char *key, const char *value,
                    dm_err *err);

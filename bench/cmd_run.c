@@ -1,0 +1,271 @@
+/* cmd_run.c - `dmbench run SWEEP.yaml`: load and expand the sweep, show it (--dry-run)
+ * or hand it to the runner, then print the run's summary from the database. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "device.h"
+#include "runner.h"
+
+#define MAX_OVERRIDES 64
+#define DRY_RUN_SHOWN 20
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dmbench run SWEEP.yaml [options]\n\n"
+            "Expands the sweep matrix, verifies every point against the workload's CPU\n"
+            "reference, measures it and stores everything in the results database.\n\n"
+            "options:\n"
+            "  --db PATH            results database (default $DMBENCH_DB or results/dmbench.sqlite)\n"
+            "  -a, --axis AXIS=VALUES\n"
+            "                       replace or add an axis, e.g. -a block=[64,128] or\n"
+            "                       -a 'n={pow2: [1024, 65536]}' (repeatable)\n"
+            "  --dry-run            print the points before and after pruning; run nothing\n"
+            "  --resume             continue the newest unfinished run of this sweep\n"
+            "  --quiet              no progress and no summary\n"
+            "  --device N           the GPU to use (default 0)\n"
+            "  --mode cold|hot      override the sweep's measurement mode\n"
+            "  --min-samples N, --max-noise FRACTION, --max-time SECONDS\n"
+            "                       override the sweep's stopping rule\n"
+            "  -h, --help           this text\n");
+}
+
+/* Appends s to buf shell-quoted when it needs it. */
+static void append_quoted(char *buf, size_t n, const char *s)
+{
+    size_t used = strlen(buf);
+    int plain = s[0] != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_./=:,+@") == strlen(s);
+    if (used && used + 1 < n)
+        buf[used++] = ' ', buf[used] = '\0';
+    if (plain) {
+        snprintf(buf + used, n - used, "%s", s);
+        return;
+    }
+    for (size_t i = 0; used + 5 < n; i++) {
+        if (i == 0)
+            buf[used++] = '\'';
+        if (s[i] == '\0') {
+            buf[used++] = '\'';
+            break;
+        }
+        if (s[i] == '\'') {
+            memcpy(buf + used, "'\\''", 4);
+            used += 4;
+        } else {
+            buf[used++] = s[i];
+        }
+    }
+    buf[used] = '\0';
+}
+
+static int parse_number(const char *cmd, const char *opt, const char *s, double lo, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v) || v < lo)
+        return cli_usage_error(cmd, "%s %s: expected a number >= %g", opt, s, lo);
+    *out = v;
+    return 0;
+}
+
+static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_device *dev,
+                          const char *no_gpu)
+{
+    const dm_measure_opts *mo = sweep_measure(s);
+    const dm_variant *base = sweep_baseline(s);
+    size_t by_constraint = 0, by_support = 0, shown = 0;
+    printf("sweep %s (%s): workload %s, %d variant%s, baseline %s\n", sweep_name(s),
+           sweep_path(s), sweep_workload(s)->name, sweep_nvariants(s),
+           sweep_nvariants(s) == 1 ? "" : "s", base ? base->name : "none");
+    if (dev)
+        printf("device %d: %s (cc %d.%d, %d SMs)\n", dev->index, dev->name, dev->cc_major,
+               dev->cc_minor, dev->sms);
+    else
+        printf("no GPU (%s): constraints on device.* are not evaluated; GPU points would be skipped\n",
+               no_gpu);
+    for (size_t i = 0; i < e->n; i++) {
+        by_constraint += e->points[i].pruned == 1;
+        by_support += e->points[i].pruned == 2;
+    }
+    printf("points: %zu before pruning, %zu after (%zu pruned by constraints, %zu unsupported)\n",
+           e->n, e->n - e->n_pruned, by_constraint, by_support);
+    printf("measurement: %s, min_samples %d, max_noise %.2f%%, max_time %g s, max_samples %d\n",
+           mo->mode == DM_MODE_HOT ? "hot" : "cold", mo->min_samples, mo->max_noise * 100,
+           mo->max_time, mo->max_samples);
+    for (int pass = 0; pass < 2; pass++) {
+        shown = 0;
+        for (size_t i = 0; i < e->n && shown < DRY_RUN_SHOWN; i++) {
+            const dm_sweep_point *sp = &e->points[i];
+            if ((pass == 0) != (sp->pruned == 0))
+                continue;
+            if (shown++ == 0)
+                printf(pass == 0 ? "first points:\n" : "first pruned points:\n");
+            char params[1024];
+            dm_point_format(&sp->point, params, sizeof params);
+            printf("  #%-5zu %-10s %s%s%s\n", i, sp->point.variant->name, params,
+                   pass ? ": " : "", pass ? sp->reason : "");
+        }
+    }
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "db", required_argument, NULL, 'd' },      { "axis", required_argument, NULL, 'a' },
+        { "dry-run", no_argument, NULL, 'n' },       { "resume", no_argument, NULL, 'r' },
+        { "quiet", no_argument, NULL, 'q' },         { "device", required_argument, NULL, 'D' },
+        { "mode", required_argument, NULL, 'm' },    { "min-samples", required_argument, NULL, 'S' },
+        { "max-noise", required_argument, NULL, 'N' }, { "max-time", required_argument, NULL, 'T' },
+        { "help", no_argument, NULL, 'h' },          { 0 },
+    };
+    const char *db = NULL, *overrides[MAX_OVERRIDES];
+    int noverrides = 0, dry_run = 0, resume = 0, quiet = 0, device_index = 0;
+    const char *mode = NULL;
+    double min_samples = -1, max_noise = -1, max_time = -1, num;
+    dm_err err = { 0 };
+    dm_sweep *s = NULL;
+    dm_expansion e = { 0 };
+    char *argv_text = NULL, *key = NULL;
+    int status = DM_EXIT_USAGE, c;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":a:hq", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'a':
+            if (noverrides == MAX_OVERRIDES)
+                return cli_usage_error("run", "more than %d -a overrides", MAX_OVERRIDES);
+            overrides[noverrides++] = optarg;
+            break;
+        case 'n': dry_run = 1; break;
+        case 'r': resume = 1; break;
+        case 'q': quiet = 1; break;
+        case 'D':
+            if (parse_number("run", "--device", optarg, 0, &num))
+                return DM_EXIT_USAGE;
+            device_index = (int)num;
+            break;
+        case 'm':
+            if (strcmp(optarg, "cold") && strcmp(optarg, "hot"))
+                return cli_usage_error("run", "--mode %s: expected cold or hot", optarg);
+            mode = optarg;
+            break;
+        case 'S':
+            if (parse_number("run", "--min-samples", optarg, 1, &min_samples))
+                return DM_EXIT_USAGE;
+            break;
+        case 'N':
+            if (parse_number("run", "--max-noise", optarg, 0, &max_noise))
+                return DM_EXIT_USAGE;
+            break;
+        case 'T':
+            if (parse_number("run", "--max-time", optarg, 1e-6, &max_time))
+                return DM_EXIT_USAGE;
+            break;
+        case 'h': usage(stdout); return DM_EXIT_OK;
+        case ':': return cli_usage_error("run", "option %s needs a value", argv[optind - 1]);
+        default: return cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("run", optind == argc ? "no sweep file given" : "more than one sweep file given");
+
+    if (sweep_load(argv[optind], &s, &err) != 0)
+        goto fail;
+    for (int i = 0; i < noverrides; i++)
+        if (sweep_override(s, overrides[i], &err) != 0)
+            goto fail;
+    dm_measure_opts mo = *sweep_measure(s);
+    if (mode)
+        mo.mode = strcmp(mode, "hot") == 0 ? DM_MODE_HOT : DM_MODE_COLD;
+    if (min_samples > 0)
+        mo.min_samples = (int)min_samples;
+    if (max_noise >= 0)
+        mo.max_noise = max_noise;
+    if (max_time > 0)
+        mo.max_time = max_time;
+    if (mo.max_samples < mo.min_samples)
+        mo.max_samples = mo.min_samples;
+    sweep_set_measure(s, &mo);
+
+    dm_device dev, *devp = NULL;
+    char no_gpu[512] = "";
+    int ndev = 0;
+    device_count(&ndev, no_gpu, sizeof no_gpu);
+    if (ndev > 0) {
+        if (device_index >= ndev) {
+            status = cli_usage_error("run", "--device %d: there are %d GPUs (0..%d)", device_index,
+                                     ndev, ndev - 1);
+            goto out;
+        }
+        if (device_query(device_index, &dev, &err) != 0)
+            goto fail;
+        devp = &dev;
+    }
+    if (sweep_expand(s, devp, &e, &err) != 0)
+        goto fail;
+    if (dry_run) {
+        print_dry_run(s, &e, devp, no_gpu);
+        status = DM_EXIT_OK;
+        goto out;
+    }
+
+    size_t alen = 64, klen = strlen(sweep_text(s)) + 64;
+    for (int i = 0; i < argc; i++)
+        alen += strlen(argv[i]) * 4 + 3;
+    for (int i = 0; i < noverrides; i++)
+        klen += strlen(overrides[i]) + 8;
+    argv_text = calloc(1, alen);
+    key = calloc(1, klen);
+    if (!argv_text || !key) {
+        dm_err_set(&err, DM_ERUNTIME, "out of memory");
+        goto fail;
+    }
+    append_quoted(argv_text, alen, "dmbench");
+    for (int i = 0; i < argc; i++)
+        append_quoted(argv_text, alen, argv[i]);
+    /* --resume matches on what defines the points: the file and the axis overrides. */
+    strcpy(key, sweep_text(s));
+    for (int i = 0; i < noverrides; i++)
+        snprintf(key + strlen(key), klen - strlen(key), "\n# -a %s", overrides[i]);
+
+    dm_run_opts ro = {
+        .db_path = cli_db_path(db),
+        .resume = resume,
+        .progress = quiet ? DM_PROGRESS_QUIET : DM_PROGRESS_AUTO,
+        .argv_text = argv_text,
+        .sweep_key = key,
+        .device = devp,
+        .no_gpu_reason = devp ? NULL : no_gpu,
+    };
+    dm_run_result res;
+    if (runner_run(s, &e, &ro, &res, &err) != 0)
+        goto fail;
+    if (!quiet) {
+        dm_store *st = NULL;
+        if (store_open(ro.db_path, &st, &err) != 0 || store_show_run(st, res.run_id, stdout, &err) != 0) {
+            store_close(st);
+            goto fail;
+        }
+        store_close(st);
+        fprintf(stderr, "dmbench: run %lld in %s: %zu ok, %zu failed, %zu skipped, %zu pruned%s\n",
+                (long long)res.run_id, ro.db_path, res.ok, res.failed, res.skipped, res.pruned,
+                res.interrupted ? " (interrupted; --resume continues it)" : "");
+    }
+    status = res.interrupted ? 130 : res.failed ? DM_EXIT_FAIL : DM_EXIT_OK;
+    goto out;
+fail:
+    status = cli_fail(&err);
+out:
+    free(argv_text);
+    free(key);
+    sweep_expansion_free(&e);
+    sweep_free(s);
+    return status;
+}

@@ -1,0 +1,95 @@
+/* point.c - reading a sweep point's parameters, and the keys that say which points
+ * share a dataset or a problem. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm.h"
+
+const dm_value *dm_point_get(const dm_point *pt, const char *name)
+{
+    for (int i = 0; i < pt->nparams; i++)
+        if (strcmp(pt->specs[i]->name, name) == 0)
+            return &pt->values[i];
+    return NULL;
+}
+
+static const dm_value *get_typed(const dm_point *pt, const char *name, dm_ptype type)
+{
+    const dm_value *v = dm_point_get(pt, name);
+    if (!v || v->type != type) {
+        /* A variant asked for a parameter it did not declare: a programming error. */
+        fprintf(stderr, "dmbench: internal error: variant %s has no %s parameter '%s'\n",
+                pt->variant ? pt->variant->name : "?",
+                type == DM_P_INT ? "int" : type == DM_P_REAL ? "real" : "enum", name);
+        abort();
+    }
+    return v;
+}
+
+int64_t dm_point_int(const dm_point *pt, const char *name)
+{
+    return get_typed(pt, name, DM_P_INT)->i;
+}
+
+double dm_point_real(const dm_point *pt, const char *name)
+{
+    return get_typed(pt, name, DM_P_REAL)->r;
+}
+
+const char *dm_point_str(const dm_point *pt, const char *name)
+{
+    return get_typed(pt, name, DM_P_ENUM)->s;
+}
+
+/* Appends "name=value" pairs for the parameters in specs (or all when specs is NULL). */
+static void format_params(const dm_point *pt, const dm_param_spec *const *only, int nonly,
+                          char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < pt->nparams; i++) {
+        if (only) {
+            int keep = 0;
+            for (int j = 0; j < nonly && !keep; j++)
+                keep = only[j] == pt->specs[i];
+            if (!keep)
+                continue;
+        }
+        char val[64];
+        dm_value_format(&pt->values[i], val, sizeof val);
+        int w = snprintf(buf + used, n - used, "%s%s=%s", used ? "," : "", pt->specs[i]->name,
+                         val);
+        if (w < 0 || (size_t)w >= n - used)
+            return; /* truncated: keys are sized generously by their callers */
+        used += (size_t)w;
+    }
+}
+
+void dm_point_format(const dm_point *pt, char *buf, size_t n)
+{
+    format_params(pt, NULL, 0, buf, n);
+}
+
+/* Collects pointers to the entries of a zero-terminated spec table. */
+static int collect(const dm_param_spec *tab, const dm_param_spec **out, int at)
+{
+    for (int i = 0; tab && tab[i].name && at < DM_MAX_PARAMS; i++)
+        out[at++] = &tab[i];
+    return at;
+}
+
+void dm_point_problem_key(const dm_point *pt, char *buf, size_t n)
+{
+    const dm_param_spec *keep[DM_MAX_PARAMS];
+    int k = collect(pt->workload->dataset_params, keep, 0);
+    k = collect(pt->workload->problem_params, keep, k);
+    format_params(pt, keep, k, buf, n);
+}
+
+void dm_point_dataset_key(const dm_point *pt, char *buf, size_t n)
+{
+    const dm_param_spec *keep[DM_MAX_PARAMS];
+    int k = collect(pt->workload->dataset_params, keep, 0);
+    format_params(pt, keep, k, buf, n);
+}

@@ -1,0 +1,449 @@
+/* runner.c - carries out an expanded sweep: points grouped by dataset and problem so each
+ * dataset and CPU reference is made once; every point verified before it is timed; one
+ * database transaction per point. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include "measure.h"
+#include "runner.h"
+#include "version.h"
+
+#define KEY_MAX 1024
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+    signal(SIGINT, SIG_DFL); /* a second Ctrl-C ends the process at once */
+}
+
+static double unix_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct run_state {
+    const dm_sweep *sweep;
+    const dm_workload *w;
+    dm_store *st;
+    int64_t run_id;
+    dm_exec ex;
+    dm_measure_ctx *mc;
+    dm_progress *progress;
+    /* the one open dataset and reference (points are ordered so these change rarely) */
+    dm_dataset ds;
+    int ds_open;
+    int64_t ds_id;
+    char ds_key[KEY_MAX];
+    void *ref;
+    char ref_key[KEY_MAX];
+} run_state;
+
+/* ---- execution order: by dataset, then problem, then expansion order ---- */
+
+typedef struct order_entry {
+    size_t idx;
+    char *dkey, *pkey;
+    size_t drank, prank;
+} order_entry;
+
+static int by_dkey(const void *a, const void *b)
+{
+    const order_entry *x = a, *y = b;
+    int c = strcmp(x->dkey, y->dkey);
+    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int by_pkey(const void *a, const void *b)
+{
+    const order_entry *x = a, *y = b;
+    int c = strcmp(x->pkey, y->pkey);
+    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    const order_entry *x = a, *y = b;
+    if (x->drank != y->drank)
+        return x->drank < y->drank ? -1 : 1;
+    if (x->prank != y->prank)
+        return x->prank < y->prank ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Gives each entry the first expansion index among entries with an equal key. */
+static void rank_keys(order_entry *o, size_t n, int (*cmp)(const void *, const void *), int dkey)
+{
+    qsort(o, n, sizeof *o, cmp);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        const char *k = dkey ? o[i].dkey : o[i].pkey;
+        while (j < n && strcmp(k, dkey ? o[j].dkey : o[j].pkey) == 0)
+            j++;
+        for (size_t m = i; m < j; m++)
+            *(dkey ? &o[m].drank : &o[m].prank) = o[i].idx;
+        i = j;
+    }
+}
+
+/* The indices of e's points that constraints kept, in execution order; NULL when out
+ * of memory. */
+static size_t *execution_order(const dm_expansion *e, size_t *count)
+{
+    order_entry *o = calloc(e->n + 1, sizeof *o);
+    size_t *out = malloc((e->n + 1) * sizeof *out);
+    size_t n = 0;
+    int ok = o && out;
+    for (size_t i = 0; ok && i < e->n; i++) {
+        if (e->points[i].pruned == 1)
+            continue;
+        char key[KEY_MAX];
+        o[n].idx = i;
+        dm_point_dataset_key(&e->points[i].point, key, sizeof key);
+        o[n].dkey = strdup(key);
+        dm_point_problem_key(&e->points[i].point, key, sizeof key);
+        o[n].pkey = strdup(key);
+        ok = o[n].dkey && o[n].pkey;
+        n++;
+    }
+    if (ok) {
+        rank_keys(o, n, by_dkey, 1);
+        rank_keys(o, n, by_pkey, 0);
+        qsort(o, n, sizeof *o, by_rank);
+        for (size_t i = 0; i < n; i++)
+            out[i] = o[i].idx;
+        *count = n;
+    }
+    for (size_t i = 0; o && i < n; i++) {
+        free(o[i].dkey);
+        free(o[i].pkey);
+    }
+    free(o);
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* ---- datasets and references ---- */
+
+static void close_dataset(run_state *rs)
+{
+    if (rs->ref) {
+        rs->w->reference_free(rs->ref);
+        rs->ref = NULL;
+        rs->ref_key[0] = '\0';
+    }
+    if (rs->ds_open) {
+        rs->w->dataset_close(&rs->ds);
+        rs->ds_open = 0;
+        rs->ds_key[0] = '\0';
+    }
+}
+
+/* Makes pt's dataset current (and stores it when a run is open). DM_EINPUT: bad file. */
+static int ensure_dataset(run_state *rs, const dm_point *pt, dm_err *err)
+{
+    char key[KEY_MAX];
+    dm_point_dataset_key(pt, key, sizeof key);
+    if (rs->ds_open && strcmp(key, rs->ds_key) == 0)
+        return 0;
+    close_dataset(rs);
+    memset(&rs->ds, 0, sizeof rs->ds);
+    if (rs->w->dataset_open(sweep_data_source(rs->sweep), pt, &rs->ds, err) != 0)
+        return err->code;
+    rs->ds_open = 1;
+    snprintf(rs->ds_key, sizeof rs->ds_key, "%s", key);
+    rs->ds_id = 0;
+    if (rs->st && store_dataset(rs->st, &rs->ds, &rs->ds_id, err) != 0)
+        return err->code;
+    return 0;
+}
+
+static int ensure_reference(run_state *rs, const dm_point *pt, dm_err *err)
+{
+    char key[KEY_MAX];
+    dm_point_problem_key(pt, key, sizeof key);
+    if (rs->ref && strcmp(key, rs->ref_key) == 0)
+        return 0;
+    if (rs->ref) {
+        rs->w->reference_free(rs->ref);
+        rs->ref = NULL;
+    }
+    if (rs->w->reference(&rs->ds, pt, &rs->ref, err) != 0)
+        return dm_err_prefix(err, "CPU reference");
+    snprintf(rs->ref_key, sizeof rs->ref_key, "%s", key);
+    return 0;
+}
+
+/* ---- one point ---- */
+
+static void describe(const dm_measurement *m, char *buf, size_t n)
+{
+    const char *unit = "s";
+    double t = m->stats.median;
+    if (t < 1e-6) {
+        t *= 1e9;
+        unit = "ns";
+    } else if (t < 1e-3) {
+        t *= 1e6;
+        unit = "us";
+    } else if (t < 1) {
+        t *= 1e3;
+        unit = "ms";
+    }
+    snprintf(buf, n, "ok, median %.4g %s, noise %.2f%%, %zu samples (%s)%s", t, unit,
+             m->stats.noise * 100, m->n, m->stop_reason, m->n_throttled ? ", THROTTLED" : "");
+}
+
+/* Verifies and measures one point, filling r. Returns 0 when the point's outcome is
+ * decided (ok or failed, written in r), or DM_EINPUT with fatal set for a bad dataset
+ * (the run stops). */
+static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r,
+                     dm_measurement *m, dm_work *work, char *reason, size_t rlen,
+                     char *detail, size_t dlen, dm_err *fatal)
+{
+    const dm_point *pt = &sp->point;
+    const dm_variant *v = pt->variant;
+    dm_err err = { 0 };
+    void *state = NULL;
+    r->status = "failed";
+    r->verify = "not-run";
+    if (sp->pruned == 2) {
+        r->status = "pruned";
+        snprintf(reason, rlen, "%s", sp->reason);
+        return 0;
+    }
+    if (v->needs_gpu && !rs->ex.device) {
+        r->status = "skipped";
+        snprintf(reason, rlen, "no GPU");
+        return 0;
+    }
+    if (ensure_dataset(rs, pt, &err) != 0) {
+        if (err.code == DM_EINPUT) {
+            *fatal = err;
+            return DM_EINPUT;
+        }
+        snprintf(reason, rlen, "dataset: %s", err.msg);
+        return 0;
+    }
+    r->dataset_id = rs->ds_id;
+    if (ensure_reference(rs, pt, &err) != 0) {
+        r->verify = "error";
+        snprintf(reason, rlen, "%s", err.msg);
+        return 0;
+    }
+    if (v->setup(&rs->ex, &rs->ds, pt, &state, &err) != 0) {
+        snprintf(reason, rlen, "setup: %s", err.msg);
+        return 0;
+    }
+    const void *out = NULL;
+    if (v->run(state, &err) != 0 || v->output(state, &out, &err) != 0) {
+        r->verify = "error";
+        snprintf(reason, rlen, "verification run: %s", err.msg);
+        goto done;
+    }
+    if (rs->w->compare(rs->ref, out, pt, detail, dlen) != 0) {
+        r->verify = "mismatch";
+        snprintf(reason, rlen, "output differs from the CPU reference: %s", detail);
+        goto done;
+    }
+    r->verify = "match";
+    if (measure_point(rs->mc, v, state, sweep_measure(rs->sweep), m, &err) != 0) {
+        snprintf(reason, rlen, "measurement: %s", err.msg);
+        goto done;
+    }
+    r->m = m;
+    r->status = "ok";
+    if (rs->w->work) {
+        rs->w->work(pt, work);
+        r->work = work;
+    }
+done:
+    v->teardown(state);
+    return 0;
+}
+
+/* ---- the run ---- */
+
+static int has_gpu_variants(const dm_sweep *s)
+{
+    for (int i = 0; i < sweep_nvariants(s); i++)
+        if (sweep_variant(s, i)->needs_gpu)
+            return 1;
+    return 0;
+}
+
+static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
+                     dm_err *err)
+{
+    const dm_sweep *s = rs->sweep;
+    if (o->resume) {
+        if (store_find_resumable(rs->st, sweep_name(s), o->sweep_key, &rs->run_id, err) != 0)
+            return err->code;
+        if (rs->run_id) {
+            progress_note(rs->progress, 0, "resuming run %lld", (long long)rs->run_id);
+            return store_run_reopen(rs->st, rs->run_id, err);
+        }
+        progress_note(rs->progress, 0, "no unfinished run of sweep '%s' to resume; starting a new one",
+                      sweep_name(s));
+    }
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    const dm_variant *base = sweep_baseline(s);
+    dm_run_info info = {
+        .host = host,
+        .device = o->device,
+        .no_gpu_reason = o->no_gpu_reason,
+        .sm_clock_mhz_start = measure_sm_clock(rs->mc),
+        .mem_clock_mhz_start = o->device ? o->device->mem_clock_khz / 1000.0 : NAN,
+        .clock_source = measure_clock_source(rs->mc),
+        .dmbench_version = dm_version,
+        .git_commit = dm_git_commit,
+        .git_dirty = dm_git_dirty,
+        .build_flags = dm_build_flags,
+        .argv = o->argv_text,
+        .sweep_name = sweep_name(s),
+        .sweep_path = sweep_path(s),
+        .sweep_text = o->sweep_key,
+        .workload = rs->w->name,
+        .baseline = base ? base->name : NULL,
+        .measure = sweep_measure(s),
+        .points_total = (int64_t)e->n,
+        .points_planned = (int64_t)(e->n - (e->n_pruned)),
+    };
+    return store_run_begin(rs->st, &info, &rs->run_id, err);
+}
+
+int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
+               dm_run_result *res, dm_err *err)
+{
+    run_state rs = { .sweep = s, .w = sweep_workload(s), .ex = { .device = o->device } };
+    dm_progress progress;
+    size_t norder = 0, *order = NULL;
+    int rc = 0;
+    struct sigaction sa = { .sa_handler = on_sigint }, old_sa;
+    memset(res, 0, sizeof *res);
+    rs.progress = &progress;
+
+    order = execution_order(e, &norder);
+    if (!order)
+        return dm_err_set(err, DM_ERUNTIME, "out of memory ordering %zu points", e->n);
+    progress_begin(&progress, o->progress, norder);
+
+    if (o->device) {
+        cudaStream_t stream;
+        if (DM_CUDA(err, cudaSetDevice(o->device->index)) ||
+            DM_CUDA(err, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking))) {
+            rc = err->code;
+            goto out;
+        }
+        rs.ex.stream = stream;
+    } else if (has_gpu_variants(s)) {
+        progress_note(&progress, 1, "no GPU (%s): the GPU variants' points are skipped",
+                      o->no_gpu_reason ? o->no_gpu_reason : "none found");
+    }
+    if ((rc = measure_ctx_create(&rs.ex, &rs.mc, err)) != 0)
+        goto out;
+    /* Bad data is found before the run is recorded: open the first point's dataset. */
+    for (size_t i = 0; i < norder; i++) {
+        const dm_sweep_point *sp = &e->points[order[i]];
+        if (sp->pruned || (sp->point.variant->needs_gpu && !o->device))
+            continue;
+        if ((rc = ensure_dataset(&rs, &sp->point, err)) != 0)
+            goto out;
+        break;
+    }
+    if ((rc = store_open(o->db_path, &rs.st, err)) != 0 ||
+        (rc = begin_run(&rs, e, o, err)) != 0)
+        goto out;
+    res->run_id = rs.run_id;
+    if (rs.ds_open && (rc = store_dataset(rs.st, &rs.ds, &rs.ds_id, err)) != 0)
+        goto out;
+
+    stop_requested = 0;
+    sigaction(SIGINT, &sa, &old_sa);
+    for (size_t k = 0; k < norder && !stop_requested; k++) {
+        const dm_sweep_point *sp = &e->points[order[k]];
+        char label[KEY_MAX + 64], params[KEY_MAX];
+        dm_point_format(&sp->point, params, sizeof params);
+        snprintf(label, sizeof label, "%s %s", sp->point.variant->name, params);
+        if (o->resume) {
+            int done = 0;
+            if ((rc = store_point_done(rs.st, rs.run_id, (int64_t)order[k], &done, err)) != 0)
+                break;
+            if (done) {
+                res->resumed++;
+                progress_done(&progress, label, "already stored");
+                continue;
+            }
+        }
+        progress_start(&progress, label);
+        dm_measurement m = { 0 };
+        dm_work work = { 0 };
+        char reason[DM_ERR_MAX + 128] = "", detail[512] = "";
+        dm_point_result r = { .run_id = rs.run_id, .index = (int64_t)order[k],
+                              .point = &sp->point, .started = unix_now() };
+        if ((rc = run_point(&rs, sp, &r, &m, &work, reason, sizeof reason, detail,
+                            sizeof detail, err)) != 0)
+            break;
+        r.ended = unix_now();
+        r.reason = reason;
+        r.verify_detail = detail;
+        rc = store_point(rs.st, &r, NULL, err);
+        char outcome[DM_ERR_MAX + 64];
+        if (r.m)
+            describe(&m, outcome, sizeof outcome);
+        else
+            snprintf(outcome, sizeof outcome, "%s: %s", r.status, reason);
+        measure_free(&m);
+        if (rc != 0)
+            break;
+        if (strcmp(r.status, "ok") == 0)
+            res->ok++;
+        else if (strcmp(r.status, "failed") == 0) {
+            res->failed++;
+            progress_note(&progress, 1, "point %zu (%s) failed: %s", order[k], label, reason);
+        } else if (strcmp(r.status, "skipped") == 0)
+            res->skipped++;
+        else
+            res->pruned++;
+        progress_done(&progress, label, outcome);
+    }
+    sigaction(SIGINT, &old_sa, NULL);
+    res->interrupted = stop_requested && rc == 0;
+    if (rc == DM_EINPUT) {
+        dm_err keep = *err;
+        store_run_discard(rs.st, rs.run_id, err);
+        *err = keep;
+        res->run_id = 0;
+    } else {
+        const char *status = rc != 0 ? "failed" : res->interrupted ? "interrupted" : "complete";
+        dm_err end_err = { 0 };
+        if (store_run_end(rs.st, rs.run_id, status, &end_err) != 0 && rc == 0) {
+            *err = end_err;
+            rc = end_err.code;
+        }
+    }
+out:
+    progress_end(&progress);
+    close_dataset(&rs);
+    measure_ctx_free(rs.mc);
+    if (rs.ex.stream)
+        cudaStreamDestroy((cudaStream_t)rs.ex.stream);
+    store_close(rs.st);
+    free(order);
+    return rc;
+}

@@ -1,0 +1,36 @@
+/* runner.h - runs an expanded sweep: for each point, make the dataset, verify the variant
+ * against the workload's CPU reference, then measure it, and store the point; the CLI
+ * holds no measurement logic. */
+#ifndef DM_RUNNER_H
+#define DM_RUNNER_H
+
+#include "dm.h"
+#include "progress.h"
+#include "store.h"
+#include "sweep.h"
+
+typedef struct dm_run_opts {
+    const char *db_path;
+    int resume;                /* continue the newest unfinished run of this sweep */
+    dm_progress_style progress;
+    const char *argv_text;     /* the full command line, for the fingerprint */
+    const char *sweep_key;     /* sweep text plus overrides: what --resume matches */
+    const dm_device *device;   /* NULL: no GPU */
+    const char *no_gpu_reason;
+} dm_run_opts;
+
+typedef struct dm_run_result {
+    int64_t run_id;
+    size_t ok, failed, skipped, pruned, resumed;
+    int interrupted;
+} dm_run_result;
+
+/* Runs the points of e (an expansion of s) into the database at o->db_path and returns
+ * counts in res. Returns 0 when the run was carried out (points may still have failed:
+ * see res), DM_EINPUT for bad input found while running (a dataset file; the run's rows
+ * are then removed), or DM_ERUNTIME (the database). SIGINT stops after the current
+ * point, marking the run interrupted. */
+int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
+               dm_run_result *res, dm_err *err);
+
+#endif

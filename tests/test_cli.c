@@ -1,0 +1,262 @@
+/* test_cli.c - the dmbench command end to end: exit codes, one-line errors, nothing
+ * written to the database on bad input, and a small CPU sweep run, shown and exported. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#define DMBENCH DM_BINARY_DIR "/dmbench"
+
+typedef struct fixture {
+    char dir[64];
+    char db[128];
+    char out[128];
+    char errf[128];
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    strcpy(f->dir, "/tmp/dmbench-cli-XXXXXX");
+    if (!mkdtemp(f->dir))
+        return -1;
+    snprintf(f->db, sizeof f->db, "%s/r.sqlite", f->dir);
+    snprintf(f->out, sizeof f->out, "%s/stdout", f->dir);
+    snprintf(f->errf, sizeof f->errf, "%s/stderr", f->dir);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    int rc = system(cmd);
+    free(f);
+    return rc == 0 ? 0 : -1;
+}
+
+/* Runs "dmbench ARGS" with stdout and stderr captured; returns the exit status. */
+static int dmbench(fixture *f, const char *fmt, ...)
+{
+    char args[2048], cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s </dev/null", DMBENCH, args, f->out, f->errf);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* The whole of a captured file (static buffer). */
+static const char *slurp(const char *path)
+{
+    static char buf[1 << 16];
+    FILE *fp = fopen(path, "r");
+    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    buf[n] = '\0';
+    if (fp)
+        fclose(fp);
+    return buf;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+static const char tiny_sweep[] = "name: tiny\n"
+                                 "workload: membw\n"
+                                 "dataset: { generator: random }\n"
+                                 "variants: [cpu]\n"
+                                 "baseline: cpu\n"
+                                 "axes:\n"
+                                 "  n: [256, 512]\n"
+                                 "  op: [copy, triad]\n"
+                                 "measure: { min_samples: 3, max_time: 0.05 }\n";
+
+static void version_names_the_commit(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(dmbench(f, "--version"), 0);
+    assert_non_null(strstr(slurp(f->out), "dmbench 0.1.0 (commit "));
+}
+
+static void unknown_command_is_a_one_line_usage_error(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(dmbench(f, "frobnicate"), 2);
+    const char *err = slurp(f->errf);
+    assert_int_equal(count_lines(err), 1);
+    assert_non_null(strstr(err, "unknown command 'frobnicate'"));
+}
+
+static void every_command_has_help(void **state)
+{
+    fixture *f = *state;
+    const char *cmds[] = { "devices", "list", "run", "show", "export" };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        assert_int_equal(dmbench(f, "%s --help", cmds[i]), 0);
+        assert_non_null(strstr(slurp(f->out), "usage: dmbench"));
+    }
+}
+
+static void bad_flags_exit_2_with_one_line(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(dmbench(f, "run --bogus x.yaml"), 2);
+    assert_int_equal(count_lines(slurp(f->errf)), 1);
+    assert_non_null(strstr(slurp(f->errf), "--bogus"));
+    assert_int_equal(dmbench(f, "run"), 2);
+    assert_non_null(strstr(slurp(f->errf), "no sweep file"));
+    assert_int_equal(dmbench(f, "run x.yaml --max-noise -1"), 2);
+    assert_int_equal(dmbench(f, "run x.yaml --mode lukewarm"), 2);
+    assert_int_equal(dmbench(f, "export --format xml --db %s", f->db), 2);
+    assert_int_equal(dmbench(f, "show nonsense --db %s", f->db), 2);
+    assert_false(exists(f->db));
+}
+
+static void bad_sweep_names_file_line_column_and_writes_nothing(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/bad.yaml", f->dir);
+    write_file(path, "workload: membw\ndataset: { generator: random }\nvariants: [cpu, kernal]\n");
+    assert_int_equal(dmbench(f, "run %s --db %s", path, f->db), 2);
+    const char *err = slurp(f->errf);
+    assert_int_equal(count_lines(err), 1);
+    assert_non_null(strstr(err, "bad.yaml:3:"));
+    assert_non_null(strstr(err, "kernel"));
+    assert_false(exists(f->db));
+
+    assert_int_equal(dmbench(f, "run %s/missing.yaml --db %s", f->dir, f->db), 2);
+    assert_non_null(strstr(slurp(f->errf), "missing.yaml"));
+    assert_false(exists(f->db));
+}
+
+static void bad_axis_override_is_rejected(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/tiny.yaml", f->dir);
+    write_file(path, tiny_sweep);
+    assert_int_equal(dmbench(f, "run %s --db %s -a 'n=[0]'", path, f->db), 2);
+    assert_int_equal(count_lines(slurp(f->errf)), 1);
+    assert_non_null(strstr(slurp(f->errf), "-a n=[0]"));
+    assert_false(exists(f->db));
+}
+
+static void dry_run_counts_points_and_runs_nothing(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/tiny.yaml", f->dir);
+    write_file(path, tiny_sweep);
+    assert_int_equal(dmbench(f, "run %s --db %s --dry-run -a 'n=[16,32,64]'", path, f->db), 0);
+    const char *out = slurp(f->out);
+    assert_non_null(strstr(out, "points: 6 before pruning, 6 after"));
+    assert_non_null(strstr(out, "first points:"));
+    assert_false(exists(f->db));
+}
+
+static void cpu_sweep_runs_shows_and_exports(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/tiny.yaml", f->dir);
+    write_file(path, tiny_sweep);
+    assert_int_equal(dmbench(f, "run %s --db %s", path, f->db), 0);
+    assert_non_null(strstr(slurp(f->errf), "4 ok, 0 failed"));
+    assert_non_null(strstr(slurp(f->out), "cpu"));
+
+    assert_int_equal(dmbench(f, "export latest --format csv --db %s", f->db), 0);
+    assert_int_equal(count_lines(slurp(f->out)), 5); /* header + 4 points */
+    assert_int_equal(dmbench(f, "export --format json --db %s", f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "\"points\""));
+    assert_int_equal(dmbench(f, "show --db %s", f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "tiny"));
+    assert_int_equal(dmbench(f, "show 99 --db %s", f->db), 2);
+    assert_non_null(strstr(slurp(f->errf), "no run 99"));
+}
+
+static void gpu_variants_without_gpu_are_skipped_with_the_reason(void **state)
+{
+    fixture *f = *state;
+    int n = 0;
+    if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0)
+        skip(); /* this machine has a GPU: the points run instead */
+    char path[160];
+    snprintf(path, sizeof path, "%s/gpu.yaml", f->dir);
+    write_file(path, "workload: membw\ndataset: { generator: random }\n"
+                     "variants: [cpu, kernel]\naxes: { n: 64, block: [32, 64] }\n"
+                     "measure: { min_samples: 2, max_time: 0.02 }\n");
+    assert_int_equal(dmbench(f, "run %s --db %s", path, f->db), 0);
+    const char *err = slurp(f->errf);
+    assert_non_null(strstr(err, "no GPU"));
+    assert_null(strstr(strstr(err, "no GPU") + 1, "no GPU (")); /* said once */
+    assert_non_null(strstr(err, "1 ok, 0 failed, 2 skipped"));
+}
+
+static void list_shows_parameters_and_rejects_unknown_workloads(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(dmbench(f, "list"), 0);
+    const char *out = slurp(f->out);
+    assert_non_null(strstr(out, "membw"));
+    assert_non_null(strstr(out, "block"));
+    assert_non_null(strstr(out, "32..1024"));
+    assert_int_equal(dmbench(f, "list membwz"), 2);
+    assert_non_null(strstr(slurp(f->errf), "did you mean: membw"));
+}
+
+static void devices_never_fails(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(dmbench(f, "devices"), 0);
+    assert_true(strlen(slurp(f->out)) > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(version_names_the_commit, setup, teardown),
+        cmocka_unit_test_setup_teardown(unknown_command_is_a_one_line_usage_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(every_command_has_help, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_flags_exit_2_with_one_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_sweep_names_file_line_column_and_writes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_axis_override_is_rejected, setup, teardown),
+        cmocka_unit_test_setup_teardown(dry_run_counts_points_and_runs_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(cpu_sweep_runs_shows_and_exports, setup, teardown),
+        cmocka_unit_test_setup_teardown(gpu_variants_without_gpu_are_skipped_with_the_reason, setup, teardown),
+        cmocka_unit_test_setup_teardown(list_shows_parameters_and_rejects_unknown_workloads, setup, teardown),
+        cmocka_unit_test_setup_teardown(devices_never_fails, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,250 @@
+/* membw.c - the variants of the memory-bandwidth calibration workload and its table.
+ * cpu is the reference loop; kernel is a grid-stride kernel (float4 loads when the
+ * arrays allow); memcpy is cudaMemcpyAsync device-to-device, for op=copy only. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "membw/membw.h"
+
+/* ---- cpu ---------------------------------------------------------------------- */
+
+typedef struct membw_cpu_state {
+    const membw_data *d;
+    membw_op op;
+    float *out;
+} membw_cpu_state;
+
+static int membw_cpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                           void **state, dm_err *err)
+{
+    (void)ex;
+    const membw_data *d = ds->data;
+    membw_cpu_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "membw cpu: out of memory");
+    s->d = d;
+    s->op = membw_point_op(pt);
+    s->out = malloc((size_t)d->n * sizeof(float));
+    if (!s->out) {
+        free(s);
+        return dm_err_set(err, DM_ERUNTIME, "membw cpu: out of memory for %lld floats",
+                          (long long)d->n);
+    }
+    *state = s;
+    return 0;
+}
+
+static int membw_cpu_run(void *state, dm_err *err)
+{
+    (void)err;
+    membw_cpu_state *s = state;
+    membw_cpu(s->op, s->d, s->out);
+    return 0;
+}
+
+static int membw_cpu_output(void *state, const void **out, dm_err *err)
+{
+    (void)err;
+    membw_cpu_state *s = state;
+    *out = s->out;
+    return 0;
+}
+
+static void membw_cpu_teardown(void *state)
+{
+    membw_cpu_state *s = state;
+    if (s)
+        free(s->out);
+    free(s);
+}
+
+/* ---- GPU state shared by kernel and memcpy ------------------------------------------ */
+
+typedef struct membw_gpu_state {
+    int64_t n;
+    membw_op op;
+    int block;
+    int64_t grid; /* 0: one thread per element */
+    cudaStream_t stream;
+    float *a, *b, *c, *out; /* device */
+    float *host_out;
+} membw_gpu_state;
+
+static void membw_gpu_teardown(void *state)
+{
+    membw_gpu_state *s = state;
+    if (!s)
+        return;
+    /* Teardown cannot report; frees of valid pointers do not fail short of a dead
+     * context, which the next CUDA call reports. */
+    cudaFree(s->a);
+    cudaFree(s->b);
+    cudaFree(s->c);
+    cudaFree(s->out);
+    free(s->host_out);
+    free(s);
+}
+
+/* Allocates the three arrays and the output on the device, uploads the arrays and
+ * poisons the output with 0xFF bytes (NaNs), so a variant that writes nothing fails
+ * verification. Returns 0, or DM_ERUNTIME with err set. */
+static int membw_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                           void **state, dm_err *err)
+{
+    const membw_data *d = ds->data;
+    size_t bytes = (size_t)d->n * sizeof(float);
+    membw_gpu_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "membw: out of memory");
+    s->n = d->n;
+    s->op = membw_point_op(pt);
+    s->stream = (cudaStream_t)ex->stream;
+    s->host_out = malloc(bytes);
+    if (!s->host_out) {
+        dm_err_set(err, DM_ERUNTIME, "membw: out of memory for %lld floats",
+                   (long long)d->n);
+        goto fail;
+    }
+    /* On the variant's stream: a non-blocking stream does not wait for work on the
+     * legacy default stream, so plain cudaMemcpy/cudaMemset could land after a run. */
+    if (DM_CUDA(err, cudaMalloc((void **)&s->a, bytes)) ||
+        DM_CUDA(err, cudaMalloc((void **)&s->b, bytes)) ||
+        DM_CUDA(err, cudaMalloc((void **)&s->c, bytes)) ||
+        DM_CUDA(err, cudaMalloc((void **)&s->out, bytes)) ||
+        DM_CUDA(err, cudaMemcpyAsync(s->a, d->a, bytes, cudaMemcpyHostToDevice, s->stream)) ||
+        DM_CUDA(err, cudaMemcpyAsync(s->b, d->b, bytes, cudaMemcpyHostToDevice, s->stream)) ||
+        DM_CUDA(err, cudaMemcpyAsync(s->c, d->c, bytes, cudaMemcpyHostToDevice, s->stream)) ||
+        DM_CUDA(err, cudaMemsetAsync(s->out, 0xFF, bytes, s->stream)) ||
+        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
+        goto fail;
+    *state = s;
+    return 0;
+fail:
+    membw_gpu_teardown(s);
+    return DM_ERUNTIME;
+}
+
+static int membw_gpu_output(void *state, const void **out, dm_err *err)
+{
+    membw_gpu_state *s = state;
+    if (DM_CUDA(err, cudaMemcpyAsync(s->host_out, s->out, (size_t)s->n * sizeof(float),
+                                     cudaMemcpyDeviceToHost, s->stream)) ||
+        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
+        return DM_ERUNTIME;
+    *out = s->host_out;
+    return 0;
+}
+
+/* ---- kernel --------------------------------------------------------------------- */
+
+static int membw_kernel_supports(const dm_point *pt, const dm_device *dev, char *why,
+                                 size_t n)
+{
+    int64_t block = dm_point_int(pt, "block");
+    if (dev && block > dev->max_threads_per_block) {
+        snprintf(why, n, "block %lld exceeds the device's %d threads per block",
+                 (long long)block, dev->max_threads_per_block);
+        return 1;
+    }
+    return 0;
+}
+
+static int membw_kernel_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                              void **state, dm_err *err)
+{
+    if (membw_gpu_setup(ex, ds, pt, state, err))
+        return DM_ERUNTIME;
+    membw_gpu_state *s = *state;
+    s->block = (int)dm_point_int(pt, "block");
+    int64_t per_sm = dm_point_int(pt, "blocks_per_sm");
+    s->grid = per_sm == 0 ? 0 : per_sm * ex->device->sms;
+    return 0;
+}
+
+static int membw_kernel_run(void *state, dm_err *err)
+{
+    membw_gpu_state *s = state;
+    return membw_launch(s->op, s->a, s->b, s->c, s->out, s->n, s->block, s->grid,
+                        s->stream, err);
+}
+
+/* ---- memcpy --------------------------------------------------------------------- */
+
+static int membw_memcpy_supports(const dm_point *pt, const dm_device *dev, char *why,
+                                 size_t n)
+{
+    (void)dev;
+    if (membw_point_op(pt) != MEMBW_COPY) {
+        snprintf(why, n, "memcpy only copies (op=copy)");
+        return 1;
+    }
+    return 0;
+}
+
+static int membw_memcpy_run(void *state, dm_err *err)
+{
+    membw_gpu_state *s = state;
+    if (DM_CUDA(err, cudaMemcpyAsync(s->out, s->a, (size_t)s->n * sizeof(float),
+                                     cudaMemcpyDeviceToDevice, s->stream)))
+        return DM_ERUNTIME;
+    return 0;
+}
+
+/* ---- the table ------------------------------------------------------------------ */
+
+static const char *const membw_generators[] = {"random", NULL};
+
+static const dm_param_spec membw_dataset_params[] = {
+    {.name = "n", .type = DM_P_INT, .def = "16777216", .allowed = "1..",
+     .help = "number of float elements in each array"},
+    {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = NULL,
+     .help = "seed of the generator"},
+    {0},
+};
+
+static const dm_param_spec membw_problem_params[] = {
+    {.name = "op", .type = DM_P_ENUM, .def = "copy", .allowed = "copy|triad",
+     .help = "copy: out = a; triad: out = 3*c + b (fused multiply-add)"},
+    {0},
+};
+
+static const dm_param_spec membw_kernel_params[] = {
+    {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",
+     .help = "threads per block"},
+    {.name = "blocks_per_sm", .type = DM_P_INT, .def = "0", .allowed = "0..64",
+     .help = "grid = blocks_per_sm * SMs, grid-stride; 0: one thread per element"},
+    {0},
+};
+
+static const dm_variant membw_variants[] = {
+    {.name = "cpu", .description = "single-threaded CPU loop (the reference)",
+     .needs_gpu = 0, .params = NULL, .supports = NULL, .setup = membw_cpu_setup,
+     .run = membw_cpu_run, .output = membw_cpu_output, .teardown = membw_cpu_teardown},
+    {.name = "kernel", .description = "grid-stride CUDA kernel, float4 loads when aligned",
+     .needs_gpu = 1, .params = membw_kernel_params, .supports = membw_kernel_supports,
+     .setup = membw_kernel_setup, .run = membw_kernel_run, .output = membw_gpu_output,
+     .teardown = membw_gpu_teardown},
+    {.name = "memcpy", .description = "cudaMemcpyAsync device to device (op=copy only)",
+     .needs_gpu = 1, .params = NULL, .supports = membw_memcpy_supports,
+     .setup = membw_gpu_setup, .run = membw_memcpy_run, .output = membw_gpu_output,
+     .teardown = membw_gpu_teardown},
+    {0},
+};
+
+const dm_workload membw_workload = {
+    .name = "membw",
+    .description = "memory bandwidth calibration: copy and triad over float arrays",
+    .generators = membw_generators,
+    .dataset_params = membw_dataset_params,
+    .problem_params = membw_problem_params,
+    .dataset_open = membw_dataset_open,
+    .dataset_close = membw_dataset_close,
+    .reference = membw_reference,
+    .reference_free = membw_reference_free,
+    .compare = membw_compare,
+    .work = membw_work,
+    .variants = membw_variants,
+};

@@ -1,0 +1,183 @@
+-- schema.sql - the results database, schema version 1 (compiled into dmbench and applied
+-- by store.c's migration from an empty file). Times are ISO-8601 UTC text; a real that
+-- was NaN (unknown) is NULL. Long-form tables (point_params, metrics) keep every value.
+
+CREATE TABLE schema_version (
+    version    INTEGER NOT NULL,
+    applied_at TEXT NOT NULL
+);
+
+-- One invocation of `dmbench run`, with the fingerprint that makes it reproducible.
+CREATE TABLE runs (
+    id                  INTEGER PRIMARY KEY,
+    started_at          TEXT NOT NULL,
+    ended_at            TEXT,
+    status              TEXT NOT NULL
+                        CHECK (status IN ('running', 'complete', 'failed', 'interrupted')),
+    host                TEXT,
+    gpu_name            TEXT,
+    gpu_uuid            TEXT,
+    gpu_cc              TEXT,     -- "9.0"
+    gpu_sms             INTEGER,
+    gpu_l2_bytes        INTEGER,
+    gpu_mem_bytes       INTEGER,
+    gpu_pci_bus_id      TEXT,
+    driver_version      INTEGER,  -- CUDA's encoding: 13000 is 13.0
+    runtime_version     INTEGER,
+    sm_clock_mhz_start  REAL,
+    mem_clock_mhz_start REAL,
+    clock_source        TEXT,
+    no_gpu_reason       TEXT,
+    dmbench_version     TEXT,
+    git_commit          TEXT,
+    git_dirty           INTEGER,
+    build_flags         TEXT,
+    argv                TEXT,
+    sweep_name          TEXT,
+    sweep_path          TEXT,
+    sweep_text          TEXT,
+    workload            TEXT,
+    baseline            TEXT,
+    measure_mode        TEXT CHECK (measure_mode IN ('cold', 'hot')),
+    min_samples         INTEGER,
+    max_noise           REAL,
+    max_time            REAL,
+    max_samples         INTEGER,
+    points_total        INTEGER,
+    points_planned      INTEGER
+);
+CREATE INDEX runs_by_sweep ON runs (sweep_name, status);
+
+CREATE TABLE run_notes (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    key    TEXT NOT NULL,
+    value  TEXT,
+    PRIMARY KEY (run_id, key)
+);
+
+-- Datasets are shared between runs: a generated one is named by its generator and
+-- parameters (path ''), a file by its base name and path; the hash tells versions apart.
+CREATE TABLE datasets (
+    id           INTEGER PRIMARY KEY,
+    name         TEXT NOT NULL,
+    params       TEXT NOT NULL,
+    path         TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    size_bytes   INTEGER,
+    UNIQUE (name, params, path, content_hash)
+);
+
+CREATE TABLE points (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    idx           INTEGER NOT NULL,  -- position in the sweep's expansion
+    variant       TEXT NOT NULL,
+    dataset_id    INTEGER REFERENCES datasets (id),
+    problem_key   TEXT NOT NULL,     -- dataset and problem parameters: equal keys compare
+    params        TEXT NOT NULL,     -- every parameter, "name=value,..."
+    status        TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'skipped', 'pruned')),
+    reason        TEXT,
+    started_at    TEXT,
+    ended_at      TEXT,
+    bytes_per_run REAL,
+    ops_per_run   REAL,
+    ops_unit      TEXT,
+    UNIQUE (run_id, idx)
+);
+CREATE INDEX points_by_problem ON points (run_id, problem_key, variant);
+
+CREATE TABLE point_params (
+    point_id   INTEGER NOT NULL REFERENCES points (id) ON DELETE CASCADE,
+    name       TEXT NOT NULL,
+    type       TEXT NOT NULL CHECK (type IN ('int', 'real', 'enum')),
+    value_text TEXT NOT NULL,
+    value_num  REAL,                 -- NULL for enums
+    PRIMARY KEY (point_id, name)
+);
+
+-- One row per sample: seconds per execution (a hot batch's time divided by batch).
+CREATE TABLE samples (
+    point_id  INTEGER NOT NULL REFERENCES points (id) ON DELETE CASCADE,
+    idx       INTEGER NOT NULL,
+    seconds   REAL NOT NULL,
+    batch     INTEGER NOT NULL,
+    throttled INTEGER NOT NULL,
+    sm_mhz    REAL,
+    PRIMARY KEY (point_id, idx)
+);
+
+CREATE TABLE point_stats (
+    point_id         INTEGER PRIMARY KEY REFERENCES points (id) ON DELETE CASCADE,
+    n                INTEGER NOT NULL,
+    min              REAL,
+    q1               REAL,
+    median           REAL,
+    mean             REAL,
+    q3               REAL,
+    max              REAL,
+    stdev            REAL,
+    noise            REAL,
+    stop_reason      TEXT,
+    mode             TEXT CHECK (mode IN ('cold', 'hot')),
+    batch            INTEGER,
+    warmup_seconds   REAL,
+    elapsed          REAL,
+    clock_source     TEXT,
+    sm_mhz_before    REAL,
+    sm_mhz_after     REAL,
+    n_throttled      INTEGER,
+    throttle_reasons TEXT
+);
+
+CREATE TABLE verifications (
+    point_id INTEGER PRIMARY KEY REFERENCES points (id) ON DELETE CASCADE,
+    outcome  TEXT NOT NULL CHECK (outcome IN ('match', 'mismatch', 'error', 'not-run')),
+    detail   TEXT
+);
+
+-- Hardware counters per kernel launch (CUPTI), by their short names. value is NULL with
+-- a reason when the counters were unavailable.
+CREATE TABLE metrics (
+    point_id     INTEGER NOT NULL REFERENCES points (id) ON DELETE CASCADE,
+    kernel       TEXT NOT NULL,
+    launch_index INTEGER NOT NULL,
+    metric       TEXT NOT NULL,
+    value        REAL,
+    reason       TEXT,
+    CHECK (value IS NOT NULL OR reason IS NOT NULL),
+    PRIMARY KEY (point_id, kernel, launch_index, metric)
+);
+
+-- Every point with its statistics, verification and throughput (GB/s from the bytes a
+-- perfect implementation moves; ops/s in the workload's ops_unit), where known.
+CREATE VIEW v_point_summary AS
+SELECT p.run_id, p.id AS point_id, p.idx, p.variant, p.problem_key, p.params, p.status,
+       p.reason, s.n, s.min, s.q1, s.median, s.mean, s.q3, s.max, s.stdev, s.noise,
+       s.mode, s.batch, s.stop_reason, s.n_throttled,
+       p.bytes_per_run, p.ops_per_run, p.ops_unit,
+       CASE WHEN p.bytes_per_run > 0 AND s.median > 0
+            THEN p.bytes_per_run / s.median / 1e9 END AS gb_per_s,
+       CASE WHEN p.ops_per_run > 0 AND s.median > 0
+            THEN p.ops_per_run / s.median END AS ops_per_s,
+       v.outcome AS verification, v.detail AS verification_detail
+FROM points p
+LEFT JOIN point_stats s ON s.point_id = p.id
+LEFT JOIN verifications v ON v.point_id = p.id;
+
+-- Every ok point against the ok point of its run's baseline variant that solves the
+-- same problem: speedup = baseline_median / median. NULL when the run has no baseline
+-- or no such point. Where the baseline has several such points (its own parameters
+-- vary), the fastest is the baseline.
+CREATE VIEW v_speedup AS
+SELECT run_id, point_id, idx, variant, problem_key, baseline, median, baseline_median,
+       baseline_median / median AS speedup
+FROM (SELECT p.run_id, p.id AS point_id, p.idx, p.variant, p.problem_key, r.baseline,
+             s.median,
+             (SELECT MIN(bs.median)
+              FROM points b JOIN point_stats bs ON bs.point_id = b.id
+              WHERE b.run_id = p.run_id AND b.problem_key = p.problem_key
+                AND b.variant = r.baseline AND b.status = 'ok') AS baseline_median
+      FROM points p
+      JOIN runs r ON r.id = p.run_id
+      LEFT JOIN point_stats s ON s.point_id = p.id
+      WHERE p.status = 'ok');

@@ -1,0 +1,689 @@
+/* store.c - the results database: opening it (WAL, busy timeout), migrating its schema,
+ * and writing runs, datasets and points, each point in one transaction so an
+ * interrupted point never appears half-written. Reading back is store_read.c. */
+#include <assert.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+extern const char dm_schema_sql[]; /* results/schema.sql, embedded by cmake/EmbedText */
+
+#define STORE_BUSY_MS 10000
+#define STORE_KEY_MAX 4096
+
+/* Migrations in order: entry i takes a database from version i to i + 1. */
+typedef struct store_migration {
+    int from_version;
+    const char *sql;
+} store_migration;
+
+static const store_migration store_migrations[] = {
+    { .from_version = 0, .sql = dm_schema_sql },
+};
+
+/* The statements the writers use, prepared once per connection. */
+enum {
+    SQL_RUN_BEGIN,
+    SQL_RUN_END,
+    SQL_RUN_DISCARD,
+    SQL_RUN_NOTE,
+    SQL_RUN_REOPEN,
+    SQL_FIND_RESUMABLE,
+    SQL_POINT_DONE,
+    SQL_DATASET_INSERT,
+    SQL_DATASET_FIND,
+    SQL_POINT,
+    SQL_PARAM,
+    SQL_SAMPLE,
+    SQL_STATS,
+    SQL_VERIFY,
+    SQL_COUNT
+};
+
+static const char *const store_sql[SQL_COUNT] = {
+    [SQL_RUN_BEGIN] =
+        "INSERT INTO runs (started_at, status, host, gpu_name, gpu_uuid, gpu_cc, gpu_sms,"
+        " gpu_l2_bytes, gpu_mem_bytes, gpu_pci_bus_id, driver_version, runtime_version,"
+        " sm_clock_mhz_start, mem_clock_mhz_start, clock_source, no_gpu_reason,"
+        " dmbench_version, git_commit, git_dirty, build_flags, argv, sweep_name, sweep_path,"
+        " sweep_text, workload, baseline, measure_mode, min_samples, max_noise, max_time,"
+        " max_samples, points_total, points_planned)"
+        " VALUES (:started_at, 'running', :host, :gpu_name, :gpu_uuid, :gpu_cc, :gpu_sms,"
+        " :gpu_l2_bytes, :gpu_mem_bytes, :gpu_pci_bus_id, :driver_version, :runtime_version,"
+        " :sm_clock_mhz_start, :mem_clock_mhz_start, :clock_source, :no_gpu_reason,"
+        " :dmbench_version, :git_commit, :git_dirty, :build_flags, :argv, :sweep_name,"
+        " :sweep_path, :sweep_text, :workload, :baseline, :measure_mode, :min_samples,"
+        " :max_noise, :max_time, :max_samples, :points_total, :points_planned)",
+    [SQL_RUN_END] = "UPDATE runs SET status = :status, ended_at = :ended_at WHERE id = :id",
+    [SQL_RUN_DISCARD] = "DELETE FROM runs WHERE id = :id",
+    [SQL_RUN_NOTE] = "INSERT INTO run_notes (run_id, key, value) VALUES (:id, :key, :value)"
+                     " ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value",
+    [SQL_RUN_REOPEN] = "UPDATE runs SET status = 'running', ended_at = NULL WHERE id = :id",
+    [SQL_FIND_RESUMABLE] = "SELECT id FROM runs WHERE sweep_name IS :name"
+                           " AND sweep_text IS :text AND status <> 'complete'"
+                           " ORDER BY id DESC LIMIT 1",
+    [SQL_POINT_DONE] = "SELECT 1 FROM points WHERE run_id = :id AND idx = :idx",
+    [SQL_DATASET_INSERT] =
+        "INSERT OR IGNORE INTO datasets (name, params, path, content_hash, size_bytes)"
+        " VALUES (:name, :params, :path, :hash, :size)",
+    [SQL_DATASET_FIND] = "SELECT id FROM datasets WHERE name = :name AND params = :params"
+                         " AND path = :path AND content_hash = :hash",
+    [SQL_POINT] =
+        "INSERT INTO points (run_id, idx, variant, dataset_id, problem_key, params, status,"
+        " reason, started_at, ended_at, bytes_per_run, ops_per_run, ops_unit)"
+        " VALUES (:run_id, :idx, :variant, :dataset_id, :problem_key, :params, :status,"
+        " :reason, :started_at, :ended_at, :bytes, :ops, :ops_unit)",
+    [SQL_PARAM] = "INSERT INTO point_params (point_id, name, type, value_text, value_num)"
+                  " VALUES (:point_id, :name, :type, :text, :num)",
+    [SQL_SAMPLE] = "INSERT INTO samples (point_id, idx, seconds, batch, throttled, sm_mhz)"
+                   " VALUES (:point_id, :idx, :seconds, :batch, :throttled, :sm_mhz)",
+    [SQL_STATS] =
+        "INSERT INTO point_stats (point_id, n, min, q1, median, mean, q3, max, stdev, noise,"
+        " stop_reason, mode, batch, warmup_seconds, elapsed, clock_source, sm_mhz_before,"
+        " sm_mhz_after, n_throttled, throttle_reasons)"
+        " VALUES (:point_id, :n, :min, :q1, :median, :mean, :q3, :max, :stdev, :noise,"
+        " :stop_reason, :mode, :batch, :warmup, :elapsed, :clock_source, :before, :after,"
+        " :n_throttled, :throttle_reasons)",
+    [SQL_VERIFY] = "INSERT INTO verifications (point_id, outcome, detail)"
+                   " VALUES (:point_id, :outcome, :detail)",
+};
+
+struct dm_store {
+    sqlite3 *db;
+    char *path;
+    sqlite3_stmt *stmt[SQL_COUNT];
+};
+
+/* ---- errors, statements, bindings ---- */
+
+/* Sets err to "PATH: what: SQLite's message" (what is a printf format) and returns
+ * DM_ERUNTIME. Call before anything else touches the connection. */
+static int store_fail(dm_store *st, dm_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int store_fail(dm_store *st, dm_err *err, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return dm_err_set(err, DM_ERUNTIME, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+}
+
+/* Runs sql (no results wanted). Returns 0, or DM_ERUNTIME saying what was being done. */
+static int store_exec(dm_store *st, const char *sql, dm_err *err, const char *what)
+{
+    if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return store_fail(st, err, "%s", what);
+    return 0;
+}
+
+/* Ends an open transaction after a failure; err already holds the cause. */
+static void store_rollback(dm_store *st)
+{
+    if (!sqlite3_get_autocommit(st->db))
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* The cached statement `which`, ready for binding; NULL when it cannot be prepared
+ * (the message stays on the connection for store_fail). */
+static sqlite3_stmt *store_stmt(dm_store *st, int which)
+{
+    sqlite3_stmt **s = &st->stmt[which];
+    if (!*s && sqlite3_prepare_v3(st->db, store_sql[which], -1, SQLITE_PREPARE_PERSISTENT, s,
+                                  NULL) != SQLITE_OK)
+        return NULL;
+    sqlite3_reset(*s);
+    sqlite3_clear_bindings(*s);
+    return *s;
+}
+
+/* Binders by parameter name; each returns SQLITE_OK or an SQLite error code. */
+static int bind_text(sqlite3_stmt *s, const char *name, const char *v)
+{
+    int i = sqlite3_bind_parameter_index(s, name);
+    if (!v || !v[0])
+        return sqlite3_bind_null(s, i);
+    return sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+}
+
+/* As bind_text, but "" stays "" (for columns where NULL would break uniqueness). */
+static int bind_text_exact(sqlite3_stmt *s, const char *name, const char *v)
+{
+    return sqlite3_bind_text(s, sqlite3_bind_parameter_index(s, name), v ? v : "", -1,
+                             SQLITE_TRANSIENT);
+}
+
+static int bind_int(sqlite3_stmt *s, const char *name, int64_t v)
+{
+    return sqlite3_bind_int64(s, sqlite3_bind_parameter_index(s, name), v);
+}
+
+/* Binds an id, or NULL for 0 (none). */
+static int bind_id(sqlite3_stmt *s, const char *name, int64_t v)
+{
+    int i = sqlite3_bind_parameter_index(s, name);
+    return v ? sqlite3_bind_int64(s, i, v) : sqlite3_bind_null(s, i);
+}
+
+/* Binds a real, or NULL for NaN (unknown). */
+static int bind_real(sqlite3_stmt *s, const char *name, double v)
+{
+    int i = sqlite3_bind_parameter_index(s, name);
+    return isnan(v) ? sqlite3_bind_null(s, i) : sqlite3_bind_double(s, i, v);
+}
+
+/* Binds Unix time t as ISO-8601 UTC text with milliseconds, or NULL when t is 0 or NaN. */
+static int bind_time(sqlite3_stmt *s, const char *name, double t)
+{
+    char buf[40];
+    if (isnan(t) || t <= 0)
+        return sqlite3_bind_null(s, sqlite3_bind_parameter_index(s, name));
+    time_t sec = (time_t)floor(t);
+    int ms = (int)((t - floor(t)) * 1000.0);
+    struct tm tm;
+    gmtime_r(&sec, &tm);
+    size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + n, sizeof buf - n, ".%03dZ", ms > 999 ? 999 : ms);
+    return bind_text(s, name, buf);
+}
+
+static double unix_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Steps s to completion and resets it. Returns the final SQLite code (SQLITE_DONE on
+ * success); the connection's message is kept for store_fail. */
+static int step_done(sqlite3_stmt *s)
+{
+    int rc = sqlite3_step(s);
+    if (rc != SQLITE_DONE) {
+        sqlite3_reset(s);
+        return rc;
+    }
+    return sqlite3_reset(s) == SQLITE_OK ? SQLITE_DONE : SQLITE_ERROR;
+}
+
+/* ---- opening and migrating ---- */
+
+int store_schema_version(void)
+{
+    return (int)(sizeof store_migrations / sizeof store_migrations[0]);
+}
+
+/* Creates path's parent directory when missing. Returns 0 or DM_ERUNTIME. */
+static int store_make_dir(const char *path, dm_err *err)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return 0;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return dm_err_set(err, DM_ERUNTIME, "%s: creating directory %s: %s", path, dir,
+                          strerror(errno));
+    return 0;
+}
+
+/* Reads PRAGMA user_version. Returns 0, DM_EINPUT when the file is not an SQLite
+ * database, or DM_ERUNTIME. */
+static int store_user_version(dm_store *st, int *version, dm_err *err)
+{
+    sqlite3_stmt *s = NULL;
+    int rc = sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *version = sqlite3_column_int(s, 0);
+        sqlite3_finalize(s);
+        return 0;
+    }
+    if (sqlite3_extended_errcode(st->db) == SQLITE_NOTADB)
+        rc = dm_err_set(err, DM_EINPUT, "%s: not an SQLite database (%s)", st->path,
+                        sqlite3_errmsg(st->db));
+    else
+        rc = store_fail(st, err, "reading the schema version");
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Returns 0 when this build can use a database of this version, else DM_EINPUT. */
+static int store_check_version(dm_store *st, int version, dm_err *err)
+{
+    if (version > store_schema_version())
+        return dm_err_set(err, DM_EINPUT,
+                          "%s: database schema version %d is newer than this dmbench (%d)",
+                          st->path, version, store_schema_version());
+    return 0;
+}
+
+/* Applies the migration from version `from` inside the caller's transaction, recording
+ * the new version in schema_version and user_version. Returns 0 or DM_ERUNTIME. */
+static int store_migrate_step(dm_store *st, int from, dm_err *err)
+{
+    char sql[256], what[96];
+    sqlite3_stmt *s = NULL;
+    snprintf(what, sizeof what, "migrating the schema from version %d to %d", from, from + 1);
+    if (store_exec(st, store_migrations[from].sql, err, what) != 0)
+        return DM_ERUNTIME;
+    if (sqlite3_prepare_v2(st->db, "INSERT INTO schema_version (version, applied_at)"
+                           " VALUES (:version, :at)", -1, &s, NULL) != SQLITE_OK ||
+        bind_int(s, ":version", from + 1) != SQLITE_OK ||
+        bind_time(s, ":at", unix_now()) != SQLITE_OK || step_done(s) != SQLITE_DONE) {
+        store_fail(st, err, "%s", what);
+        sqlite3_finalize(s);
+        return DM_ERUNTIME;
+    }
+    sqlite3_finalize(s);
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", from + 1);
+    return store_exec(st, sql, err, what);
+}
+
+/* Brings the database to this build's version, one transaction per migration; another
+ * process migrating at the same time is waited for, and its work is not redone. */
+static int store_migrate(dm_store *st, dm_err *err)
+{
+    int rc, version;
+    for (;;) {
+        rc = store_exec(st, "BEGIN IMMEDIATE", err, "locking the database to migrate it");
+        if (rc != 0)
+            return rc;
+        if ((rc = store_user_version(st, &version, err)) != 0 ||
+            (rc = store_check_version(st, version, err)) != 0)
+            goto fail;
+        if (version == store_schema_version())
+            break;
+        assert(store_migrations[version].from_version == version);
+        if ((rc = store_migrate_step(st, version, err)) != 0 ||
+            (rc = store_exec(st, "COMMIT", err, "committing a schema migration")) != 0)
+            goto fail;
+    }
+    if ((rc = store_exec(st, "COMMIT", err, "ending the schema check")) != 0)
+        goto fail;
+    return 0;
+fail:
+    store_rollback(st);
+    return rc;
+}
+
+/* Switches to WAL so readers and one writer proceed at once. The switch does not wait
+ * through the busy handler (two processes opening a new file race for it), so a busy
+ * database is retried here for as long as the busy timeout. Returns 0 or DM_ERUNTIME. */
+static int store_use_wal(dm_store *st, dm_err *err)
+{
+    sqlite3_stmt *s = NULL;
+    int rc = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s, NULL);
+    for (int waited_ms = 0; rc == SQLITE_OK; waited_ms += 5) {
+        rc = sqlite3_step(s);
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited_ms >= STORE_BUSY_MS)
+            break;
+        sqlite3_reset(s);
+        sqlite3_sleep(5);
+        rc = SQLITE_OK;
+    }
+    if (rc != SQLITE_ROW) {
+        store_fail(st, err, "switching to WAL journal mode");
+        sqlite3_finalize(s);
+        return DM_ERUNTIME;
+    }
+    const char *mode = (const char *)sqlite3_column_text(s, 0);
+    rc = mode && strcmp(mode, "wal") == 0
+             ? 0
+             : dm_err_set(err, DM_ERUNTIME,
+                          "%s: switching to WAL journal mode: the file system kept mode '%s'",
+                          st->path, mode ? mode : "?");
+    sqlite3_finalize(s);
+    return rc;
+}
+
+int store_open(const char *path, dm_store **out, dm_err *err)
+{
+    int rc, version;
+    *out = NULL;
+    dm_store *st = calloc(1, sizeof *st);
+    if (!st || !(st->path = strdup(path))) {
+        free(st);
+        return dm_err_set(err, DM_ERUNTIME, "%s: out of memory opening the database", path);
+    }
+    if ((rc = store_make_dir(path, err)) != 0)
+        goto fail;
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK) {
+        rc = store_fail(st, err, "opening the database");
+        goto fail;
+    }
+    sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+    if ((rc = store_user_version(st, &version, err)) != 0 ||
+        (rc = store_check_version(st, version, err)) != 0 ||
+        (rc = store_use_wal(st, err)) != 0 ||
+        (rc = store_exec(st, "PRAGMA foreign_keys = ON", err, "enabling foreign keys")) != 0)
+        goto fail;
+    if (version < store_schema_version() && (rc = store_migrate(st, err)) != 0)
+        goto fail;
+    *out = st;
+    return 0;
+fail:
+    store_close(st);
+    return rc;
+}
+
+void store_close(dm_store *st)
+{
+    if (!st)
+        return;
+    for (int i = 0; i < SQL_COUNT; i++)
+        sqlite3_finalize(st->stmt[i]);
+    sqlite3_close(st->db);
+    free(st->path);
+    free(st);
+}
+
+int store_db_version(dm_store *st, int *version, dm_err *err)
+{
+    return store_user_version(st, version, err);
+}
+
+struct sqlite3 *store_db(dm_store *st)
+{
+    return st->db;
+}
+
+const char *store_path(const dm_store *st)
+{
+    return st->path;
+}
+
+/* ---- runs ---- */
+
+/* Binds the run's fingerprint to SQL_RUN_BEGIN's parameters. Returns an SQLite code. */
+static int bind_run(sqlite3_stmt *s, const dm_run_info *info)
+{
+    const dm_device *d = info->device;
+    const dm_measure_opts *m = info->measure;
+    char cc[16] = "";
+    if (d)
+        snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+    int rc = bind_time(s, ":started_at", unix_now()) || bind_text(s, ":host", info->host) ||
+             bind_text(s, ":gpu_name", d ? d->name : NULL) ||
+             bind_text(s, ":gpu_uuid", d ? d->uuid : NULL) || bind_text(s, ":gpu_cc", cc) ||
+             bind_text(s, ":gpu_pci_bus_id", d ? d->pci_bus_id : NULL) ||
+             bind_real(s, ":sm_clock_mhz_start", info->sm_clock_mhz_start) ||
+             bind_real(s, ":mem_clock_mhz_start", info->mem_clock_mhz_start) ||
+             bind_text(s, ":clock_source", info->clock_source) ||
+             bind_text(s, ":no_gpu_reason", info->no_gpu_reason) ||
+             bind_text(s, ":dmbench_version", info->dmbench_version) ||
+             bind_text(s, ":git_commit", info->git_commit) ||
+             bind_int(s, ":git_dirty", info->git_dirty) ||
+             bind_text(s, ":build_flags", info->build_flags) ||
+             bind_text(s, ":argv", info->argv) || bind_text(s, ":sweep_name", info->sweep_name) ||
+             bind_text(s, ":sweep_path", info->sweep_path) ||
+             bind_text(s, ":sweep_text", info->sweep_text) ||
+             bind_text(s, ":workload", info->workload) ||
+             bind_text(s, ":baseline", info->baseline) ||
+             bind_int(s, ":points_total", info->points_total) ||
+             bind_int(s, ":points_planned", info->points_planned);
+    if (rc == 0 && d)
+        rc = bind_int(s, ":gpu_sms", d->sms) || bind_int(s, ":gpu_l2_bytes", d->l2_bytes) ||
+             bind_int(s, ":gpu_mem_bytes", d->mem_bytes) ||
+             bind_int(s, ":driver_version", d->driver_version) ||
+             bind_int(s, ":runtime_version", d->runtime_version);
+    if (rc == 0 && m)
+        rc = bind_text(s, ":measure_mode", m->mode == DM_MODE_HOT ? "hot" : "cold") ||
+             bind_int(s, ":min_samples", m->min_samples) ||
+             bind_real(s, ":max_noise", m->max_noise) ||
+             bind_real(s, ":max_time", m->max_time) ||
+             bind_int(s, ":max_samples", m->max_samples);
+    return rc ? SQLITE_ERROR : SQLITE_OK;
+}
+
+int store_run_begin(dm_store *st, const dm_run_info *info, int64_t *run_id, dm_err *err)
+{
+    sqlite3_stmt *s = store_stmt(st, SQL_RUN_BEGIN);
+    if (!s || bind_run(s, info) != SQLITE_OK || step_done(s) != SQLITE_DONE)
+        return store_fail(st, err, "recording the start of a run");
+    *run_id = sqlite3_last_insert_rowid(st->db);
+    return 0;
+}
+
+/* Runs an UPDATE or DELETE of one run, bound to run_id (and to status with the time now
+ * when status is not NULL). Returns 0, DM_EINPUT when there is no such run, or
+ * DM_ERUNTIME. */
+static int store_run_change(dm_store *st, int which, int64_t run_id, const char *status,
+                            const char *what, dm_err *err)
+{
+    sqlite3_stmt *s = store_stmt(st, which);
+    if (!s || bind_int(s, ":id", run_id) != SQLITE_OK ||
+        (status && (bind_text(s, ":status", status) != SQLITE_OK ||
+                    bind_time(s, ":ended_at", unix_now()) != SQLITE_OK)) ||
+        step_done(s) != SQLITE_DONE)
+        return store_fail(st, err, "%s run %lld", what, (long long)run_id);
+    if (sqlite3_changes(st->db) == 0)
+        return dm_err_set(err, DM_EINPUT, "no run %lld in %s", (long long)run_id, st->path);
+    return 0;
+}
+
+int store_run_end(dm_store *st, int64_t run_id, const char *status, dm_err *err)
+{
+    return store_run_change(st, SQL_RUN_END, run_id, status, "recording the end of", err);
+}
+
+int store_run_discard(dm_store *st, int64_t run_id, dm_err *err)
+{
+    return store_run_change(st, SQL_RUN_DISCARD, run_id, NULL, "removing", err);
+}
+
+int store_run_reopen(dm_store *st, int64_t run_id, dm_err *err)
+{
+    return store_run_change(st, SQL_RUN_REOPEN, run_id, NULL, "reopening", err);
+}
+
+int store_run_note(dm_store *st, int64_t run_id, const char *key, const char *value,
+                   dm_err *err)
+{
+    sqlite3_stmt *s = store_stmt(st, SQL_RUN_NOTE);
+    if (!s || bind_int(s, ":id", run_id) != SQLITE_OK ||
+        bind_text_exact(s, ":key", key) != SQLITE_OK ||
+        bind_text(s, ":value", value) != SQLITE_OK || step_done(s) != SQLITE_DONE)
+        return store_fail(st, err, "storing note '%s' of run %lld", key, (long long)run_id);
+    return 0;
+}
+
+/* Steps a bound lookup s once: *found and *id (column 0) from its first row, then
+ * resets it. Returns SQLITE_DONE on success, else the SQLite code. */
+static int lookup_id(sqlite3_stmt *s, int *found, int64_t *id)
+{
+    int rc = sqlite3_step(s);
+    *found = rc == SQLITE_ROW;
+    if (*found) {
+        *id = sqlite3_column_int64(s, 0);
+        rc = SQLITE_DONE;
+    }
+    sqlite3_reset(s);
+    return rc;
+}
+
+int store_find_resumable(dm_store *st, const char *sweep_name, const char *sweep_text,
+                         int64_t *run_id, dm_err *err)
+{
+    int found;
+    sqlite3_stmt *s = store_stmt(st, SQL_FIND_RESUMABLE);
+    *run_id = 0;
+    if (!s || bind_text(s, ":name", sweep_name) != SQLITE_OK ||
+        bind_text(s, ":text", sweep_text) != SQLITE_OK ||
+        lookup_id(s, &found, run_id) != SQLITE_DONE)
+        return store_fail(st, err, "looking for an unfinished run of sweep '%s'",
+                          sweep_name ? sweep_name : "");
+    return 0;
+}
+
+int store_point_done(dm_store *st, int64_t run_id, int64_t idx, int *done, dm_err *err)
+{
+    int64_t one;
+    sqlite3_stmt *s = store_stmt(st, SQL_POINT_DONE);
+    if (!s || bind_int(s, ":id", run_id) != SQLITE_OK || bind_int(s, ":idx", idx) != SQLITE_OK ||
+        lookup_id(s, done, &one) != SQLITE_DONE)
+        return store_fail(st, err, "looking up point %lld of run %lld", (long long)idx,
+                          (long long)run_id);
+    return 0;
+}
+
+/* ---- datasets ---- */
+
+/* Binds ds's identifying columns (name, params, path, hash). Returns an SQLite code. */
+static int bind_dataset(sqlite3_stmt *s, const dm_dataset *ds)
+{
+    return bind_text_exact(s, ":name", ds->name) || bind_text_exact(s, ":params", ds->params) ||
+                   bind_text_exact(s, ":path", ds->path) || bind_text_exact(s, ":hash", ds->hash)
+               ? SQLITE_ERROR
+               : SQLITE_OK;
+}
+
+int store_dataset(dm_store *st, const dm_dataset *ds, int64_t *dataset_id, dm_err *err)
+{
+    int found = 0;
+    sqlite3_stmt *s = store_stmt(st, SQL_DATASET_INSERT);
+    if (!s || bind_dataset(s, ds) != SQLITE_OK ||
+        bind_int(s, ":size", ds->size_bytes) != SQLITE_OK || step_done(s) != SQLITE_DONE ||
+        !(s = store_stmt(st, SQL_DATASET_FIND)) || bind_dataset(s, ds) != SQLITE_OK ||
+        lookup_id(s, &found, dataset_id) != SQLITE_DONE || !found)
+        return store_fail(st, err, "storing dataset %s (%s)", ds->name, ds->params);
+    return 0;
+}
+
+/* ---- points ---- */
+
+static const char *param_type(dm_ptype t)
+{
+    switch (t) {
+    case DM_P_INT: return "int";
+    case DM_P_REAL: return "real";
+    case DM_P_ENUM: return "enum";
+    }
+    return "?";
+}
+
+/* Inserts the points row. Returns SQLITE_DONE or an SQLite error code. */
+static int insert_point_row(dm_store *st, const dm_point_result *r)
+{
+    char params[STORE_KEY_MAX], key[STORE_KEY_MAX];
+    sqlite3_stmt *s = store_stmt(st, SQL_POINT);
+    if (!s)
+        return SQLITE_ERROR;
+    dm_point_format(r->point, params, sizeof params);
+    dm_point_problem_key(r->point, key, sizeof key);
+    const dm_work *w = r->work;
+    int bad = bind_int(s, ":run_id", r->run_id) || bind_int(s, ":idx", r->index) ||
+              bind_text(s, ":variant", r->point->variant->name) ||
+              bind_id(s, ":dataset_id", r->dataset_id) ||
+              bind_text_exact(s, ":problem_key", key) || bind_text_exact(s, ":params", params) ||
+              bind_text(s, ":status", r->status) || bind_text(s, ":reason", r->reason) ||
+              bind_time(s, ":started_at", r->started) || bind_time(s, ":ended_at", r->ended) ||
+              bind_real(s, ":bytes", w && w->bytes > 0 ? w->bytes : NAN) ||
+              bind_real(s, ":ops", w && w->ops > 0 ? w->ops : NAN) ||
+              bind_text(s, ":ops_unit", w && w->ops > 0 ? w->ops_unit : NULL);
+    return bad ? SQLITE_ERROR : step_done(s);
+}
+
+/* Inserts the long-form parameters of point_id. Returns SQLITE_DONE or an error code. */
+static int insert_params(dm_store *st, int64_t point_id, const dm_point *pt)
+{
+    for (int i = 0; i < pt->nparams; i++) {
+        char text[64];
+        sqlite3_stmt *s = store_stmt(st, SQL_PARAM);
+        if (!s)
+            return SQLITE_ERROR;
+        dm_value_format(&pt->values[i], text, sizeof text);
+        int bad = bind_int(s, ":point_id", point_id) ||
+                  bind_text(s, ":name", pt->specs[i]->name) ||
+                  bind_text(s, ":type", param_type(pt->values[i].type)) ||
+                  bind_text_exact(s, ":text", text) ||
+                  bind_real(s, ":num", dm_value_num(&pt->values[i]));
+        int rc = bad ? SQLITE_ERROR : step_done(s);
+        if (rc != SQLITE_DONE)
+            return rc;
+    }
+    return SQLITE_DONE;
+}
+
+/* Inserts the samples and statistics of point_id. Returns SQLITE_DONE or an error. */
+static int insert_measurement(dm_store *st, int64_t point_id, const dm_measurement *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        const dm_sample *x = &m->samples[i];
+        sqlite3_stmt *s = store_stmt(st, SQL_SAMPLE);
+        if (!s)
+            return SQLITE_ERROR;
+        int bad = bind_int(s, ":point_id", point_id) || bind_int(s, ":idx", (int64_t)i) ||
+                  bind_real(s, ":seconds", x->seconds) || bind_int(s, ":batch", x->batch) ||
+                  bind_int(s, ":throttled", x->throttled) || bind_real(s, ":sm_mhz", x->sm_mhz);
+        int rc = bad ? SQLITE_ERROR : step_done(s);
+        if (rc != SQLITE_DONE)
+            return rc;
+    }
+    sqlite3_stmt *s = store_stmt(st, SQL_STATS);
+    if (!s)
+        return SQLITE_ERROR;
+    const dm_stats *t = &m->stats;
+    int bad = bind_int(s, ":point_id", point_id) || bind_int(s, ":n", (int64_t)t->n) ||
+              bind_real(s, ":min", t->min) || bind_real(s, ":q1", t->q1) ||
+              bind_real(s, ":median", t->median) || bind_real(s, ":mean", t->mean) ||
+              bind_real(s, ":q3", t->q3) || bind_real(s, ":max", t->max) ||
+              bind_real(s, ":stdev", t->stdev) || bind_real(s, ":noise", t->noise) ||
+              bind_text(s, ":stop_reason", m->stop_reason) ||
+              bind_text(s, ":mode", m->mode == DM_MODE_HOT ? "hot" : "cold") ||
+              bind_int(s, ":batch", m->batch) || bind_real(s, ":warmup", m->warmup_seconds) ||
+              bind_real(s, ":elapsed", m->elapsed) ||
+              bind_text(s, ":clock_source", m->clock_source) ||
+              bind_real(s, ":before", m->sm_mhz_before) ||
+              bind_real(s, ":after", m->sm_mhz_after) ||
+              bind_int(s, ":n_throttled", m->n_throttled) ||
+              bind_text(s, ":throttle_reasons", m->throttle_reasons);
+    return bad ? SQLITE_ERROR : step_done(s);
+}
+
+/* Inserts the verification outcome of point_id. Returns SQLITE_DONE or an error. */
+static int insert_verification(dm_store *st, int64_t point_id, const dm_point_result *r)
+{
+    sqlite3_stmt *s = store_stmt(st, SQL_VERIFY);
+    if (!s)
+        return SQLITE_ERROR;
+    int bad = bind_int(s, ":point_id", point_id) || bind_text(s, ":outcome", r->verify) ||
+              bind_text(s, ":detail", r->verify_detail);
+    return bad ? SQLITE_ERROR : step_done(s);
+}
+
+int store_point(dm_store *st, const dm_point_result *r, int64_t *point_id, dm_err *err)
+{
+    int64_t id;
+    int rc = store_exec(st, "BEGIN IMMEDIATE", err, "locking the database to store a point");
+    if (rc != 0)
+        return rc;
+    if (insert_point_row(st, r) != SQLITE_DONE)
+        goto fail;
+    id = sqlite3_last_insert_rowid(st->db);
+    if (insert_params(st, id, r->point) != SQLITE_DONE ||
+        (r->m && insert_measurement(st, id, r->m) != SQLITE_DONE) ||
+        (r->verify && insert_verification(st, id, r) != SQLITE_DONE) ||
+        sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        goto fail;
+    if (point_id)
+        *point_id = id;
+    return 0;
+fail:
+    store_fail(st, err, "storing point %lld of run %lld", (long long)r->index,
+               (long long)r->run_id);
+    store_rollback(st);
+    return DM_ERUNTIME;
+}

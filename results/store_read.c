@@ -1,0 +1,846 @@
+/* store_read.c - the results database read back, for people (`dmbench show`: the runs,
+ * one run's fingerprint and its table of points) and for tools (`dmbench export`: a run
+ * as RFC 4180 CSV or as JSON with the raw samples). Writing is store.c. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* ---- errors and column access ---- */
+
+/* Sets err to "PATH: what: SQLite's message" and returns DM_ERUNTIME. */
+static int read_fail(dm_store *st, dm_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int read_fail(dm_store *st, dm_err *err, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return dm_err_set(err, DM_ERUNTIME, "%s: %s: %s", store_path(st), what,
+                      sqlite3_errmsg(store_db(st)));
+}
+
+/* sql prepared with ?1 bound to id (when sql has a parameter); NULL on failure, with
+ * the message left on the connection. */
+static sqlite3_stmt *read_prepare(dm_store *st, const char *sql, int64_t id)
+{
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL) != SQLITE_OK)
+        return NULL;
+    if (sqlite3_bind_parameter_count(s) > 0 && sqlite3_bind_int64(s, 1, id) != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Ends a read loop: 0 when the last step was SQLITE_DONE, else DM_ERUNTIME with err
+ * saying what was being read. Finalizes s either way. */
+static int read_end(dm_store *st, sqlite3_stmt *s, int rc, const char *what, dm_err *err)
+{
+    int ret = rc == SQLITE_DONE ? 0 : read_fail(st, err, "%s", what);
+    sqlite3_finalize(s);
+    return ret;
+}
+
+/* The index of the result column called name; the queries here name every column they
+ * read, so a miss is a programming error caught by the tests. */
+static int col(sqlite3_stmt *s, const char *name)
+{
+    for (int i = 0; i < sqlite3_column_count(s); i++)
+        if (strcmp(sqlite3_column_name(s, i), name) == 0)
+            return i;
+    fprintf(stderr, "store_read: no column '%s'\n", name);
+    abort();
+}
+
+static const char *col_text(sqlite3_stmt *s, const char *name)
+{
+    return (const char *)sqlite3_column_text(s, col(s, name));
+}
+
+static double col_real(sqlite3_stmt *s, const char *name)
+{
+    int i = col(s, name);
+    return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
+}
+
+static int col_null(sqlite3_stmt *s, const char *name)
+{
+    return sqlite3_column_type(s, col(s, name)) == SQLITE_NULL;
+}
+
+static long long col_int(sqlite3_stmt *s, const char *name)
+{
+    return sqlite3_column_int64(s, col(s, name));
+}
+
+/* The run to read: run_id when it exists, the newest for 0. Returns 0 with *id,
+ * DM_EINPUT ("no run N in PATH", "no runs in PATH") or DM_ERUNTIME. */
+static int resolve_run(dm_store *st, int64_t run_id, int64_t *id, dm_err *err)
+{
+    sqlite3_stmt *s = read_prepare(
+        st, run_id ? "SELECT id FROM runs WHERE id = ?1" : "SELECT max(id) FROM runs", run_id);
+    int rc = s ? sqlite3_step(s) : SQLITE_ERROR;
+    if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
+        *id = sqlite3_column_int64(s, 0);
+        rc = 0;
+    } else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+        rc = run_id ? dm_err_set(err, DM_EINPUT, "no run %lld in %s", (long long)run_id,
+                                 store_path(st))
+                    : dm_err_set(err, DM_EINPUT, "no runs in %s", store_path(st));
+    } else {
+        rc = read_fail(st, err, "looking up run %lld", (long long)run_id);
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Returns 0, or DM_ERUNTIME when writing to out failed. */
+static int check_output(dm_store *st, FILE *out, dm_err *err)
+{
+    if (fflush(out) != 0 || ferror(out))
+        return dm_err_set(err, DM_ERUNTIME, "%s: writing the output: %s", store_path(st),
+                          strerror(errno));
+    return 0;
+}
+
+/* ---- formatting numbers ---- */
+
+/* Writes seconds with a unit chosen for the value (ns, us, ms, s) and 3 significant
+ * digits: "4.00 ms", "123 us"; "-" when unknown. */
+static void fmt_time(double sec, char *buf, size_t n)
+{
+    static const struct { double scale; const char *unit; } units[] = {
+        { 1e-9, "ns" }, { 1e-6, "us" }, { 1e-3, "ms" }, { 1, "s" },
+    };
+    if (isnan(sec)) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    /* Rounded first, so 999.7 us is shown as 1.00 ms rather than 1000 us. */
+    double r = sec;
+    if (sec > 0) {
+        double step = pow(10, floor(log10(sec)) - 2);
+        r = round(sec / step) * step;
+    }
+    int u = 0;
+    while (u < 3 && r >= units[u + 1].scale * (1 - 1e-9))
+        u++;
+    double v = r / units[u].scale;
+    snprintf(buf, n, "%.*f %s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, units[u].unit);
+}
+
+/* Writes a finite double as the shortest text that reads back as the same value. */
+static void fmt_num(double v, char *buf, size_t n)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* x with 3 significant digits ("2890", "819", "20.5", "0.00205"), or "-" when NaN. */
+static void fmt_sig3(double x, char *buf, size_t n)
+{
+    if (isnan(x))
+        snprintf(buf, n, "-");
+    else if (fabs(x) >= 1)
+        snprintf(buf, n, "%.*f", fabs(x) >= 99.95 ? 0 : fabs(x) >= 9.995 ? 1 : 2, x);
+    else
+        snprintf(buf, n, "%.3g", x);
+}
+
+/* fmt applied to x, or "-" when x is NaN. */
+static void fmt_or_dash(char *buf, size_t n, const char *fmt, double x)
+{
+    if (isnan(x))
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, fmt, x);
+}
+
+/* Bytes in binary units ("50.0 MiB"). */
+static void fmt_bytes(double b, char *buf, size_t n)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    int u = 0;
+    while (u < 4 && b >= 1024) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+}
+
+/* Appends printf text to buf (of size n), keeping it terminated. */
+static void append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t n, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, n - used, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- show: the list of runs ---- */
+
+/* Writes nothing when there are no runs: `dmbench show` then says so once. */
+int store_show_runs(dm_store *st, FILE *out, dm_err *err)
+{
+    static const char *const sql =
+        "SELECT r.id, r.started_at, r.status, r.workload, r.sweep_name, r.gpu_name,"
+        " (SELECT count(*) FROM points p WHERE p.run_id = r.id) AS stored,"
+        " (SELECT count(*) FROM points p WHERE p.run_id = r.id AND p.status = 'ok') AS ok,"
+        " (SELECT max(length(sweep_name)) FROM runs) AS sweep_w,"
+        " (SELECT max(length(workload)) FROM runs) AS workload_w"
+        " FROM runs r ORDER BY r.id";
+    sqlite3_stmt *s = read_prepare(st, sql, 0);
+    if (!s)
+        return read_fail(st, err, "listing the runs");
+    int rc, rows = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int sweep_w = (int)col_int(s, "sweep_w"), workload_w = (int)col_int(s, "workload_w");
+        sweep_w = sweep_w < 5 ? 5 : sweep_w;
+        workload_w = workload_w < 8 ? 8 : workload_w;
+        if (rows++ == 0)
+            fprintf(out, "%5s  %-24s  %-11s  %6s  %6s  %-*s  %-*s  %s\n", "run", "started",
+                    "status", "points", "ok", workload_w, "workload", sweep_w, "sweep", "gpu");
+        const char *gpu = col_text(s, "gpu_name");
+        const char *workload = col_text(s, "workload"), *sweep = col_text(s, "sweep_name");
+        fprintf(out, "%5lld  %-24s  %-11s  %6lld  %6lld  %-*s  %-*s  %s\n", col_int(s, "id"),
+                col_text(s, "started_at"), col_text(s, "status"), col_int(s, "stored"),
+                col_int(s, "ok"), workload_w,
+                workload ? workload : "-", sweep_w, sweep ? sweep : "-", gpu ? gpu : "no GPU");
+    }
+    if ((rc = read_end(st, s, rc, "listing the runs", err)) != 0)
+        return rc;
+    return check_output(st, out, err);
+}
+
+/* ---- show: one run ---- */
+
+/* Prints "  label      text" when text is not NULL or empty. */
+static void show_line(FILE *out, const char *label, const char *text)
+{
+    if (text && text[0])
+        fprintf(out, "  %-10s %s\n", label, text);
+}
+
+/* CUDA's version encoding (13000) as "13.0". */
+static void fmt_cuda_version(long long v, char *buf, size_t n)
+{
+    snprintf(buf, n, "%lld.%lld", v / 1000, v % 1000 / 10);
+}
+
+/* Prints the fingerprint lines of the run row r. */
+static void show_fingerprint(sqlite3_stmt *r, FILE *out)
+{
+    char line[2048];
+    fprintf(out, "run %lld: %s\n", col_int(r, "id"), col_text(r, "status"));
+    show_line(out, "started", col_text(r, "started_at"));
+    show_line(out, "ended", col_text(r, "ended_at"));
+    line[0] = '\0';
+    if (!col_null(r, "sweep_name"))
+        append(line, sizeof line, "%s", col_text(r, "sweep_name"));
+    if (!col_null(r, "sweep_path"))
+        append(line, sizeof line, " (%s)", col_text(r, "sweep_path"));
+    show_line(out, "sweep", line);
+    line[0] = '\0';
+    if (!col_null(r, "workload"))
+        append(line, sizeof line, "%s", col_text(r, "workload"));
+    if (!col_null(r, "baseline"))
+        append(line, sizeof line, ", speedups against %s", col_text(r, "baseline"));
+    show_line(out, "workload", line);
+    show_line(out, "command", col_text(r, "argv"));
+    show_line(out, "host", col_text(r, "host"));
+
+    line[0] = '\0';
+    if (!col_null(r, "gpu_name")) {
+        char l2[32], mem[32];
+        fmt_bytes(col_real(r, "gpu_l2_bytes"), l2, sizeof l2);
+        fmt_bytes(col_real(r, "gpu_mem_bytes"), mem, sizeof mem);
+        append(line, sizeof line, "%s, cc %s, %lld SMs, L2 %s, memory %s",
+               col_text(r, "gpu_name"), col_text(r, "gpu_cc") ? col_text(r, "gpu_cc") : "?",
+               col_int(r, "gpu_sms"), l2, mem);
+    }
+    show_line(out, "gpu", line);
+    line[0] = '\0';
+    if (!col_null(r, "gpu_uuid"))
+        append(line, sizeof line, "%s", col_text(r, "gpu_uuid"));
+    if (!col_null(r, "gpu_pci_bus_id"))
+        append(line, sizeof line, "%sPCI %s", line[0] ? ", " : "", col_text(r, "gpu_pci_bus_id"));
+    show_line(out, "", line);
+    if (!col_null(r, "no_gpu_reason"))
+        show_line(out, "no gpu", col_text(r, "no_gpu_reason"));
+
+    line[0] = '\0';
+    if (!col_null(r, "sm_clock_mhz_start"))
+        append(line, sizeof line, "SM %.0f MHz", col_real(r, "sm_clock_mhz_start"));
+    if (!col_null(r, "mem_clock_mhz_start"))
+        append(line, sizeof line, "%smemory %.0f MHz", line[0] ? ", " : "",
+               col_real(r, "mem_clock_mhz_start"));
+    if (line[0])
+        append(line, sizeof line, " at start");
+    if (!col_null(r, "clock_source"))
+        append(line, sizeof line, "%sread by %s", line[0] ? "; " : "", col_text(r, "clock_source"));
+    show_line(out, "clocks", line);
+
+    line[0] = '\0';
+    char v[32];
+    if (!col_null(r, "driver_version")) {
+        fmt_cuda_version(col_int(r, "driver_version"), v, sizeof v);
+        append(line, sizeof line, "driver %s, ", v);
+    }
+    if (!col_null(r, "runtime_version")) {
+        fmt_cuda_version(col_int(r, "runtime_version"), v, sizeof v);
+        append(line, sizeof line, "runtime %s, ", v);
+    }
+    if (!col_null(r, "dmbench_version"))
+        append(line, sizeof line, "dmbench %s", col_text(r, "dmbench_version"));
+    show_line(out, "versions", line);
+    line[0] = '\0';
+    if (!col_null(r, "git_commit"))
+        append(line, sizeof line, "%s%s", col_text(r, "git_commit"),
+               col_int(r, "git_dirty") ? " (dirty)" : "");
+    show_line(out, "commit", line);
+    show_line(out, "build", col_text(r, "build_flags"));
+
+    line[0] = '\0';
+    if (!col_null(r, "measure_mode"))
+        append(line, sizeof line, "%s; %lld to %lld samples, stopping at %.2f%% noise or "
+               "after %g s", col_text(r, "measure_mode"), col_int(r, "min_samples"),
+               col_int(r, "max_samples"), col_real(r, "max_noise") * 100,
+               col_real(r, "max_time"));
+    show_line(out, "measure", line);
+}
+
+/* Prints the run's point counts (from run row r) and notes. Returns 0 or DM_ERUNTIME. */
+static int show_counts_notes(dm_store *st, sqlite3_stmt *r, int64_t id, FILE *out, dm_err *err)
+{
+    char line[512] = "";
+    append(line, sizeof line, "%lld in the sweep, %lld planned; stored:",
+           col_int(r, "points_total"), col_int(r, "points_planned"));
+    sqlite3_stmt *s = read_prepare(st, "SELECT status, count(*) FROM points WHERE run_id = ?1"
+                                       " GROUP BY status ORDER BY status", id);
+    if (!s)
+        return read_fail(st, err, "counting the points of run %lld", (long long)id);
+    int rc, any = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        append(line, sizeof line, "%s %lld %s", any++ ? "," : "", sqlite3_column_int64(s, 1),
+               sqlite3_column_text(s, 0));
+    if ((rc = read_end(st, s, rc, "counting the points", err)) != 0)
+        return rc;
+    if (!any)
+        append(line, sizeof line, " none");
+    show_line(out, "points", line);
+
+    s = read_prepare(st, "SELECT key, value FROM run_notes WHERE run_id = ?1 ORDER BY key", id);
+    if (!s)
+        return read_fail(st, err, "reading the notes of run %lld", (long long)id);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(s, 1);
+        snprintf(line, sizeof line, "%s = %s", sqlite3_column_text(s, 0), v ? v : "");
+        show_line(out, "note", line);
+    }
+    return read_end(st, s, rc, "reading the notes", err);
+}
+
+/* Prints "label: text" under a table row, indenting text's further lines with it. */
+static void show_note(FILE *out, const char *label, const char *text)
+{
+    fprintf(out, "%7s%s: ", "", label);
+    for (; *text; text++) {
+        fputc(*text, out);
+        if (*text == '\n')
+            fprintf(out, "%*s", 9 + (int)strlen(label), "");
+    }
+    fputc('\n', out);
+}
+
+/* Prints the table of the run's points. Returns 0 or DM_ERUNTIME. */
+static int show_points(dm_store *st, int64_t id, int has_baseline, FILE *out, dm_err *err)
+{
+    sqlite3_stmt *s = read_prepare(
+        st,
+        "SELECT s.idx, s.variant, s.params, s.status, s.reason, s.n, s.median, s.noise, s.min,"
+        " s.max, s.gb_per_s, sp.speedup, s.verification, s.verification_detail,"
+        " (SELECT max(length(variant)) FROM points WHERE run_id = ?1) AS variant_w,"
+        " (SELECT max(length(params)) FROM points WHERE run_id = ?1) AS params_w,"
+        " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1) AS with_gbs"
+        " FROM v_point_summary s LEFT JOIN v_speedup sp ON sp.point_id = s.point_id"
+        " WHERE s.run_id = ?1 ORDER BY s.idx",
+        id);
+    if (!s)
+        return read_fail(st, err, "reading the points of run %lld", (long long)id);
+    int rc, rows = 0, vw = 0, pw = 0, gbs = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (rows++ == 0) {
+            vw = (int)col_int(s, "variant_w");
+            pw = (int)col_int(s, "params_w");
+            vw = vw < 7 ? 7 : vw;
+            pw = pw < 6 ? 6 : pw;
+            gbs = col_int(s, "with_gbs") > 0;
+            fprintf(out, "\n%5s  %-*s  %-*s  %-7s  %6s  %9s  %7s  %9s  %9s", "idx", vw,
+                    "variant", pw, "params", "status", "n", "median", "noise", "min", "max");
+            if (gbs)
+                fprintf(out, "  %8s", "GB/s");
+            if (has_baseline)
+                fprintf(out, "  %8s", "speedup");
+            fprintf(out, "  %s\n", "verify");
+        }
+        char n[24], median[24], noise[24], mn[24], mx[24], gb[24], sp[24];
+        snprintf(n, sizeof n, col_null(s, "n") ? "-" : "%lld", col_int(s, "n"));
+        fmt_time(col_real(s, "median"), median, sizeof median);
+        fmt_or_dash(noise, sizeof noise, "%.2f%%", col_real(s, "noise") * 100);
+        fmt_time(col_real(s, "min"), mn, sizeof mn);
+        fmt_time(col_real(s, "max"), mx, sizeof mx);
+        fmt_sig3(col_real(s, "gb_per_s"), gb, sizeof gb);
+        fmt_or_dash(sp, sizeof sp, "%.2fx", col_real(s, "speedup"));
+        const char *verify = col_text(s, "verification");
+        fprintf(out, "%5lld  %-*s  %-*s  %-7s  %6s  %9s  %7s  %9s  %9s", col_int(s, "idx"), vw,
+                col_text(s, "variant"), pw, col_text(s, "params"), col_text(s, "status"), n,
+                median, noise, mn, mx);
+        if (gbs)
+            fprintf(out, "  %8s", gb);
+        if (has_baseline)
+            fprintf(out, "  %8s", sp);
+        fprintf(out, "  %s\n", verify ? verify : "-");
+
+        const char *reason = col_text(s, "reason");
+        if (reason && strcmp(col_text(s, "status"), "ok") != 0)
+            show_note(out, "reason", reason);
+        const char *detail = col_text(s, "verification_detail");
+        if (detail && (!reason || !strstr(reason, detail)))
+            show_note(out, "verification", detail);
+    }
+    if (rows == 0 && rc == SQLITE_DONE)
+        fprintf(out, "\nno points stored\n");
+    return read_end(st, s, rc, "reading the points", err);
+}
+
+int store_show_run(dm_store *st, int64_t run_id, FILE *out, dm_err *err)
+{
+    int64_t id;
+    int rc = resolve_run(st, run_id, &id, err);
+    if (rc != 0)
+        return rc;
+    sqlite3_stmt *r = read_prepare(st, "SELECT * FROM runs WHERE id = ?1", id);
+    if (!r || sqlite3_step(r) != SQLITE_ROW) {
+        rc = read_fail(st, err, "reading run %lld", (long long)id);
+        sqlite3_finalize(r);
+        return rc;
+    }
+    show_fingerprint(r, out);
+    if ((rc = show_counts_notes(st, r, id, out, err)) == 0 &&
+        (rc = show_points(st, id, !col_null(r, "baseline"), out, err)) == 0)
+        rc = check_output(st, out, err);
+    sqlite3_finalize(r);
+    return rc;
+}
+
+/* ---- export ---- */
+
+/* Every point of a run, one row each; the column groups are cut out by name for JSON
+ * (see json_point), and params are written between the head and the rest in CSV. */
+static const char *const export_sql =
+    "SELECT p.run_id, p.id AS point_id, p.idx, p.variant, p.status, p.reason,"
+    " p.problem_key, p.params AS params_text, p.started_at, p.ended_at,"
+    " d.name AS dataset, d.params AS dataset_params, d.path AS dataset_path,"
+    " d.content_hash AS dataset_hash, d.size_bytes AS dataset_bytes,"
+    " s.n AS n_samples, s.min, s.q1, s.median, s.mean, s.q3, s.max, s.stdev, s.noise,"
+    " s.stop_reason, s.mode AS measure_mode, s.batch, s.warmup_seconds, s.elapsed,"
+    " s.clock_source, s.sm_mhz_before, s.sm_mhz_after, s.n_throttled, s.throttle_reasons,"
+    " p.bytes_per_run, p.ops_per_run, p.ops_unit, ps.gb_per_s, ps.ops_per_s,"
+    " v.outcome AS verification, v.detail AS verification_detail,"
+    " sp.baseline_median, sp.speedup"
+    " FROM points p"
+    " LEFT JOIN datasets d ON d.id = p.dataset_id"
+    " LEFT JOIN point_stats s ON s.point_id = p.id"
+    " LEFT JOIN verifications v ON v.point_id = p.id"
+    " LEFT JOIN v_point_summary ps ON ps.point_id = p.id"
+    " LEFT JOIN v_speedup sp ON sp.point_id = p.id"
+    " WHERE p.run_id = ?1 ORDER BY p.idx";
+
+/* The columns of export_sql before the parameters in CSV (run_id .. reason). */
+#define EXPORT_HEAD_COLUMNS 6
+
+/* Writes a CSV field, quoted (RFC 4180) when it holds a comma, quote or line break. */
+static void csv_text(FILE *out, const char *v)
+{
+    if (!strpbrk(v, ",\"\r\n")) {
+        fputs(v, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *v; v++) {
+        if (*v == '"')
+            fputc('"', out);
+        fputc(*v, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_column(FILE *out, sqlite3_stmt *s, int i)
+{
+    char num[40];
+    switch (sqlite3_column_type(s, i)) {
+    case SQLITE_NULL:
+        return;
+    case SQLITE_INTEGER:
+        fprintf(out, "%lld", (long long)sqlite3_column_int64(s, i));
+        return;
+    case SQLITE_FLOAT:
+        if (isfinite(sqlite3_column_double(s, i))) {
+            fmt_num(sqlite3_column_double(s, i), num, sizeof num);
+            fputs(num, out);
+        }
+        return;
+    default:
+        csv_text(out, (const char *)sqlite3_column_text(s, i));
+    }
+}
+
+/* Writes v as a JSON string, escaping quotes, backslashes and control characters. */
+static void json_string(FILE *out, const char *v)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+static void json_number(FILE *out, double v)
+{
+    char num[40];
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    fmt_num(v, num, sizeof num);
+    fputs(num, out);
+}
+
+static void json_column(FILE *out, sqlite3_stmt *s, int i)
+{
+    switch (sqlite3_column_type(s, i)) {
+    case SQLITE_NULL: fputs("null", out); break;
+    case SQLITE_INTEGER: fprintf(out, "%lld", (long long)sqlite3_column_int64(s, i)); break;
+    case SQLITE_FLOAT: json_number(out, sqlite3_column_double(s, i)); break;
+    default: json_string(out, (const char *)sqlite3_column_text(s, i));
+    }
+}
+
+/* Writes columns [from, to] of s as "name": value members, comma-separated. */
+static void json_members(FILE *out, sqlite3_stmt *s, int from, int to)
+{
+    for (int i = from; i <= to; i++) {
+        fprintf(out, "%s", i > from ? ", " : "");
+        json_string(out, sqlite3_column_name(s, i));
+        fputs(": ", out);
+        json_column(out, s, i);
+    }
+}
+
+/* Writes "key": {columns first..last} of s, or "key": null when column first is NULL. */
+static void json_group(FILE *out, sqlite3_stmt *s, const char *key, const char *first,
+                       const char *last)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (col_null(s, first)) {
+        fputs("null", out);
+        return;
+    }
+    fputc('{', out);
+    json_members(out, s, col(s, first), col(s, last));
+    fputc('}', out);
+}
+
+/* The parameter names used by a run's points, in order of first appearance. */
+typedef struct name_list {
+    char **names;
+    int n;
+} name_list;
+
+static void name_list_free(name_list *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->names[i]);
+    free(l->names);
+}
+
+/* Fills l with the run's parameter names. Returns 0 or DM_ERUNTIME. */
+static int export_param_names(dm_store *st, int64_t id, name_list *l, dm_err *err)
+{
+    sqlite3_stmt *s = read_prepare(st, "SELECT pp.name FROM point_params pp"
+                                       " JOIN points p ON p.id = pp.point_id"
+                                       " WHERE p.run_id = ?1"
+                                       " GROUP BY pp.name ORDER BY min(pp.rowid)", id);
+    if (!s)
+        return read_fail(st, err, "listing the parameters of run %lld", (long long)id);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        char **grown = realloc(l->names, (size_t)(l->n + 1) * sizeof *grown);
+        if (grown)
+            l->names = grown;
+        if (!grown || !(l->names[l->n] = strdup((const char *)sqlite3_column_text(s, 0)))) {
+            sqlite3_finalize(s);
+            return dm_err_set(err, DM_ERUNTIME, "out of memory listing parameters");
+        }
+        l->n++;
+    }
+    return read_end(st, s, rc, "listing the parameters", err);
+}
+
+/* Writes the CSV header: the head columns of p, the parameter names (prefixed "param."
+ * where one equals a column's name), then p's other columns. */
+static void csv_header(FILE *out, sqlite3_stmt *p, const name_list *names)
+{
+    int ncol = sqlite3_column_count(p);
+    for (int i = 0; i < ncol; i++) {
+        if (i == EXPORT_HEAD_COLUMNS)
+            for (int k = 0; k < names->n; k++) {
+                int clash = 0;
+                for (int j = 0; j < ncol && !clash; j++)
+                    clash = strcmp(names->names[k], sqlite3_column_name(p, j)) == 0;
+                fputs(clash ? ",param." : ",", out);
+                csv_text(out, names->names[k]);
+            }
+        if (i)
+            fputc(',', out);
+        csv_text(out, sqlite3_column_name(p, i));
+    }
+    fputs("\r\n", out);
+}
+
+/* Writes the CSV row of p's point, its parameters looked up with pv (point id ?1,
+ * name ?2). Returns 0 or DM_ERUNTIME. */
+static int csv_row(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pv,
+                   const name_list *names, dm_err *err)
+{
+    int ncol = sqlite3_column_count(p);
+    for (int i = 0; i < ncol; i++) {
+        for (int k = 0; i == EXPORT_HEAD_COLUMNS && k < names->n; k++) {
+            fputc(',', out);
+            sqlite3_reset(pv);
+            if (sqlite3_bind_int64(pv, 1, col_int(p, "point_id")) != SQLITE_OK ||
+                sqlite3_bind_text(pv, 2, names->names[k], -1, SQLITE_STATIC) != SQLITE_OK)
+                return read_fail(st, err, "reading parameter %s", names->names[k]);
+            int rc = sqlite3_step(pv);
+            if (rc == SQLITE_ROW)
+                csv_text(out, (const char *)sqlite3_column_text(pv, 0));
+            else if (rc != SQLITE_DONE)
+                return read_fail(st, err, "reading parameter %s", names->names[k]);
+        }
+        if (i)
+            fputc(',', out);
+        csv_column(out, p, i);
+    }
+    fputs("\r\n", out);
+    sqlite3_reset(pv);
+    return 0;
+}
+
+/* Writes the header and one row per point of run id. Returns 0 or DM_ERUNTIME. */
+static int export_csv(dm_store *st, int64_t id, FILE *out, dm_err *err)
+{
+    name_list names = { 0 };
+    sqlite3_stmt *p = NULL, *pv = NULL;
+    int rc = export_param_names(st, id, &names, err);
+    if (rc != 0)
+        goto out;
+    p = read_prepare(st, export_sql, id);
+    if (p)
+        pv = read_prepare(st, "SELECT value_text FROM point_params"
+                              " WHERE point_id = ?1 AND name = ?2", 0);
+    if (!p || !pv) {
+        rc = read_fail(st, err, "exporting run %lld", (long long)id);
+        goto out;
+    }
+    csv_header(out, p, &names);
+    while ((rc = sqlite3_step(p)) == SQLITE_ROW)
+        if (csv_row(st, out, p, pv, &names, err) != 0)
+            break;
+    /* SQLITE_ROW here: a row's writer failed and said why in err. */
+    rc = rc == SQLITE_DONE  ? 0
+         : rc == SQLITE_ROW ? DM_ERUNTIME
+                            : read_fail(st, err, "exporting the points of run %lld", (long long)id);
+out:
+    sqlite3_finalize(pv);
+    sqlite3_finalize(p);
+    name_list_free(&names);
+    return rc;
+}
+
+/* Writes the run's fingerprint and notes as the "run" member. Returns 0 or DM_ERUNTIME. */
+static int json_run(dm_store *st, int64_t id, FILE *out, dm_err *err)
+{
+    sqlite3_stmt *s = read_prepare(st, "SELECT * FROM runs WHERE id = ?1", id);
+    if (!s || sqlite3_step(s) != SQLITE_ROW) {
+        int rc = read_fail(st, err, "reading run %lld", (long long)id);
+        sqlite3_finalize(s);
+        return rc;
+    }
+    fputs("{\n  \"run\": {\n", out);
+    for (int i = 0; i < sqlite3_column_count(s); i++) {
+        fputs("    ", out);
+        json_string(out, sqlite3_column_name(s, i));
+        fputs(": ", out);
+        json_column(out, s, i);
+        fputs(",\n", out);
+    }
+    sqlite3_finalize(s);
+    fputs("    \"notes\": {", out);
+    s = read_prepare(st, "SELECT key, value FROM run_notes WHERE run_id = ?1 ORDER BY key", id);
+    if (!s)
+        return read_fail(st, err, "reading the notes of run %lld", (long long)id);
+    int rc, n = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        fputs(n++ ? ", " : "", out);
+        json_string(out, (const char *)sqlite3_column_text(s, 0));
+        fputs(": ", out);
+        json_column(out, s, 1);
+    }
+    fputs("}\n  },\n", out);
+    return read_end(st, s, rc, "reading the notes", err);
+}
+
+/* Writes the typed parameters of point_id as a JSON object, read with pp. Returns 0 or
+ * DM_ERUNTIME. */
+static int json_params(dm_store *st, FILE *out, sqlite3_stmt *pp, int64_t point_id,
+                       dm_err *err)
+{
+    int rc, n = 0;
+    sqlite3_reset(pp);
+    if (sqlite3_bind_int64(pp, 1, point_id) != SQLITE_OK)
+        return read_fail(st, err, "reading the parameters of point %lld", (long long)point_id);
+    fputc('{', out);
+    while ((rc = sqlite3_step(pp)) == SQLITE_ROW) {
+        const char *type = (const char *)sqlite3_column_text(pp, 1);
+        const char *text = (const char *)sqlite3_column_text(pp, 2);
+        fputs(n++ ? ", " : "", out);
+        json_string(out, (const char *)sqlite3_column_text(pp, 0));
+        fputs(": ", out);
+        if (strcmp(type, "int") == 0)
+            fprintf(out, "%lld", strtoll(text, NULL, 10));
+        else if (strcmp(type, "real") == 0)
+            json_number(out, sqlite3_column_double(pp, 3));
+        else
+            json_string(out, text);
+    }
+    fputc('}', out);
+    if (rc != SQLITE_DONE)
+        return read_fail(st, err, "reading the parameters of point %lld", (long long)point_id);
+    return 0;
+}
+
+/* Writes the samples of point_id as a JSON array of seconds, read with sm. Returns 0 or
+ * DM_ERUNTIME. */
+static int json_samples(dm_store *st, FILE *out, sqlite3_stmt *sm, int64_t point_id,
+                        dm_err *err)
+{
+    int rc, n = 0;
+    sqlite3_reset(sm);
+    if (sqlite3_bind_int64(sm, 1, point_id) != SQLITE_OK)
+        return read_fail(st, err, "reading the samples of point %lld", (long long)point_id);
+    fputc('[', out);
+    while ((rc = sqlite3_step(sm)) == SQLITE_ROW) {
+        fputs(n++ ? ", " : "", out);
+        json_column(out, sm, 0);
+    }
+    fputc(']', out);
+    if (rc != SQLITE_DONE)
+        return read_fail(st, err, "reading the samples of point %lld", (long long)point_id);
+    return 0;
+}
+
+/* Writes the point of export_sql's row p: its own columns, "params", the dataset, "stats"
+ * (null when not timed), throughput, verification and speedup, and "samples". Returns 0
+ * or DM_ERUNTIME. */
+static int json_point(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pp,
+                      sqlite3_stmt *sm, dm_err *err)
+{
+    int64_t point_id = col_int(p, "point_id");
+    fputc('{', out);
+    json_members(out, p, 0, col(p, "ended_at"));
+    fputs(", \"params\": ", out);
+    if (json_params(st, out, pp, point_id, err) != 0)
+        return DM_ERUNTIME;
+    fputs(", ", out);
+    json_members(out, p, col(p, "dataset"), col(p, "dataset_bytes"));
+    json_group(out, p, "stats", "n_samples", "throttle_reasons");
+    fputs(", ", out);
+    json_members(out, p, col(p, "bytes_per_run"), col(p, "speedup"));
+    fputs(", \"samples\": ", out);
+    if (json_samples(st, out, sm, point_id, err) != 0)
+        return DM_ERUNTIME;
+    fputc('}', out);
+    return 0;
+}
+
+/* Writes {"run": {...}, "points": [...]}. Returns 0 or DM_ERUNTIME. */
+static int export_json(dm_store *st, int64_t id, FILE *out, dm_err *err)
+{
+    sqlite3_stmt *p = NULL, *pp = NULL, *sm = NULL;
+    int rc = json_run(st, id, out, err);
+    if (rc != 0)
+        return rc;
+    if (!(p = read_prepare(st, export_sql, id)) ||
+        !(pp = read_prepare(st, "SELECT name, type, value_text, value_num FROM point_params"
+                                 " WHERE point_id = ?1 ORDER BY rowid", 0)) ||
+        !(sm = read_prepare(st, "SELECT seconds FROM samples WHERE point_id = ?1"
+                                " ORDER BY idx", 0))) {
+        rc = read_fail(st, err, "exporting run %lld", (long long)id);
+        goto out;
+    }
+    fputs("  \"points\": [", out);
+    int n = 0;
+    while ((rc = sqlite3_step(p)) == SQLITE_ROW) {
+        fputs(n++ ? ",\n    " : "\n    ", out);
+        if (json_point(st, out, p, pp, sm, err) != 0)
+            break;
+    }
+    fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+    /* SQLITE_ROW here: a row's writer failed and said why in err. */
+    rc = rc == SQLITE_DONE  ? 0
+         : rc == SQLITE_ROW ? DM_ERUNTIME
+                            : read_fail(st, err, "exporting the points of run %lld", (long long)id);
+out:
+    sqlite3_finalize(sm);
+    sqlite3_finalize(pp);
+    sqlite3_finalize(p);
+    return rc;
+}
+
+int store_export(dm_store *st, int64_t run_id, dm_export_format fmt, FILE *out, dm_err *err)
+{
+    int64_t id;
+    int rc = resolve_run(st, run_id, &id, err);
+    if (rc == 0)
+        rc = fmt == DM_EXPORT_JSON ? export_json(st, id, out, err)
+                                   : export_csv(st, id, out, err);
+    return rc != 0 ? rc : check_output(st, out, err);
+}

@@ -21,6 +21,8 @@ static const command commands[] = {
     { .name = "run", .fn = cmd_run, .summary = "run a sweep matrix and store the results" },
     { .name = "show", .fn = cmd_show, .summary = "show runs, points and statistics" },
     { .name = "export", .fn = cmd_export, .summary = "export a run as CSV or JSON" },
+    { .name = "calibrate", .fn = cmd_calibrate,
+      .summary = "check the engine's copy bandwidth against a plain cudaMemcpy loop" },
     { 0 },
 };
 

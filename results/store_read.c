@@ -346,6 +346,28 @@ static int show_counts_notes(dm_store *st, sqlite3_stmt *r, int64_t id, FILE *ou
         append(line, sizeof line, " none");
     show_line(out, "points", line);
 
+    /* What the harness cost beyond the samples: wall time less sampled time, per point
+     * measured (warm-up, verification, datasets, the database all count). */
+    s = read_prepare(st,
+                     "SELECT (julianday(r.ended_at) - julianday(r.started_at)) * 86400,"
+                     " (SELECT sum(m.seconds * m.batch) FROM samples m JOIN points p"
+                     "   ON p.id = m.point_id WHERE p.run_id = r.id),"
+                     " (SELECT count(*) FROM points p WHERE p.run_id = r.id AND p.status = 'ok')"
+                     " FROM runs r WHERE r.id = ?1", id);
+    if (!s)
+        return read_fail(st, err, "timing run %lld", (long long)id);
+    if ((rc = sqlite3_step(s)) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL &&
+        sqlite3_column_int64(s, 2) > 0) {
+        double wall = sqlite3_column_double(s, 0), sampled = sqlite3_column_double(s, 1);
+        long long n = sqlite3_column_int64(s, 2);
+        snprintf(line, sizeof line, "wall %.2f s, samples %.2f s; %.2f ms per measured point beyond its samples",
+                 wall, sampled, (wall - sampled) / (double)n * 1e3);
+        show_line(out, "time", line);
+        rc = SQLITE_DONE;
+    }
+    if ((rc = read_end(st, s, rc == SQLITE_ROW ? SQLITE_DONE : rc, "timing the run", err)) != 0)
+        return rc;
+
     s = read_prepare(st, "SELECT key, value FROM run_notes WHERE run_id = ?1 ORDER BY key", id);
     if (!s)
         return read_fail(st, err, "reading the notes of run %lld", (long long)id);
@@ -380,7 +402,7 @@ static int show_points(dm_store *st, int64_t id, int has_baseline, FILE *out, dm
         " (SELECT max(length(params)) FROM points WHERE run_id = ?1) AS params_w,"
         " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1) AS with_gbs"
         " FROM v_point_summary s LEFT JOIN v_speedup sp ON sp.point_id = s.point_id"
-        " WHERE s.run_id = ?1 ORDER BY s.idx",
+        " WHERE s.run_id = ?1 AND s.status IN ('ok', 'failed') ORDER BY s.idx",
         id);
     if (!s)
         return read_fail(st, err, "reading the points of run %lld", (long long)id);
@@ -426,8 +448,21 @@ static int show_points(dm_store *st, int64_t id, int has_baseline, FILE *out, dm
             show_note(out, "verification", detail);
     }
     if (rows == 0 && rc == SQLITE_DONE)
-        fprintf(out, "\nno points stored\n");
-    return read_end(st, s, rc, "reading the points", err);
+        fprintf(out, "\nno points measured\n");
+    if ((rc = read_end(st, s, rc, "reading the points", err)) != 0)
+        return rc;
+    /* Points that never ran are told by reason, not one row each. */
+    s = read_prepare(st, "SELECT status, reason, count(*), min(idx) FROM points"
+                         " WHERE run_id = ?1 AND status IN ('skipped', 'pruned')"
+                         " GROUP BY status, reason ORDER BY min(idx)", id);
+    if (!s)
+        return read_fail(st, err, "reading the skipped points of run %lld", (long long)id);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        fprintf(out, "%s %lld point%s (from idx %lld): %s\n", sqlite3_column_text(s, 0),
+                sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 2) == 1 ? "" : "s",
+                sqlite3_column_int64(s, 3),
+                sqlite3_column_text(s, 1) ? (const char *)sqlite3_column_text(s, 1) : "-");
+    return read_end(st, s, rc, "reading the skipped points", err);
 }
 
 int store_show_run(dm_store *st, int64_t run_id, FILE *out, dm_err *err)

@@ -126,7 +126,7 @@ int cmd_run(int argc, char **argv)
     const char *db = NULL, *overrides[MAX_OVERRIDES];
     int noverrides = 0, dry_run = 0, resume = 0, quiet = 0, device_index = 0;
     const char *mode = NULL;
-    double min_samples = -1, max_noise = -1, max_time = -1, num;
+    double min_samples = -1, max_noise = -1, max_time = -1, num = 0;
     dm_err err = { 0 };
     dm_sweep *s = NULL;
     dm_expansion e = { 0 };

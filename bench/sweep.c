@@ -110,7 +110,7 @@ static int sweep_parse_workload(dm_sweep *s, const sweep_src *src, const sy_node
     sweep_join(names, list, sizeof list);
 
     const sy_node *val = sweep_lookup(root, "workload");
-    const char *name;
+    const char *name = NULL;
     dm_err why;
     int rc;
     if (!val)
@@ -146,7 +146,7 @@ static int sweep_parse_variants(dm_sweep *s, const sweep_src *src, const sy_node
         return sweep_oom(err);
     for (int i = 0; i < val->n; i++) {
         const sy_node *item = val->items[i];
-        const char *name;
+        const char *name = NULL;
         dm_err why;
         if ((rc = sweep_scalar(src, item, "variants", expected, &name, err)))
             return rc;
@@ -166,7 +166,7 @@ static int sweep_parse_baseline(dm_sweep *s, const sweep_src *src, const sy_node
                                 dm_err *err)
 {
     const sy_node *val = sweep_lookup(root, "baseline");
-    const char *name;
+    const char *name = NULL;
     int rc;
     if (!val)
         return 0;
@@ -212,7 +212,7 @@ static int sweep_parse_dataset(dm_sweep *s, const sweep_src *src, const sy_node 
         return sweep_fail(src, val, err, "'dataset' has %s; expected %s",
                           gen ? "both a generator and a path" : "neither a generator nor a path",
                           expected);
-    const char *text;
+    const char *text = NULL;
     if (gen) {
         if ((rc = sweep_scalar(src, gen, "generator", expected, &text, err)))
             return rc;
@@ -294,7 +294,7 @@ static int sweep_parse_zip(dm_sweep *s, const sweep_src *src, const sy_node *roo
         const char *name0 = NULL;
         for (int m = 0; m < group->n; m++) {
             const sy_node *item = group->items[m];
-            const char *name;
+            const char *name = NULL;
             if ((rc = sweep_scalar(src, item, "zip", "an axis name", &name, err)))
                 goto fail;
             int a = sweep_axis_index(s, name);
@@ -427,7 +427,7 @@ static int sweep_parse_constraints(dm_sweep *s, const sweep_src *src, const sy_n
         return sweep_oom(err);
     for (int i = 0; i < val->n; i++) {
         const sy_node *item = val->items[i];
-        const char *text;
+        const char *text = NULL;
         sweep_constraint *c = &s->constraints[s->nconstraints];
         int col;
         dm_err why;
@@ -477,7 +477,7 @@ static int sweep_parse_measure(dm_sweep *s, const sweep_src *src, const sy_node 
         return rc;
     for (int k = 0; k < M_N; k++) {
         const sy_node *v = sweep_lookup(val, specs[k].name);
-        const char *text;
+        const char *text = NULL;
         dm_value x;
         dm_err why;
         if (!v)
@@ -524,7 +524,7 @@ static int sweep_parse_name(dm_sweep *s, const sweep_src *src, const sy_node *ro
 {
     const sy_node *name = sweep_lookup(root, "name");
     const sy_node *desc = sweep_lookup(root, "description");
-    const char *text;
+    const char *text = NULL;
     int rc;
     if (desc && (rc = sweep_scalar(src, desc, "description", "a line of text", &text, err)))
         return rc;

@@ -143,12 +143,13 @@ typedef struct dm_dataset {
     char name[128];         /* generator name or the file's base name */
     char params[512];       /* dataset key (see dm_point_dataset_key) */
     char path[1024];        /* "" when generated */
-    char hash[32];          /* content hash, 16 hex digits (FNV-1a 64) */
+    char hash[32];          /* content hash, 16 hex digits (dm_hash_bytes) */
     int64_t size_bytes;
     void *data;             /* the workload's own representation */
 } dm_dataset;
 
-/* FNV-1a 64 over bytes, continuing from h (start with DM_HASH_INIT). */
+/* FNV-1a 64 over bytes, eight at a time then the tail bytewise, continuing from h
+ * (start with DM_HASH_INIT). */
 #define DM_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t dm_hash_bytes(uint64_t h, const void *data, size_t n);
 
@@ -158,6 +159,16 @@ typedef struct dm_exec {
     const dm_device *device; /* NULL when running without a GPU */
     void *stream;            /* cudaStream_t the variant must launch on (GPU variants) */
 } dm_exec;
+
+/* Device memory for variants (gpumem.c): stream-ordered allocations from the device's
+ * pool, which the runner tells to keep freed blocks, so a point's setup and teardown
+ * cost microseconds rather than the milliseconds of cudaMalloc and cudaFree. */
+int dm_gpu_alloc(void *stream, size_t bytes, void **ptr, dm_err *err);
+/* Frees p (NULL is fine) in stream order; cannot fail short of a dead context, which
+ * the next checked CUDA call reports. */
+void dm_gpu_free(void *stream, void *p);
+/* Lets device's default pool keep up to keep_bytes of freed memory for reuse. */
+int dm_gpu_pool_keep(int device, uint64_t keep_bytes, dm_err *err);
 
 /* Work done by one execution of a point, for throughput figures (0 when unknown). */
 typedef struct dm_work {

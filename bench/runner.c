@@ -351,6 +351,9 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
             goto out;
         }
         rs.ex.stream = stream;
+        /* The pool keeps up to a quarter of the card's memory between points. */
+        if ((rc = dm_gpu_pool_keep(o->device->index, (uint64_t)o->device->mem_bytes / 4, err)))
+            goto out;
     } else if (has_gpu_variants(s)) {
         progress_note(&progress, 1, "no GPU (%s): the GPU variants' points are skipped",
                       o->no_gpu_reason ? o->no_gpu_reason : "none found");

@@ -84,12 +84,22 @@ static void err_prefix_keeps_the_message(void **st)
     assert_string_equal(err.msg, "file.yaml:3:7: bad thing");
 }
 
-static void hash_is_fnv1a(void **st)
+static void hash_is_fnv1a_on_tails_and_sees_every_byte(void **st)
 {
     (void)st;
-    /* FNV-1a 64 test vectors: "" and "a". */
+    /* FNV-1a 64 test vectors for inputs shorter than a word: "" and "a". */
     assert_true(dm_hash_bytes(DM_HASH_INIT, "", 0) == 0xcbf29ce484222325ULL);
     assert_true(dm_hash_bytes(DM_HASH_INIT, "a", 1) == 0xaf63dc4c8601ec8cULL);
+    /* a change in any byte of a longer input changes the hash */
+    char buf[21] = "abcdefghijklmnopqrst";
+    uint64_t h = dm_hash_bytes(DM_HASH_INIT, buf, 20);
+    for (int i = 0; i < 20; i++) {
+        buf[i] ^= 1;
+        assert_true(dm_hash_bytes(DM_HASH_INIT, buf, 20) != h);
+        buf[i] ^= 1;
+    }
+    /* hashing in pieces at word boundaries equals hashing at once */
+    assert_true(dm_hash_bytes(dm_hash_bytes(DM_HASH_INIT, buf, 8), buf + 8, 12) == h);
 }
 
 int main(void)
@@ -100,7 +110,7 @@ int main(void)
         cmocka_unit_test(real_checks_range_and_formats_round_trip),
         cmocka_unit_test(enum_accepts_only_listed_names),
         cmocka_unit_test(err_prefix_keeps_the_message),
-        cmocka_unit_test(hash_is_fnv1a),
+        cmocka_unit_test(hash_is_fnv1a_on_tails_and_sees_every_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

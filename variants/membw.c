@@ -78,12 +78,10 @@ static void membw_gpu_teardown(void *state)
     membw_gpu_state *s = state;
     if (!s)
         return;
-    /* Teardown cannot report; frees of valid pointers do not fail short of a dead
-     * context, which the next CUDA call reports. */
-    cudaFree(s->a);
-    cudaFree(s->b);
-    cudaFree(s->c);
-    cudaFree(s->out);
+    dm_gpu_free(s->stream, s->a);
+    dm_gpu_free(s->stream, s->b);
+    dm_gpu_free(s->stream, s->c);
+    dm_gpu_free(s->stream, s->out);
     free(s->host_out);
     free(s);
 }
@@ -110,10 +108,10 @@ static int membw_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_poi
     }
     /* On the variant's stream: a non-blocking stream does not wait for work on the
      * legacy default stream, so plain cudaMemcpy/cudaMemset could land after a run. */
-    if (DM_CUDA(err, cudaMalloc((void **)&s->a, bytes)) ||
-        DM_CUDA(err, cudaMalloc((void **)&s->b, bytes)) ||
-        DM_CUDA(err, cudaMalloc((void **)&s->c, bytes)) ||
-        DM_CUDA(err, cudaMalloc((void **)&s->out, bytes)) ||
+    if (dm_gpu_alloc(s->stream, bytes, (void **)&s->a, err) ||
+        dm_gpu_alloc(s->stream, bytes, (void **)&s->b, err) ||
+        dm_gpu_alloc(s->stream, bytes, (void **)&s->c, err) ||
+        dm_gpu_alloc(s->stream, bytes, (void **)&s->out, err) ||
         DM_CUDA(err, cudaMemcpyAsync(s->a, d->a, bytes, cudaMemcpyHostToDevice, s->stream)) ||
         DM_CUDA(err, cudaMemcpyAsync(s->b, d->b, bytes, cudaMemcpyHostToDevice, s->stream)) ||
         DM_CUDA(err, cudaMemcpyAsync(s->c, d->c, bytes, cudaMemcpyHostToDevice, s->stream)) ||

@@ -4,8 +4,21 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "measure_impl.h"
+
+/* The host cache flush: twice the last-level cache, but at most 64 MiB. Virtual
+ * machines report the whole socket's L3 (512 MiB seen here), and rewriting that before
+ * every sample would cost tens of milliseconds; 64 MiB exceeds one core complex's L3 on
+ * current server parts. 32 MiB when the C library cannot tell. */
+#define HOST_FLUSH_MAX ((size_t)64 << 20)
+static size_t host_flush_bytes(void)
+{
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    size_t llc = l3 > 0 ? (size_t)l3 : l2 > 0 ? (size_t)l2 : (size_t)16 << 20;
+    return 2 * llc < HOST_FLUSH_MAX ? 2 * llc : HOST_FLUSH_MAX;
+}
 
 /* Without NVML's reasons, samples count as throttled when the SM clock after sampling
  * is below this fraction of the device's maximum. */
@@ -18,6 +31,12 @@ int measure_ctx_create(const dm_exec *ex, dm_measure_ctx **out, dm_err *err)
     if (!c)
         return dm_err_set(err, DM_ERUNTIME, "out of memory");
     c->ex = *ex;
+    c->host_flush_bytes = host_flush_bytes();
+    if (!(c->host_flush = malloc(c->host_flush_bytes))) {
+        dm_err_set(err, DM_ERUNTIME, "out of memory for a %zu-byte cache flush buffer",
+                   c->host_flush_bytes);
+        goto fail;
+    }
     const dm_device *d = ex->device;
     if (d) {
         if (d->l2_bytes <= 0) {
@@ -52,6 +71,7 @@ void measure_ctx_free(dm_measure_ctx *c)
     if (c->flush)
         cudaFree(c->flush);
     gpuclock_close(c->clock);
+    free(c->host_flush);
     free(c);
 }
 
@@ -73,10 +93,13 @@ int measure_run(dm_sampling *s, dm_err *err)
     return s->v->run(s->state, err);
 }
 
-int measure_flush_l2(dm_sampling *s, dm_err *err)
+int measure_flush_cache(dm_sampling *s, dm_err *err)
 {
-    if (!s->gpu)
+    if (!s->gpu) {
+        /* A new value each time, so every line is written, not just found clean. */
+        memset(s->c->host_flush, (int)(s->m->n & 0xFF), s->c->host_flush_bytes);
         return DM_OK;
+    }
     if (DM_CUDA(err, cudaMemsetAsync(s->c->flush, 0, s->c->flush_bytes,
                                      (cudaStream_t)s->c->ex.stream)))
         return DM_ERUNTIME;

@@ -14,6 +14,8 @@ struct dm_measure_ctx {
     cudaEvent_t start, stop; /* NULL without a device */
     void *flush;             /* 2 x the L2 size, overwritten before each cold GPU sample */
     size_t flush_bytes;
+    unsigned char *host_flush; /* 2 x the host's last-level cache, for cold CPU samples */
+    size_t host_flush_bytes;
     dm_gpuclock *clock; /* NULL without a device */
 };
 
@@ -35,9 +37,10 @@ typedef struct dm_sampling {
 /* One execution of the variant (GPU variants only enqueue). Returns 0, or the variant's
  * error. */
 int measure_run(dm_sampling *s, dm_err *err);
-/* Evicts the variant's data from L2 before a cold GPU sample (nothing for CPU
- * variants). Returns 0, or DM_ERUNTIME on a CUDA error. */
-int measure_flush_l2(dm_sampling *s, dm_err *err);
+/* Evicts the variant's data from the cache before a cold sample: the GPU's L2 for GPU
+ * variants, the host's last-level cache for CPU variants. Returns 0, or DM_ERUNTIME on
+ * a CUDA error. */
+int measure_flush_cache(dm_sampling *s, dm_err *err);
 /* Starts and stops the sample timer: CUDA events on the stream for GPU variants (the
  * stop waits for the stream), the host clock for CPU variants. The stop writes the
  * seconds between them. Return 0, or DM_ERUNTIME on a CUDA error. */

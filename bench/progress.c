@@ -83,7 +83,7 @@ void progress_note(dm_progress *p, int always, const char *fmt, ...)
 void progress_end(dm_progress *p)
 {
     clear_bar(p);
-    if (p->style == DM_PROGRESS_BAR || p->style == DM_PROGRESS_LINES) {
+    if (p->done > 0 && (p->style == DM_PROGRESS_BAR || p->style == DM_PROGRESS_LINES)) {
         char elapsed[32];
         fmt_duration(dm_now() - p->t0, elapsed, sizeof elapsed);
         fprintf(stderr, "dmbench: %zu/%zu points in %s\n", p->done, p->total, elapsed);

@@ -1,6 +1,7 @@
 /* test_cli.c - the dmbench command end to end: exit codes, one-line errors, nothing
  * written to the database on bad input, and a small CPU sweep run, shown and exported. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -61,7 +62,7 @@ static int dmbench(fixture *f, const char *fmt, ...)
 /* The whole of a captured file (static buffer). */
 static const char *slurp(const char *path)
 {
-    static char buf[1 << 16];
+    static char buf[1 << 20];
     FILE *fp = fopen(path, "r");
     size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
     buf[n] = '\0';
@@ -224,6 +225,63 @@ static void gpu_variants_without_gpu_are_skipped_with_the_reason(void **state)
     assert_non_null(strstr(err, "1 ok, 0 failed, 2 skipped"));
 }
 
+static void bad_dataset_is_rejected_before_anything_is_stored(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/file.yaml", f->dir);
+    write_file(path, "workload: membw\ndataset: { path: no-such-file.bin }\nvariants: [cpu]\n");
+    assert_int_equal(dmbench(f, "run %s --db %s", path, f->db), 2);
+    assert_int_equal(count_lines(slurp(f->errf)), 1);
+    assert_non_null(strstr(slurp(f->errf), "no-such-file.bin"));
+    assert_false(exists(f->db));
+}
+
+/* Counts the rows a query over the database returns through `dmbench export`. */
+static int exported_points(fixture *f)
+{
+    assert_int_equal(dmbench(f, "export latest --format csv --db %s", f->db), 0);
+    return count_lines(slurp(f->out)) - 1;
+}
+
+static void interrupted_run_resumes_where_it_stopped(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/long.yaml", f->dir);
+    /* 300 points of at least 10 ms of sampling each: several seconds in all */
+    write_file(path, "name: long\nworkload: membw\ndataset: { generator: random }\n"
+                     "variants: [cpu]\naxes: { n: { range: [1, 300, 1] } }\n"
+                     "measure: { min_samples: 100000, max_time: 0.01 }\n");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stderr);
+        execl(DMBENCH, DMBENCH, "run", path, "--db", f->db, "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    /* interrupt once some points are stored */
+    for (int i = 0; i < 200 && !exists(f->db); i++)
+        usleep(20000);
+    usleep(500000);
+    kill(pid, SIGINT);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 130);
+    int first = exported_points(f);
+    assert_true(first > 0 && first < 300);
+
+    assert_int_equal(dmbench(f, "run %s --db %s --resume", path, f->db), 0);
+    assert_non_null(strstr(slurp(f->errf), "resuming run 1"));
+    assert_int_equal(exported_points(f), 300);
+    assert_int_equal(dmbench(f, "show 1 --db %s", f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "run 1: complete"));
+    /* a second --resume finds nothing unfinished and starts run 2 */
+    assert_int_equal(dmbench(f, "run %s --db %s --resume -a n=[1,2]", path, f->db), 0);
+    assert_non_null(strstr(slurp(f->errf), "no unfinished run"));
+}
+
 static void list_shows_parameters_and_rejects_unknown_workloads(void **state)
 {
     fixture *f = *state;
@@ -255,6 +313,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(dry_run_counts_points_and_runs_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(cpu_sweep_runs_shows_and_exports, setup, teardown),
         cmocka_unit_test_setup_teardown(gpu_variants_without_gpu_are_skipped_with_the_reason, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_dataset_is_rejected_before_anything_is_stored, setup, teardown),
+        cmocka_unit_test_setup_teardown(interrupted_run_resumes_where_it_stopped, setup, teardown),
         cmocka_unit_test_setup_teardown(list_shows_parameters_and_rejects_unknown_workloads, setup, teardown),
         cmocka_unit_test_setup_teardown(devices_never_fails, setup, teardown),
     };

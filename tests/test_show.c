@@ -18,33 +18,9 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "toy_workload.h"
 
-/* ---- a toy workload and a database with three runs ---- */
-
-static const dm_param_spec toy_dataset_params[] = {
-    { .name = "n", .type = DM_P_INT, .def = "1024" },
-    { 0 },
-};
-static const dm_param_spec toy_problem_params[] = {
-    { .name = "op", .type = DM_P_ENUM, .def = "copy", .allowed = "copy|triad" },
-    { 0 },
-};
-static const dm_param_spec toy_kernel_params[] = {
-    { .name = "block", .type = DM_P_INT, .def = "256" },
-    { .name = "scale", .type = DM_P_REAL, .def = "0.5" },
-    { 0 },
-};
-static const dm_variant toy_variants[] = {
-    { .name = "cpu" },
-    { .name = "kernel", .needs_gpu = 1, .params = toy_kernel_params },
-    { 0 },
-};
-static const dm_workload toy = {
-    .name = "toy",
-    .dataset_params = toy_dataset_params,
-    .problem_params = toy_problem_params,
-    .variants = toy_variants,
-};
+/* ---- a database of the toy workload with three runs ---- */
 
 #define FAILED_REASON "setup: block 2048 exceeds \"max\", 1024\nsecond line"
 #define FAILED_DETAIL "element 3:\tgot 1, want 2"

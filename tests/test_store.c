@@ -18,33 +18,7 @@
 #include <unistd.h>
 
 #include "store.h"
-
-/* ---- a toy workload, filled in by hand (no registry) ---- */
-
-static const dm_param_spec toy_dataset_params[] = {
-    { .name = "n", .type = DM_P_INT, .def = "1024" },
-    { 0 },
-};
-static const dm_param_spec toy_problem_params[] = {
-    { .name = "op", .type = DM_P_ENUM, .def = "copy", .allowed = "copy|triad" },
-    { 0 },
-};
-static const dm_param_spec toy_kernel_params[] = {
-    { .name = "block", .type = DM_P_INT, .def = "256" },
-    { .name = "scale", .type = DM_P_REAL, .def = "0.5" },
-    { 0 },
-};
-static const dm_variant toy_variants[] = {
-    { .name = "cpu" },
-    { .name = "kernel", .needs_gpu = 1, .params = toy_kernel_params },
-    { 0 },
-};
-static const dm_workload toy = {
-    .name = "toy",
-    .dataset_params = toy_dataset_params,
-    .problem_params = toy_problem_params,
-    .variants = toy_variants,
-};
+#include "toy_workload.h"
 
 /* A point of toy: variant 0 (cpu: n, op) or 1 (kernel: n, op, block, scale). */
 static void toy_point(dm_point *pt, int variant, int64_t n, const char *op, int64_t block)

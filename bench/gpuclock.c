@@ -21,6 +21,7 @@ typedef int (*nvml_clock_info_fn)(nvml_device dev, int type, unsigned int *mhz);
 typedef int (*nvml_reasons_fn)(nvml_device dev, unsigned long long *reasons);
 #define NVML_SUCCESS 0
 #define NVML_CLOCK_SM 1
+#define NVML_CLOCK_MEM 2
 
 /* How long the probe kernel spins: long enough that globaltimer's granularity (up to
  * 1 us on some GPUs) stays under 1% of the reading. */
@@ -141,6 +142,14 @@ int gpuclock_read(dm_gpuclock *g, double *mhz, dm_err *err)
         return DM_ERUNTIME;
     *mhz = h[1] > 0 ? (double)h[0] / (double)h[1] * 1000.0 : NAN;
     return DM_OK;
+}
+
+double gpuclock_read_mem(dm_gpuclock *g)
+{
+    unsigned int clock;
+    if (!g->lib || g->clock_info(g->dev, NVML_CLOCK_MEM, &clock) != NVML_SUCCESS)
+        return NAN;
+    return clock;
 }
 
 int gpuclock_reasons(dm_gpuclock *g, unsigned long long *mask)

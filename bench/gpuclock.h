@@ -40,6 +40,9 @@ const char *gpuclock_source(const dm_gpuclock *g);
  * the probe fails (a CUDA error). */
 int gpuclock_read(dm_gpuclock *g, double *mhz, dm_err *err);
 
+/* The memory clock now in MHz: NVML only, NAN from the probe or when NVML fails. */
+double gpuclock_read_mem(dm_gpuclock *g);
+
 /* The current clocks-event reasons, masked to GPUCLOCK_THROTTLE_MASK, in *mask. Returns
  * 0, or -1 when the source reports no reasons (the probe) or NVML fails to answer. */
 int gpuclock_reasons(dm_gpuclock *g, unsigned long long *mask);

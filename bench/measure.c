@@ -88,6 +88,11 @@ double measure_sm_clock(dm_measure_ctx *c)
     return mhz;
 }
 
+double measure_mem_clock(dm_measure_ctx *c)
+{
+    return c->clock ? gpuclock_read_mem(c->clock) : NAN;
+}
+
 int measure_run(dm_sampling *s, dm_err *err)
 {
     return s->v->run(s->state, err);

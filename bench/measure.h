@@ -79,6 +79,8 @@ void measure_ctx_free(dm_measure_ctx *c);
 const char *measure_clock_source(const dm_measure_ctx *c);
 /* The SM clock now, in MHz (NAN when it cannot be read). */
 double measure_sm_clock(dm_measure_ctx *c);
+/* The memory clock now, in MHz (NAN without NVML). */
+double measure_mem_clock(dm_measure_ctx *c);
 
 /* Runs one untimed warm-up of v on state, then samples until the stopping rule says
  * stop. GPU variants are timed with CUDA events on ex->stream (cold: L2 flushed before

@@ -27,7 +27,7 @@ static const char calibration_sweep[] =
     "axes:\n"
     "  n: %lld\n"
     "  op: copy\n"
-    "  block: [256, 512, 1024]\n"
+    "  block: [128, 256, 512, 1024]\n"
     "measure: { mode: cold, min_samples: 20, max_noise: 0.005, max_time: 2.0 }\n";
 
 static void usage(FILE *out)

@@ -40,6 +40,10 @@ void dm_err_clear(dm_err *err);
  * "file:line: call: CUDA error name: message". Use through DM_CUDA. */
 int dm_cuda_check(dm_err *err, int status, const char *call, const char *file, int line);
 #define DM_CUDA(err, call) dm_cuda_check((err), (int)(call), #call, __FILE__, __LINE__)
+/* For calls whose failure nothing can act on (frees and destroys on cleanup paths):
+ * prints "dmbench: warning: file:line: call: CUDA error" on stderr when one fails. */
+void dm_cuda_warn(int status, const char *call, const char *file, int line);
+#define DM_CUDA_WARN(call) dm_cuda_warn((int)(call), #call, __FILE__, __LINE__)
 
 /* ---- parameters and values ------------------------------------------------------- */
 

@@ -59,3 +59,10 @@ int dm_cuda_check(dm_err *err, int status, const char *call, const char *file, i
                cudaGetErrorString(e));
     return -1;
 }
+
+void dm_cuda_warn(int status, const char *call, const char *file, int line)
+{
+    dm_err err;
+    if (dm_cuda_check(&err, status, call, file, line) != 0)
+        fprintf(stderr, "dmbench: warning: %s\n", err.msg);
+}

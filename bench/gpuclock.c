@@ -118,7 +118,7 @@ void gpuclock_close(dm_gpuclock *g)
         dlclose(g->lib);
     }
     if (g->d_probe)
-        cudaFree(g->d_probe);
+        DM_CUDA_WARN(cudaFree(g->d_probe));
     free(g);
 }
 

@@ -13,7 +13,7 @@ int dm_gpu_alloc(void *stream, size_t bytes, void **ptr, dm_err *err)
 void dm_gpu_free(void *stream, void *p)
 {
     if (p)
-        cudaFreeAsync(p, (cudaStream_t)stream);
+        DM_CUDA_WARN(cudaFreeAsync(p, (cudaStream_t)stream));
 }
 
 int dm_gpu_pool_keep(int device, uint64_t keep_bytes, dm_err *err)

@@ -65,11 +65,11 @@ void measure_ctx_free(dm_measure_ctx *c)
     if (!c)
         return;
     if (c->start)
-        cudaEventDestroy(c->start);
+        DM_CUDA_WARN(cudaEventDestroy(c->start));
     if (c->stop)
-        cudaEventDestroy(c->stop);
+        DM_CUDA_WARN(cudaEventDestroy(c->stop));
     if (c->flush)
-        cudaFree(c->flush);
+        DM_CUDA_WARN(cudaFree(c->flush));
     gpuclock_close(c->clock);
     free(c->host_flush);
     free(c);

@@ -445,7 +445,7 @@ out:
     close_dataset(&rs);
     measure_ctx_free(rs.mc);
     if (rs.ex.stream)
-        cudaStreamDestroy((cudaStream_t)rs.ex.stream);
+        DM_CUDA_WARN(cudaStreamDestroy((cudaStream_t)rs.ex.stream));
     store_close(rs.st);
     free(order);
     return rc;

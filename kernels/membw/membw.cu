@@ -103,14 +103,13 @@ extern "C" int membw_plain_memcpy(int64_t bytes, int iters, double *gbps, dm_err
     *gbps = 2.0 * (double)bytes * iters / (ms / 1e3) / 1e9;
     rc = 0;
 fail:
-    /* Cleanup failures would only repeat the error already in err. */
     if (start)
-        cudaEventDestroy(start);
+        DM_CUDA_WARN(cudaEventDestroy(start));
     if (stop)
-        cudaEventDestroy(stop);
+        DM_CUDA_WARN(cudaEventDestroy(stop));
     if (stream)
-        cudaStreamDestroy(stream);
-    cudaFree(src);
-    cudaFree(dst);
+        DM_CUDA_WARN(cudaStreamDestroy(stream));
+    DM_CUDA_WARN(cudaFree(src));
+    DM_CUDA_WARN(cudaFree(dst));
     return rc;
 }

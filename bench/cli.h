@@ -19,6 +19,7 @@ int cmd_run(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Prints "dmbench: error: MESSAGE" (one line) on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -29,6 +30,10 @@ int cli_fail(const dm_err *err);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The database path: opt when given, else $DMBENCH_DB, else STORE_DEFAULT_PATH. */
 const char *cli_db_path(const char *opt);
+/* Opens the database named by opt (see cli_db_path) for reading. Returns 0, DM_EINPUT
+ * when there is no such file (reading never creates one), or store_open's error. */
+struct dm_store;
+int cli_open_existing(const char *opt, struct dm_store **st, dm_err *err);
 /* Parses a run id argument ("12" or "latest"); returns 0 with *id (0 for latest), or
  * DM_EINPUT. */
 int cli_parse_run_id(const char *s, int64_t *id, dm_err *err);

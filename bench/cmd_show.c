@@ -3,7 +3,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "store.h"
@@ -89,16 +88,6 @@ static int parse_opts(int argc, char **argv, int with_format, show_opts *o)
     return 0;
 }
 
-/* Opens the database at path for reading. Returns 0, or DM_EINPUT when there is no
- * such file (reading never creates one), or store_open's error. */
-static int open_existing(const char *path, dm_store **st, dm_err *err)
-{
-    if (access(path, F_OK) != 0)
-        return dm_err_set(err, DM_EINPUT, "%s: no results database here ('dmbench run' makes "
-                                          "one; --db or $DMBENCH_DB name another)", path);
-    return store_open(path, st, err);
-}
-
 int cmd_show(int argc, char **argv)
 {
     show_opts o;
@@ -112,7 +101,7 @@ int cmd_show(int argc, char **argv)
         return rc;
     }
     if ((o.run && cli_parse_run_id(o.run, &run_id, &err) != 0) ||
-        open_existing(cli_db_path(o.db), &st, &err) != 0)
+        cli_open_existing(o.db, &st, &err) != 0)
         return cli_fail(&err);
     if (!o.run && (rc = store_show_runs(st, stdout, &err)) == 0)
         fputc('\n', stdout);
@@ -135,7 +124,7 @@ int cmd_export(int argc, char **argv)
         return rc;
     }
     if ((o.run && cli_parse_run_id(o.run, &run_id, &err) != 0) ||
-        open_existing(cli_db_path(o.db), &st, &err) != 0)
+        cli_open_existing(o.db, &st, &err) != 0)
         return cli_fail(&err);
     rc = store_export(st, run_id, o.format, stdout, &err);
     store_close(st);

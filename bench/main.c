@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "store.h"
@@ -21,6 +22,8 @@ static const command commands[] = {
     { .name = "run", .fn = cmd_run, .summary = "run a sweep matrix and store the results" },
     { .name = "show", .fn = cmd_show, .summary = "show runs, points and statistics" },
     { .name = "export", .fn = cmd_export, .summary = "export a run as CSV or JSON" },
+    { .name = "compare", .fn = cmd_compare,
+      .summary = "compare two runs point by point (exit 1 when any is slower)" },
     { .name = "calibrate", .fn = cmd_calibrate,
       .summary = "check the engine's copy bandwidth against a plain cudaMemcpy loop" },
     { 0 },
@@ -59,6 +62,15 @@ const char *cli_db_path(const char *opt)
         return opt;
     const char *env = getenv("DMBENCH_DB");
     return env && env[0] ? env : STORE_DEFAULT_PATH;
+}
+
+int cli_open_existing(const char *opt, dm_store **st, dm_err *err)
+{
+    const char *path = cli_db_path(opt);
+    if (access(path, F_OK) != 0)
+        return dm_err_set(err, DM_EINPUT, "%s: no results database here ('dmbench run' makes "
+                                          "one; --db or $DMBENCH_DB name another)", path);
+    return store_open(path, st, err);
 }
 
 int cli_parse_run_id(const char *s, int64_t *id, dm_err *err)

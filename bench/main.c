@@ -22,6 +22,8 @@ static const command commands[] = {
     { .name = "run", .fn = cmd_run, .summary = "run a sweep matrix and store the results" },
     { .name = "show", .fn = cmd_show, .summary = "show runs, points and statistics" },
     { .name = "export", .fn = cmd_export, .summary = "export a run as CSV or JSON" },
+    { .name = "tune", .fn = cmd_tune,
+      .summary = "best block size per card, variant and problem size" },
     { .name = "compare", .fn = cmd_compare,
       .summary = "compare two runs point by point (exit 1 when any is slower)" },
     { .name = "calibrate", .fn = cmd_calibrate,

@@ -10,6 +10,7 @@
 #include "device.h"
 #include "registry.h"
 #include "sweep_int.h"
+#include "tuned.h"
 
 /* One parameter an axis sets, with the axis's values parsed for this variant. */
 typedef struct xmember {
@@ -38,6 +39,7 @@ typedef struct xplan {
     xmember *members;
     xcon *cons;
     size_t count;
+    int ntuned, tuned[DM_MAX_PARAMS]; /* parameters no axis sets that have tuned values */
 } xplan;
 
 static int xparam(const dm_point *pt, const char *name)
@@ -150,6 +152,52 @@ static int xplan_constraints(const dm_sweep *s, const dm_device *dev, xplan *p, 
     return 0;
 }
 
+/* The parameters of the variant that no axis sets and that `dmbench tune` has chosen
+ * values for (variants/tuned_blocks.h): their defaults give way to the tuned values. */
+static void xplan_tuned(const dm_sweep *s, const dm_device *dev, xplan *p)
+{
+    if (!dev)
+        return;
+    for (int i = 0; i < p->tmpl.nparams; i++) {
+        int set = 0;
+        for (int m = 0; m < p->nmembers && !set; m++)
+            set = p->members[m].param == i;
+        for (const dm_tuned *t = tuned_table(); t->card && !set; t++)
+            if (!strcmp(t->workload, s->workload->name) &&
+                !strcmp(t->variant, p->tmpl.variant->name) &&
+                !strcmp(t->axis, p->tmpl.specs[i]->name)) {
+                p->tuned[p->ntuned++] = i;
+                break;
+            }
+    }
+}
+
+/* Gives pt the tuned values of the plan's open parameters, where there are any. */
+static void xapply_tuned(const xplan *p, const dm_device *dev, dm_point *pt)
+{
+    for (int k = 0; k < p->ntuned; k++) {
+        int i = p->tuned[k];
+        char bucket[1024] = "", val[64];
+        size_t used = 0;
+        for (int j = 0; j < pt->nparams && used < sizeof bucket; j++) {
+            if (j == i)
+                continue;
+            dm_value_format(&pt->values[j], val, sizeof val);
+            used += (size_t)snprintf(bucket + used, sizeof bucket - used, "%s%s=%s",
+                                     used ? "," : "", pt->specs[j]->name, val);
+        }
+        int64_t v;
+        const char *how;
+        dm_value parsed;
+        if (tuned_lookup(tuned_table(), dev, pt->workload->name, pt->variant->name,
+                         pt->specs[i]->name, bucket, &v, &how)) {
+            snprintf(val, sizeof val, "%lld", (long long)v);
+            if (dm_value_parse(pt->specs[i], val, &parsed, NULL) == 0)
+                pt->values[i] = parsed;
+        }
+    }
+}
+
 /* Prunes sp by the first constraint that is false or undefined, then by supports(). */
 static void xprune(const xplan *p, const dm_device *dev, dm_sweep_point *sp)
 {
@@ -202,6 +250,7 @@ static void xplan_fill(const xplan *p, const dm_device *dev, dm_sweep_point *out
         for (int d = 0; d < p->ndims; d++)
             for (int m = p->dims[d].first; m < p->dims[d].first + p->dims[d].count; m++)
                 sp->point.values[p->members[m].param] = p->members[m].vals[idx[d]];
+        xapply_tuned(p, dev, &sp->point);
         xprune(p, dev, sp);
         *n_pruned += sp->pruned != 0;
         for (int d = p->ndims - 1; d >= 0 && ++idx[d] == p->dims[d].len; d--)
@@ -222,6 +271,7 @@ int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_
         if ((rc = registry_point_defaults(s->workload, s->variants[v], &p->tmpl, err)) ||
             (rc = xplan_dims(s, p, err)) || (rc = xplan_constraints(s, dev, p, err)))
             goto fail;
+        xplan_tuned(s, dev, p);
         total += p->count;
         if (total > SWEEP_MAX_POINTS) {
             rc = dm_err_set(err, DM_EINPUT, "%s: the sweep expands to more than %d points; "

@@ -1,0 +1,44 @@
+/* json.c - JSON strings and numbers for the exports. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "json.h"
+
+void json_write_string(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+void json_write_number(FILE *out, double v)
+{
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    char num[40];
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(num, sizeof num, "%.*g", prec, v);
+        if (strtod(num, NULL) == v)
+            break;
+    }
+    fputs(num, out);
+}

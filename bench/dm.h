@@ -135,6 +135,9 @@ void dm_point_problem_key(const dm_point *pt, char *buf, size_t n);
 /* The dataset key: the same over the dataset parameters only. */
 void dm_point_dataset_key(const dm_point *pt, char *buf, size_t n);
 
+/* Copies a "name=value,..." list without the entry of the named parameter. */
+void dm_params_without(const char *params, const char *name, char *out, size_t n);
+
 /* ---- datasets -------------------------------------------------------------------- */
 
 /* Where a sweep's data come from: a named generator of the workload, or a file. */

@@ -24,6 +24,8 @@ static const command commands[] = {
     { .name = "export", .fn = cmd_export, .summary = "export a run as CSV or JSON" },
     { .name = "tune", .fn = cmd_tune,
       .summary = "best block size per card, variant and problem size" },
+    { .name = "crossover", .fn = cmd_crossover,
+      .summary = "where two variants' times cross, and its fit against a group axis" },
     { .name = "compare", .fn = cmd_compare,
       .summary = "compare two runs point by point (exit 1 when any is slower)" },
     { .name = "calibrate", .fn = cmd_calibrate,

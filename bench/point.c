@@ -93,3 +93,16 @@ void dm_point_dataset_key(const dm_point *pt, char *buf, size_t n)
     int k = collect(pt->workload->dataset_params, keep, 0);
     format_params(pt, keep, k, buf, n);
 }
+
+void dm_params_without(const char *params, const char *name, char *out, size_t n)
+{
+    size_t used = 0, nlen = strlen(name);
+    out[0] = '\0';
+    for (const char *p = params; *p;) {
+        size_t len = strcspn(p, ",");
+        int skip = len > nlen && strncmp(p, name, nlen) == 0 && p[nlen] == '=';
+        if (!skip && used + len + 2 < n)
+            used += (size_t)snprintf(out + used, n - used, "%s%.*s", used ? "," : "", (int)len, p);
+        p += len + (p[len] == ',');
+    }
+}

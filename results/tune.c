@@ -21,20 +21,6 @@ typedef struct row {
     dm_tune_cand c;
 } row;
 
-/* params without the "axis=value" entry. */
-static void strip_axis(const char *params, const char *axis, char *out, size_t n)
-{
-    size_t used = 0, alen = strlen(axis);
-    out[0] = '\0';
-    for (const char *p = params; *p;) {
-        size_t len = strcspn(p, ",");
-        if (!(len > alen && strncmp(p, axis, alen) == 0 && p[alen] == '=') && used + len + 2 < n) {
-            used += (size_t)snprintf(out + used, n - used, "%s%.*s", used ? "," : "", (int)len, p);
-        }
-        p += len + (p[len] == ',');
-    }
-}
-
 static int row_cmp(const void *a, const void *b)
 {
     const row *x = a, *y = b;
@@ -90,7 +76,8 @@ static int read_rows(dm_store *st, const dm_tune_opts *o, row **rows, size_t *nr
         snprintf(w->card, sizeof w->card, "%s", (const char *)sqlite3_column_text(q, 0));
         snprintf(w->cc, sizeof w->cc, "%s", (const char *)sqlite3_column_text(q, 1));
         snprintf(w->variant, sizeof w->variant, "%s", (const char *)sqlite3_column_text(q, 2));
-        strip_axis((const char *)sqlite3_column_text(q, 3), o->axis, w->bucket, sizeof w->bucket);
+        dm_params_without((const char *)sqlite3_column_text(q, 3), o->axis, w->bucket,
+                          sizeof w->bucket);
         w->c.point_id = sqlite3_column_int64(q, 4);
         w->c.run_id = sqlite3_column_int64(q, 5);
         w->c.block = (int64_t)sqlite3_column_double(q, 6);

@@ -19,7 +19,7 @@ typedef struct afx {
     dm_store *st;
 } afx;
 
-static int afx_open(afx *f)
+static inline int afx_open(afx *f)
 {
     strcpy(f->path, "/tmp/dmbench-analysis-XXXXXX");
     int fd = mkstemp(f->path);
@@ -31,7 +31,7 @@ static int afx_open(afx *f)
     return store_open(f->path, &f->st, &err);
 }
 
-static void afx_close(afx *f)
+static inline void afx_close(afx *f)
 {
     char side[80];
     store_close(f->st);
@@ -43,7 +43,7 @@ static void afx_close(afx *f)
 }
 
 /* A run of the toy workload on card (cc "major.minor"); returns its id. */
-static int64_t afx_run(afx *f, const char *card, int cc_major, int cc_minor)
+static inline int64_t afx_run(afx *f, const char *card, int cc_major, int cc_minor)
 {
     dm_device dev = { .cc_major = cc_major, .cc_minor = cc_minor, .sms = 132 };
     snprintf(dev.name, sizeof dev.name, "%s", card);
@@ -60,20 +60,17 @@ static int64_t afx_run(afx *f, const char *card, int cc_major, int cc_minor)
     return id;
 }
 
-/* Stores an ok kernel point (n, op, block) with the given raw samples. */
-static int64_t afx_point(afx *f, int64_t run, int64_t idx, int64_t n, const char *op,
-                         int64_t block, const double *x, size_t nx)
+/* Stores an ok point of toy's variant (0 cpu, 1 kernel) with the given parameters and
+ * raw samples; returns its id. */
+static inline int64_t afx_point_params(afx *f, int64_t run, int64_t idx, int variant,
+                                const dm_param_spec *const *specs, const dm_value *vals,
+                                int nparams, const double *x, size_t nx)
 {
-    dm_point pt = { .workload = &toy, .variant = &toy_variants[1], .nparams = 4 };
-    pt.specs[0] = &toy_dataset_params[0];
-    pt.values[0] = (dm_value){ .type = DM_P_INT, .i = n };
-    pt.specs[1] = &toy_problem_params[0];
-    pt.values[1] = (dm_value){ .type = DM_P_ENUM };
-    snprintf(pt.values[1].s, sizeof pt.values[1].s, "%s", op);
-    pt.specs[2] = &toy_kernel_params[0];
-    pt.values[2] = (dm_value){ .type = DM_P_INT, .i = block };
-    pt.specs[3] = &toy_kernel_params[1];
-    pt.values[3] = (dm_value){ .type = DM_P_REAL, .r = 0.5 };
+    dm_point pt = { .workload = &toy, .variant = &toy_variants[variant], .nparams = nparams };
+    for (int i = 0; i < nparams; i++) {
+        pt.specs[i] = specs[i];
+        pt.values[i] = vals[i];
+    }
     dm_sample *s = calloc(nx, sizeof *s);
     for (size_t i = 0; i < nx; i++)
         s[i] = (dm_sample){ .seconds = x[i], .batch = 1, .sm_mhz = NAN };
@@ -90,8 +87,20 @@ static int64_t afx_point(afx *f, int64_t run, int64_t idx, int64_t n, const char
     return id;
 }
 
+/* Stores an ok kernel point (n, op, block, scale 0.5) with the given raw samples. */
+static inline int64_t afx_point(afx *f, int64_t run, int64_t idx, int64_t n, const char *op,
+                         int64_t block, const double *x, size_t nx)
+{
+    const dm_param_spec *specs[] = { &toy_dataset_params[0], &toy_problem_params[0],
+                                     &toy_kernel_params[0], &toy_kernel_params[1] };
+    dm_value vals[4] = { { .type = DM_P_INT, .i = n }, { .type = DM_P_ENUM },
+                         { .type = DM_P_INT, .i = block }, { .type = DM_P_REAL, .r = 0.5 } };
+    snprintf(vals[1].s, sizeof vals[1].s, "%s", op);
+    return afx_point_params(f, run, idx, 1, specs, vals, 4, x, nx);
+}
+
 /* nx samples around center: center * (1 + spread * u), u spread evenly over [-1, 1]. */
-static void afx_samples(double *x, size_t nx, double center, double spread)
+static inline void afx_samples(double *x, size_t nx, double center, double spread)
 {
     for (size_t i = 0; i < nx; i++)
         x[i] = center * (1 + spread * (2.0 * (double)((i * 7) % nx) / (double)(nx - 1) - 1));

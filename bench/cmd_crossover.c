@@ -1,0 +1,88 @@
+/* cmd_crossover.c - `dmbench crossover`: where two variants' median curves cross over an
+ * axis, per group, with bootstrap intervals and the a/N + b vs a*N + b fits. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "crossover.h"
+#include "registry.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dmbench crossover WORKLOAD VARIANT_A VARIANT_B --axis NAME [--group NAME]\n"
+            "                         [--card NAME] [--resamples N] [--level P] [--seed S] [--db PATH]\n\n"
+            "For each value of the group axis (e.g. the episode level N), the value of --axis\n"
+            "(e.g. the number of episodes) where the two variants' median times cross, by linear\n"
+            "interpolation between measured points (each variant at its fastest configuration),\n"
+            "with a bootstrap interval from the raw samples (default 1000 replicates, 95%%), or\n"
+            "'no crossover in range'. With --group, the crossovers are fitted to a/N + b and\n"
+            "a*N + b by least squares: coefficients, standard errors, R^2 and the better form.\n"
+            "The card defaults to that of the workload's newest run.\n");
+}
+
+int cmd_crossover(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "db", required_argument, NULL, 'd' },        { "axis", required_argument, NULL, 'x' },
+        { "group", required_argument, NULL, 'g' },     { "card", required_argument, NULL, 'c' },
+        { "resamples", required_argument, NULL, 'r' }, { "level", required_argument, NULL, 'l' },
+        { "seed", required_argument, NULL, 's' },      { "help", no_argument, NULL, 'h' },
+        { 0 },
+    };
+    dm_crossover_opts o = { .resamples = 1000, .level = 0.95, .seed = 1 };
+    const char *db = NULL;
+    char *end;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'x': o.axis = optarg; break;
+        case 'g': o.group = optarg; break;
+        case 'c': o.card = optarg; break;
+        case 'r':
+            o.resamples = (int)strtol(optarg, &end, 10);
+            if (end == optarg || *end || o.resamples < 10 || o.resamples > 1000000)
+                return cli_usage_error("crossover", "--resamples %s: expected 10..1000000", optarg);
+            break;
+        case 'l':
+            o.level = strtod(optarg, &end);
+            if (end == optarg || *end || !(o.level > 0 && o.level < 1))
+                return cli_usage_error("crossover", "--level %s: expected a number in (0, 1)", optarg);
+            break;
+        case 's':
+            o.seed = strtoul(optarg, &end, 10);
+            if (end == optarg || *end)
+                return cli_usage_error("crossover", "--seed %s: expected an integer", optarg);
+            break;
+        case 'h': usage(stdout); return DM_EXIT_OK;
+        case ':': return cli_usage_error("crossover", "option %s needs a value", argv[optind - 1]);
+        default: return cli_usage_error("crossover", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 3)
+        return cli_usage_error("crossover", "expected a workload and two variants");
+    if (!o.axis)
+        return cli_usage_error("crossover", "--axis is required");
+    dm_err err = { 0 };
+    const dm_workload *w = registry_workload(argv[optind], &err);
+    if (!w || !registry_variant(w, argv[optind + 1], &err) || !registry_variant(w, argv[optind + 2], &err))
+        return cli_fail(&err);
+    o.workload = w->name;
+    o.variant_a = argv[optind + 1];
+    o.variant_b = argv[optind + 2];
+
+    dm_store *st = NULL;
+    dm_crossover_result r = { 0 };
+    int status = DM_EXIT_OK;
+    if (cli_open_existing(db, &st, &err) || crossover_compute(st, &o, &r, &err))
+        status = cli_fail(&err);
+    else
+        crossover_print(&r, &o, stdout);
+    crossover_free(&r);
+    store_close(st);
+    return status;
+}

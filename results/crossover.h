@@ -1,0 +1,62 @@
+/* crossover.h - where a hybrid algorithm should switch kernels: for two variants over a
+ * numeric axis, per group (another axis, e.g. the episode level N), the axis value where
+ * their median curves cross, by linear interpolation between measured points, with a
+ * bootstrap confidence interval from the raw samples (each problem, i.e. the other
+ * problem parameters, separately); then crossover against group
+ * fitted to a/N + b and a*N + b by least squares (the episodes papers' Table 1, Fig. 9). */
+#ifndef DM_CROSSOVER_H
+#define DM_CROSSOVER_H
+
+#include <stdio.h>
+
+#include "store.h"
+
+typedef struct dm_crossover_opts {
+    const char *workload;
+    const char *variant_a, *variant_b;
+    const char *axis;  /* numeric axis the curves run over */
+    const char *group; /* numeric grouping axis, or NULL for one group */
+    const char *card;  /* NULL: the card of the newest run of the workload */
+    int resamples;     /* bootstrap replicates (default 1000) */
+    double level;      /* confidence level of the interval (default 0.95) */
+    unsigned long seed;
+} dm_crossover_opts;
+
+typedef struct dm_crossover_group {
+    char problem[256]; /* the problem key without the axis: one curve pair each */
+    double group;      /* the group axis's value (0 without a group axis) */
+    int npoints;       /* axis values where both variants were measured */
+    int crossings;     /* sign changes of median_a - median_b along the axis */
+    double x;          /* the first crossing; NAN when none in range */
+    double lo, hi;     /* its bootstrap interval; NAN when none */
+    double found;      /* fraction of replicates with a crossing */
+    int a_faster_below; /* 1: variant a is faster below x */
+} dm_crossover_group;
+
+typedef struct dm_fit {
+    const char *form;  /* "a/N + b" or "a*N + b" */
+    double a, b, se_a, se_b, r2;
+    int n;
+} dm_fit;
+
+typedef struct dm_crossover_result {
+    char card[128];
+    dm_crossover_group *g;
+    size_t n;
+    dm_fit fit[2];     /* a/N + b, a*N + b; n 0 when fewer than 3 groups cross */
+    int better;        /* index of the better fit (higher R^2), -1 when none */
+} dm_crossover_result;
+
+/* Computes the crossovers. Returns 0, DM_EINPUT when the workload has no ok points of
+ * either variant with the axis on the card, or DM_ERUNTIME. */
+int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_result *r,
+                      dm_err *err);
+void crossover_free(dm_crossover_result *r);
+
+/* Least-squares fit of y to a*g(x) + b with g(x) = 1/x (inverse) or x. Returns 0, or -1
+ * with fewer than 3 points. */
+int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *f);
+
+void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, FILE *out);
+
+#endif

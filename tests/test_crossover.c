@@ -1,0 +1,137 @@
+/* test_crossover.c - `dmbench crossover` on a fixture database with a planted crossover
+ * at a known axis value for each level N, following f(N) = 100000/N + 5000: the
+ * crossings, their bootstrap intervals, the fits and which form wins; and the fit on
+ * its own against hand-computed values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "analysis_fixture.h"
+#include "crossover.h"
+
+#define NS 15
+
+static const dm_param_spec level_spec = { .name = "level", .type = DM_P_INT, .def = "1" };
+
+static int setup(void **state)
+{
+    afx *f = calloc(1, sizeof *f);
+    *state = f;
+    return afx_open(f);
+}
+
+static int teardown(void **state)
+{
+    afx_close(*state);
+    free(*state);
+    return 0;
+}
+
+/* A point of variant (0 cpu, 1 kernel) at n and level with samples around t. */
+static void put(afx *f, int64_t run, int64_t idx, int variant, int64_t n, int64_t level, double t)
+{
+    const dm_param_spec *specs[] = { &toy_dataset_params[0], &toy_problem_params[0], &level_spec };
+    dm_value vals[3] = { { .type = DM_P_INT, .i = n }, { .type = DM_P_ENUM, .s = "copy" },
+                         { .type = DM_P_INT, .i = level } };
+    double x[NS];
+    afx_samples(x, NS, t, 0.01);
+    afx_point_params(f, run, idx, variant, specs, vals, 3, x, NS);
+}
+
+static void planted_crossovers_and_their_fit_are_recovered(void **state)
+{
+    afx *f = *state;
+    int64_t run = afx_run(f, "NVIDIA H100 80GB HBM3", 9, 0);
+    const int levels[] = { 1, 2, 4, 8 };
+    int64_t idx = 0;
+    for (int l = 0; l < 4; l++) {
+        /* cpu: n ns; kernel: n/2 ns + c, crossing at n* = 2c = 100000/N + 5000 */
+        double cross = 100000.0 / levels[l] + 5000, c = cross / 2 * 1e-9;
+        for (int64_t n = 2500; n <= 200000; n += 2500) {
+            put(f, run, idx++, 0, n, levels[l], (double)n * 1e-9);
+            put(f, run, idx++, 1, n, levels[l], (double)n * 0.5e-9 + c);
+        }
+    }
+    dm_crossover_opts o = { .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
+                            .axis = "n", .group = "level", .resamples = 200, .level = 0.95,
+                            .seed = 7 };
+    dm_crossover_result r;
+    dm_err err = { 0 };
+    assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
+    assert_int_equal(r.n, 4);
+    for (int l = 0; l < 4; l++) {
+        double want = 100000.0 / levels[l] + 5000;
+        assert_true(r.g[l].group == levels[l]);
+        assert_int_equal(r.g[l].npoints, 80);
+        assert_int_equal(r.g[l].crossings, 1);
+        assert_true(fabs(r.g[l].x - want) < 1e-6 * want);
+        assert_true(r.g[l].a_faster_below); /* cpu wins on small inputs */
+        assert_true(r.g[l].lo <= want && want <= r.g[l].hi);
+        assert_true(r.g[l].found > 0.99);
+    }
+    assert_int_equal(r.better, 0);
+    assert_string_equal(r.fit[0].form, "a/N + b");
+    assert_true(fabs(r.fit[0].a - 100000) < 1e-3);
+    assert_true(fabs(r.fit[0].b - 5000) < 1e-3);
+    assert_true(r.fit[0].r2 > 0.999999);
+    assert_true(r.fit[1].r2 < r.fit[0].r2);
+    crossover_free(&r);
+}
+
+static void curves_that_never_cross_say_so(void **state)
+{
+    afx *f = *state;
+    int64_t run = afx_run(f, "card", 9, 0);
+    for (int64_t n = 1000; n <= 10000; n += 1000) {
+        put(f, run, n, 0, n, 1, (double)n * 1e-9);
+        put(f, run, n + 1, 1, n, 1, (double)n * 2e-9);
+    }
+    dm_crossover_opts o = { .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
+                            .axis = "n", .resamples = 50, .level = 0.95, .seed = 1 };
+    dm_crossover_result r;
+    dm_err err = { 0 };
+    assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
+    assert_int_equal(r.n, 1);
+    assert_true(isnan(r.g[0].x));
+    assert_int_equal(r.better, -1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    crossover_print(&r, &o, out);
+    fclose(out);
+    assert_non_null(strstr(text, "no crossover in range"));
+    free(text);
+    crossover_free(&r);
+
+    o.variant_b = "nothing";
+    o.variant_a = "nothing";
+    assert_int_equal(crossover_compute(f->st, &o, &r, &err), DM_EINPUT);
+    assert_non_null(strstr(err.msg, "no ok points"));
+}
+
+static void fits_match_hand_computed_least_squares(void **st)
+{
+    (void)st;
+    /* y = 2x + 1 at x = 1, 2, 3 and (4, 10) off the line. By the normal equations:
+     * Sxy = 11.5, Sxx = 5, slope 2.3, intercept 6.25 - 2.3 * 2.5 = 0.5; residuals
+     * -0.1, -0.4, 0.3, 0.2 give SSres 0.3 against SStot 26.75 */
+    const double x[] = { 1, 2, 3, 4 }, y[] = { 3, 5, 7, 10 };
+    dm_fit f;
+    assert_int_equal(crossover_fit(x, y, 4, 0, &f), 0);
+    assert_true(fabs(f.a - 2.3) < 1e-12);
+    assert_true(fabs(f.b - 0.5) < 1e-12);
+    assert_true(fabs(f.r2 - (1 - 0.3 / 26.75)) < 1e-12);
+    assert_int_equal(crossover_fit(x, y, 2, 0, &f), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(planted_crossovers_and_their_fit_are_recovered, setup, teardown),
+        cmocka_unit_test_setup_teardown(curves_that_never_cross_say_so, setup, teardown),
+        cmocka_unit_test(fits_match_hand_computed_least_squares),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

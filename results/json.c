@@ -42,3 +42,16 @@ void json_write_number(FILE *out, double v)
     }
     fputs(num, out);
 }
+
+void json_write_members(FILE *out, const char *first_sep, const char *sep,
+                        const char *const *keys, const char *const *values, int n)
+{
+    for (int i = 0; i < n; i++) {
+        fputs(i ? sep : first_sep, out);
+        if (keys) {
+            json_write_string(out, keys[i]);
+            fputs(": ", out);
+        }
+        json_write_string(out, values[i]);
+    }
+}

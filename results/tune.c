@@ -213,10 +213,8 @@ void tune_print(const dm_tune_result *r, const dm_tune_opts *o, int explain, FIL
 
 void tune_write_json(const dm_tune_result *r, const dm_tune_opts *o, FILE *out)
 {
-    fputs("{\"workload\": ", out);
-    json_write_string(out, o->workload);
-    fputs(", \"axis\": ", out);
-    json_write_string(out, o->axis);
+    const char *const keys[] = { "workload", "axis", "card", "cc", "variant", "bucket" };
+    json_write_members(out, "{", ", ", keys, (const char *const[]){ o->workload, o->axis }, 2);
     fputs(", \"alpha\": ", out);
     json_write_number(out, o->alpha);
     fputs(", \"tolerance\": ", out);
@@ -224,15 +222,8 @@ void tune_write_json(const dm_tune_result *r, const dm_tune_opts *o, FILE *out)
     fputs(", \"choices\": [", out);
     for (size_t i = 0; i < r->n; i++) {
         const dm_tune_choice *c = &r->c[i];
-        fputs(i ? ",\n  {" : "\n  {", out);
-        fputs("\"card\": ", out);
-        json_write_string(out, c->card);
-        fputs(", \"cc\": ", out);
-        json_write_string(out, c->cc);
-        fputs(", \"variant\": ", out);
-        json_write_string(out, c->variant);
-        fputs(", \"bucket\": ", out);
-        json_write_string(out, c->bucket);
+        json_write_members(out, i ? ",\n  {" : "\n  {", ", ", keys + 2,
+                           (const char *const[]){ c->card, c->cc, c->variant, c->bucket }, 4);
         fprintf(out, ", \"block\": %lld, \"median\": ", (long long)c->cand[c->chosen].block);
         json_write_number(out, c->cand[c->chosen].median);
         fputs(", \"candidates\": [", out);
@@ -273,18 +264,9 @@ void tune_write_header(const dm_tune_result *r, const dm_tune_opts *o, const cha
     fputs("static const dm_tuned dm_tuned_table[] = {\n", out);
     for (size_t i = 0; i < r->n; i++) {
         const dm_tune_choice *c = &r->c[i];
-        fputs("    { ", out);
-        json_write_string(out, c->card); /* a JSON string is a valid C string literal here */
-        fputs(", ", out);
-        json_write_string(out, c->cc);
-        fputs(", ", out);
-        json_write_string(out, o->workload);
-        fputs(", ", out);
-        json_write_string(out, c->variant);
-        fputs(", ", out);
-        json_write_string(out, o->axis);
-        fputs(", ", out);
-        json_write_string(out, c->bucket);
+        json_write_members(out, "    { ", ", ", NULL,
+                           (const char *const[]){ c->card, c->cc, o->workload, c->variant,
+                                                  o->axis, c->bucket }, 6);
         fprintf(out, ", %lld },\n", (long long)c->cand[c->chosen].block);
     }
     fputs("    { 0 },\n};\n", out);

@@ -42,6 +42,21 @@ static inline void afx_close(afx *f)
     unlink(side);
 }
 
+/* cmocka setup and teardown giving each test a fresh afx in *state. */
+static inline int afx_setup(void **state)
+{
+    afx *f = calloc(1, sizeof *f);
+    *state = f;
+    return f ? afx_open(f) : -1;
+}
+
+static inline int afx_teardown(void **state)
+{
+    afx_close(*state);
+    free(*state);
+    return 0;
+}
+
 /* A run of the toy workload on card (cc "major.minor"); returns its id. */
 static inline int64_t afx_run(afx *f, const char *card, int cc_major, int cc_minor)
 {

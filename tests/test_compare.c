@@ -13,20 +13,6 @@
 
 #define NS 40
 
-static int setup(void **state)
-{
-    afx *f = calloc(1, sizeof *f);
-    *state = f;
-    return afx_open(f);
-}
-
-static int teardown(void **state)
-{
-    afx_close(*state);
-    free(*state);
-    return 0;
-}
-
 static void verdict_needs_both_significance_and_size(void **st)
 {
     (void)st;
@@ -104,8 +90,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(verdict_needs_both_significance_and_size),
-        cmocka_unit_test_setup_teardown(runs_are_compared_point_by_point, setup, teardown),
-        cmocka_unit_test_setup_teardown(unknown_run_is_an_input_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(runs_are_compared_point_by_point, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(unknown_run_is_an_input_error, afx_setup, afx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

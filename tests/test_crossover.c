@@ -15,20 +15,6 @@
 
 static const dm_param_spec level_spec = { .name = "level", .type = DM_P_INT, .def = "1" };
 
-static int setup(void **state)
-{
-    afx *f = calloc(1, sizeof *f);
-    *state = f;
-    return afx_open(f);
-}
-
-static int teardown(void **state)
-{
-    afx_close(*state);
-    free(*state);
-    return 0;
-}
-
 /* A point of variant (0 cpu, 1 kernel) at n and level with samples around t. */
 static void put(afx *f, int64_t run, int64_t idx, int variant, int64_t n, int64_t level, double t)
 {
@@ -129,8 +115,8 @@ static void fits_match_hand_computed_least_squares(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(planted_crossovers_and_their_fit_are_recovered, setup, teardown),
-        cmocka_unit_test_setup_teardown(curves_that_never_cross_say_so, setup, teardown),
+        cmocka_unit_test_setup_teardown(planted_crossovers_and_their_fit_are_recovered, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(curves_that_never_cross_say_so, afx_setup, afx_teardown),
         cmocka_unit_test(fits_match_hand_computed_least_squares),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

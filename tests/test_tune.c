@@ -16,20 +16,6 @@
 #define NS 40
 #define H100 "NVIDIA H100 80GB HBM3"
 
-static int setup(void **state)
-{
-    afx *f = calloc(1, sizeof *f);
-    *state = f;
-    return afx_open(f);
-}
-
-static int teardown(void **state)
-{
-    afx_close(*state);
-    free(*state);
-    return 0;
-}
-
 /* Stores kernel points of one bucket (n) with the given block sizes and medians. */
 static void plant(afx *f, int64_t run, int64_t n, const int64_t *blocks, const double *t,
                   int count, double spread)
@@ -203,9 +189,9 @@ static void expansion_fills_an_open_block_from_the_table(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(best_block_wins_when_clearly_faster, setup, teardown),
-        cmocka_unit_test_setup_teardown(planted_ties_go_to_the_smallest_block, setup, teardown),
-        cmocka_unit_test_setup_teardown(cards_and_buckets_are_tuned_apart_newest_point_first, setup, teardown),
+        cmocka_unit_test_setup_teardown(best_block_wins_when_clearly_faster, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(planted_ties_go_to_the_smallest_block, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(cards_and_buckets_are_tuned_apart_newest_point_first, afx_setup, afx_teardown),
         cmocka_unit_test(lookup_falls_back_from_bucket_to_card_to_family),
         cmocka_unit_test(expansion_fills_an_open_block_from_the_table),
     };

@@ -1,0 +1,389 @@
+/* test_plot.c - `dmbench plot` end to end on fixture databases: each plot's .dat has the
+ * expected blocks, titles and values, and gnuplot renders it to a PNG and an SVG; the
+ * --where filter, the crossover plot with its fits, and the errors (unknown plot, axis
+ * or parameter, no gnuplot, no scripts). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "analysis_fixture.h"
+
+#define DMBENCH DM_BINARY_DIR "/dmbench"
+#define NS 15
+#define MAX_BLOCKS 16
+#define MAX_ROWS 128
+
+typedef struct fixture {
+    afx db;
+    char dir[64];
+    char out[128], errf[128];
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    *state = f;
+    if (!f || afx_open(&f->db) != 0)
+        return -1;
+    strcpy(f->dir, "/tmp/dmbench-plot-XXXXXX");
+    if (!mkdtemp(f->dir))
+        return -1;
+    snprintf(f->out, sizeof f->out, "%s/stdout", f->dir);
+    snprintf(f->errf, sizeof f->errf, "%s/stderr", f->dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    char cmd[128];
+    afx_close(&f->db);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    int rc = system(cmd);
+    free(f);
+    return rc == 0 ? 0 : -1;
+}
+
+/* Runs "ENV dmbench plot ARGS --db DB --out DIR" (env may be ""); returns the exit status. */
+static int plot(fixture *f, const char *env, const char *fmt, ...)
+{
+    char args[1024], cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s %s plot %s --db %s --out %s >%s 2>%s </dev/null", env, DMBENCH,
+             args, f->db.path, f->dir, f->out, f->errf);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* The whole of a file (static buffer; "" when missing). */
+static const char *slurp(const char *path, size_t *len)
+{
+    static char buf[1 << 20];
+    FILE *fp = fopen(path, "rb");
+    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    buf[n] = '\0';
+    if (fp)
+        fclose(fp);
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* Runs a plot that must succeed with nothing on stderr: gnuplot's warnings (an empty
+ * series, a bad range) come through there. */
+#define plot_ok(f, ...)                                                                     \
+    do {                                                                                    \
+        assert_int_equal(plot((f), "", __VA_ARGS__), 0);                                    \
+        assert_string_equal(slurp((f)->errf, NULL), "");                                    \
+    } while (0)
+
+/* ---- the .dat file as gnuplot reads it ---- */
+
+typedef struct block {
+    char title[256];
+    int rows;
+    double v[MAX_ROWS][5];
+} block;
+
+typedef struct datfile {
+    block b[MAX_BLOCKS];
+    int blocks;
+    int separators; /* two blank lines before a title line */
+} datfile;
+
+/* Parses DIR/NAME.dat: blocks open with a quoted title line; rows are numbers. */
+static void read_dat(fixture *f, const char *name, datfile *d)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s.dat", f->dir, name);
+    const char *text = slurp(path, NULL);
+    assert_true(text[0] == '#');
+    memset(d, 0, sizeof *d);
+    d->separators = 0;
+    for (const char *p = strstr(text, "\n\n\n\""); p; p = strstr(p + 1, "\n\n\n\""))
+        d->separators++;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (line[0] == '"') {
+            assert_true(d->blocks < MAX_BLOCKS);
+            block *b = &d->b[d->blocks++];
+            snprintf(b->title, sizeof b->title, "%.*s", (int)len - 2, line + 1);
+        } else if (len && line[0] != '#') {
+            assert_true(d->blocks > 0);
+            block *b = &d->b[d->blocks - 1];
+            assert_true(b->rows < MAX_ROWS);
+            char *q = (char *)line;
+            for (int i = 0; i < 5 && q < line + len; i++)
+                b->v[b->rows][i] = strtod(q, &q);
+            b->rows++;
+        }
+        line = end ? end + 1 : line + len;
+    }
+}
+
+/* DIR/NAME.png is a PNG and DIR/NAME.svg an SVG, both of some size. */
+static void assert_rendered(fixture *f, const char *name)
+{
+    char path[256];
+    size_t len;
+    snprintf(path, sizeof path, "%s/%s.png", f->dir, name);
+    const char *png = slurp(path, &len);
+    assert_true(len > 2000);
+    assert_memory_equal(png, "\x89PNG\r\n\x1a\n", 8);
+    snprintf(path, sizeof path, "%s/%s.svg", f->dir, name);
+    const char *svg = slurp(path, &len);
+    assert_true(len > 2000);
+    assert_non_null(strstr(svg, "<svg"));
+    assert_non_null(strstr(svg, "</svg>"));
+}
+
+static int close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-7 * fabs(b);
+}
+
+/* ---- fixture data ---- */
+
+static const int64_t sizes[] = { 1024, 4096, 16384 };
+static const char *const ops[] = { "copy", "triad" };
+static const int64_t blocks[] = { 128, 256, 512 };
+
+static double cpu_time(int64_t n, int op) { return (double)n * 1e-9 * (op ? 2 : 1); }
+static double kernel_time(int64_t n, int64_t block) { return (double)n * 1e-11 * (1 + block / 1024.0); }
+
+/* A run on an H100 with baseline cpu: toy cpu points and kernel points at three block
+ * sizes, for three sizes and both ops, each moving 8 bytes per element. */
+static int64_t fill_sweep(fixture *f)
+{
+    int64_t run = afx_run(&f->db, "NVIDIA H100 80GB HBM3", 9, 0), idx = 0;
+    const dm_param_spec *specs[] = { &toy_dataset_params[0], &toy_problem_params[0] };
+    double x[NS];
+    for (int s = 0; s < 3; s++)
+        for (int o = 0; o < 2; o++) {
+            dm_value vals[2] = { { .type = DM_P_INT, .i = sizes[s] }, { .type = DM_P_ENUM } };
+            snprintf(vals[1].s, sizeof vals[1].s, "%s", ops[o]);
+            afx_samples(x, NS, cpu_time(sizes[s], o), 0.02);
+            afx_point_params(&f->db, run, idx++, 0, specs, vals, 2, x, NS);
+            for (int b = 0; b < 3; b++) {
+                afx_samples(x, NS, kernel_time(sizes[s], blocks[b]), 0.02);
+                afx_point(&f->db, run, idx++, sizes[s], ops[o], blocks[b], x, NS);
+            }
+        }
+    sqlite3 *db = store_db(f->db.st);
+    assert_int_equal(sqlite3_exec(db, "UPDATE runs SET baseline = 'cpu';"
+                                      "UPDATE points SET bytes_per_run = 8.0 * (SELECT value_num"
+                                      " FROM point_params WHERE point_id = points.id AND name = 'n')",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    return run;
+}
+
+/* ---- the plots ---- */
+
+static void time_vs_block_has_a_block_per_kernel_problem(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    plot_ok(f, "time-vs-block");
+    datfile d;
+    read_dat(f, "time-vs-block-run1", &d);
+    assert_int_equal(d.blocks, 6); /* cpu has no block: only the kernel's 3 sizes x 2 ops */
+    assert_int_equal(d.separators, 5);
+    assert_string_equal(d.b[0].title, "kernel n=1024 op=copy");
+    assert_string_equal(d.b[5].title, "kernel n=16384 op=triad");
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(d.b[i].rows, 3);
+        for (int b = 0; b < 3; b++) {
+            double want = kernel_time(sizes[i / 2], blocks[b]);
+            assert_true(d.b[i].v[b][0] == blocks[b]);
+            assert_true(close_to(d.b[i].v[b][1], want));
+            assert_true(d.b[i].v[b][2] < want && want < d.b[i].v[b][3]); /* Q1 < median < Q3 */
+        }
+    }
+    const char *text = slurp(f->out, NULL);
+    assert_non_null(strstr(text, "6 series, 18 rows"));
+    char path[256];
+    snprintf(path, sizeof path, "%s/time-vs-block-run1.dat", f->dir);
+    text = slurp(path, NULL);
+    assert_non_null(strstr(text, "# card: NVIDIA H100 80GB HBM3 (cc 9.0)"));
+    assert_non_null(strstr(text, "# run 1: sweep fixture, workload toy"));
+    assert_non_null(strstr(text, "# columns: block median_s q1_s q3_s"));
+    /* blocks span a factor of 4 (linear), times one of 21 (log) */
+    assert_non_null(strstr(text, "# gnuplot settings: series=6; fits=0; logx=0; logy=10;"));
+    assert_non_null(strstr(text, "constant: scale=0.5"));
+    assert_rendered(f, "time-vs-block-run1");
+}
+
+static void where_keeps_the_selected_points(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    plot_ok(f, "time-vs-block 1 --where op=triad --where n=4096 --format png");
+    datfile d;
+    read_dat(f, "time-vs-block-run1-op-triad-n-4096", &d);
+    assert_int_equal(d.blocks, 1);
+    assert_string_equal(d.b[0].title, "kernel");
+    assert_int_equal(d.b[0].rows, 3);
+    char path[256];
+    snprintf(path, sizeof path, "%s/time-vs-block-run1-op-triad-n-4096.svg", f->dir);
+    assert_int_equal(access(path, F_OK), -1); /* --format png only */
+}
+
+static void speedup_vs_size_is_against_the_baseline(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    plot_ok(f, "speedup-vs-size latest");
+    datfile d;
+    read_dat(f, "speedup-vs-size-run1", &d);
+    assert_int_equal(d.blocks, 2); /* the baseline is the dashed line, not a series */
+    assert_string_equal(d.b[0].title, "kernel op=copy");
+    assert_string_equal(d.b[1].title, "kernel op=triad");
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(d.b[i].rows, 3);
+        for (int s = 0; s < 3; s++) {
+            /* the fastest kernel configuration is block 128 */
+            double want = cpu_time(sizes[s], i) / kernel_time(sizes[s], 128);
+            assert_true(d.b[i].v[s][0] == sizes[s]);
+            assert_true(close_to(d.b[i].v[s][1], want));
+        }
+    }
+    assert_rendered(f, "speedup-vs-size-run1");
+}
+
+static void throughput_vs_size_is_in_gb_per_s(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    plot_ok(f, "throughput-vs-size --axis n");
+    datfile d;
+    read_dat(f, "throughput-vs-size-run1", &d);
+    assert_int_equal(d.blocks, 4);
+    assert_string_equal(d.b[0].title, "cpu op=copy");
+    assert_string_equal(d.b[3].title, "kernel op=triad");
+    for (int s = 0; s < 3; s++) {
+        assert_true(close_to(d.b[0].v[s][1], 8.0 * sizes[s] / cpu_time(sizes[s], 0) / 1e9));
+        assert_true(close_to(d.b[3].v[s][1], 8.0 * sizes[s] / kernel_time(sizes[s], 128) / 1e9));
+    }
+    assert_rendered(f, "throughput-vs-size-run1");
+}
+
+/* A point of variant (0 cpu, 1 kernel) at n and level with samples around t. */
+static void put_level(fixture *f, int64_t run, int64_t idx, int variant, int64_t n, int64_t level,
+                      double t)
+{
+    static const dm_param_spec level_spec = { .name = "level", .type = DM_P_INT, .def = "1" };
+    const dm_param_spec *specs[] = { &toy_dataset_params[0], &toy_problem_params[0], &level_spec };
+    dm_value vals[3] = { { .type = DM_P_INT, .i = n }, { .type = DM_P_ENUM, .s = "copy" },
+                         { .type = DM_P_INT, .i = level } };
+    double x[NS];
+    afx_samples(x, NS, t, 0.01);
+    afx_point_params(&f->db, run, idx, variant, specs, vals, 3, x, NS);
+}
+
+static void crossover_has_points_and_both_fits(void **state)
+{
+    fixture *f = *state;
+    int64_t run = afx_run(&f->db, "NVIDIA H100 80GB HBM3", 9, 0), idx = 0;
+    const int levels[] = { 1, 2, 4, 8 };
+    for (int l = 0; l < 4; l++) {
+        /* cpu: n ns; kernel: n/2 ns + c, crossing at 2c = 100000/N + 5000 */
+        double c = (100000.0 / levels[l] + 5000) / 2 * 1e-9;
+        for (int64_t n = 10000; n <= 200000; n += 10000) {
+            put_level(f, run, idx++, 0, n, levels[l], (double)n * 1e-9);
+            put_level(f, run, idx++, 1, n, levels[l], (double)n * 0.5e-9 + c);
+        }
+    }
+    plot_ok(f, "crossover --group level --axis n --variants cpu,kernel");
+    datfile d;
+    read_dat(f, "crossover-run1", &d);
+    assert_int_equal(d.blocks, 3); /* the crossovers, then a/N + b and a*N + b */
+    assert_string_equal(d.b[0].title, "crossover");
+    assert_int_equal(d.b[0].rows, 4);
+    for (int l = 0; l < 4; l++) {
+        double want = 100000.0 / levels[l] + 5000;
+        assert_true(d.b[0].v[l][0] == levels[l]);
+        assert_true(fabs(d.b[0].v[l][1] - want) < 1e-6 * want);
+        assert_true(d.b[0].v[l][2] <= want && want <= d.b[0].v[l][3]);
+    }
+    assert_non_null(strstr(d.b[1].title, "fit n = a/level + b: a = 100000, b = 5000, R^2 = 1.0000 (better)"));
+    assert_null(strstr(d.b[2].title, "(better)"));
+    assert_int_equal(d.b[1].rows, 100);
+    assert_int_equal(d.b[2].rows, 100);
+    /* the a/N + b curve passes through the planted crossovers at its ends */
+    assert_true(close_to(d.b[1].v[0][1], 105000));
+    assert_true(close_to(d.b[1].v[99][1], 100000.0 / 8 + 5000));
+    assert_rendered(f, "crossover-run1");
+
+    /* the run's two variants are the default pair; without --group there is no plot */
+    plot_ok(f, "crossover --group level --format svg");
+    assert_int_equal(plot(f, "", "crossover"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "--group"));
+}
+
+/* ---- errors ---- */
+
+static void list_names_every_plot(void **state)
+{
+    fixture *f = *state;
+    plot_ok(f, "--list");
+    const char *text = slurp(f->out, NULL);
+    for (const char *const *name = (const char *const[]){ "time-vs-block", "speedup-vs-size",
+                                                          "throughput-vs-size", "crossover", NULL };
+         *name; name++)
+        assert_non_null(strstr(text, *name));
+}
+
+static void bad_names_are_usage_errors(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    assert_int_equal(plot(f, "", "time-vs-blok"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "unknown plot 'time-vs-blok'"));
+    assert_int_equal(plot(f, "", "speedup-vs-size --axis size"), 2);
+    const char *err = slurp(f->errf, NULL);
+    assert_non_null(strstr(err, "no numeric parameter 'size'"));
+    assert_non_null(strstr(err, "n, block, scale"));
+    assert_int_equal(plot(f, "", "speedup-vs-size --axis op"), 2);
+    assert_int_equal(plot(f, "", "time-vs-block --where blok=128"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "--where blok=128"));
+    assert_int_equal(plot(f, "", "time-vs-block --where op=scatter"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "no ok points"));
+    assert_int_equal(plot(f, "", "time-vs-block 7"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "no run 7"));
+}
+
+static void missing_gnuplot_or_scripts_fail_in_one_line(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    assert_int_equal(plot(f, "PATH=/nonexistent", "time-vs-block"), 1);
+    const char *err = slurp(f->errf, NULL);
+    assert_non_null(strstr(err, "gnuplot not found"));
+    assert_ptr_equal(strchr(err, '\n'), strrchr(err, '\n'));
+    assert_int_equal(plot(f, "DMBENCH_PLOTS=/nonexistent", "time-vs-block"), 1);
+    assert_non_null(strstr(slurp(f->errf, NULL), "DMBENCH_PLOTS"));
+    assert_int_equal(plot(f, "DMBENCH_PLOTS=" DM_SOURCE_DIR "/plots", "time-vs-block"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(time_vs_block_has_a_block_per_kernel_problem, setup, teardown),
+        cmocka_unit_test_setup_teardown(where_keeps_the_selected_points, setup, teardown),
+        cmocka_unit_test_setup_teardown(speedup_vs_size_is_against_the_baseline, setup, teardown),
+        cmocka_unit_test_setup_teardown(throughput_vs_size_is_in_gb_per_s, setup, teardown),
+        cmocka_unit_test_setup_teardown(crossover_has_points_and_both_fits, setup, teardown),
+        cmocka_unit_test_setup_teardown(list_names_every_plot, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_names_are_usage_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(missing_gnuplot_or_scripts_fail_in_one_line, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cupti_dm.h"
 #include "device.h"
 #include "runner.h"
 
@@ -31,6 +32,15 @@ static void usage(FILE *out)
             "  --mode cold|hot      override the sweep's measurement mode\n"
             "  --min-samples N, --max-noise FRACTION, --max-time SECONDS\n"
             "                       override the sweep's stopping rule\n"
+            "  --metrics LIST       hardware metrics per kernel launch, in a profiling pass\n"
+            "                       after each GPU point is timed: sets (occupancy,\n"
+            "                       divergence, local_memory, bank_conflicts, dram, cache,\n"
+            "                       duration, all), short or perfworks names, comma-separated;\n"
+            "                       replaces the sweep's 'metrics'\n"
+            "  --timeline           trace each GPU point's kernels and copies per stream in an\n"
+            "                       unprofiled pass after it is timed\n"
+            "  --chip NAME          check metrics against this chip (default: the GPU's, or\n"
+            "                       " CUPTI_DEFAULT_CHIP " without one)\n"
             "  -h, --help           this text\n");
 }
 
@@ -71,6 +81,69 @@ static int parse_number(const char *cmd, const char *opt, const char *s, double 
         return cli_usage_error(cmd, "%s %s: expected a number >= %g", opt, s, lo);
     *out = v;
     return 0;
+}
+
+/* The metrics to collect: --metrics (csv) when given, else the sweep's list, each name
+ * checked against chip with CUPTI's host API (no GPU needed), and the passes kernel replay
+ * needs for them. Returns 0, or DM_EINPUT naming the bad name and where it was written. */
+static int resolve_metrics(const dm_sweep *s, const char *csv, const char *chip,
+                           cupti_metric_list *l, int *passes, dm_err *err)
+{
+    int rc;
+    memset(l, 0, sizeof *l);
+    *passes = 0;
+    if (csv) {
+        if ((rc = cupti_metrics_parse(l, csv, err)) ||
+            (l->n && (rc = cupti_metrics_check(chip, l, passes, err))))
+            return dm_err_prefix(err, "--metrics %s", csv);
+        return 0;
+    }
+    for (int i = 0; i < sweep_nmetrics(s); i++) {
+        int line = 0, col = 0, unused;
+        const char *name = sweep_metric(s, i, &line, &col);
+        cupti_metric_list one = {0};
+        if ((rc = cupti_metrics_add(&one, name, err)) ||
+            (rc = cupti_metrics_check(chip, &one, &unused, err)))
+            return dm_err_prefix(err, "%s:%d:%d", sweep_path(s), line, col);
+        for (int k = 0; k < one.n; k++)
+            if ((rc = cupti_metrics_add(l, one.m[k].name, err)))
+                return dm_err_prefix(err, "%s:%d:%d", sweep_path(s), line, col);
+    }
+    if (l->n && (rc = cupti_metrics_check(chip, l, passes, err)))
+        return dm_err_prefix(err, "%s", sweep_path(s));
+    return 0;
+}
+
+/* The chip metrics are checked against: chip when given, else the GPU's, else the
+ * default (named as assumed in why). */
+static void metrics_chip(const char *chip, const dm_device *dev, char *buf, size_t n,
+                         char *why, size_t wn)
+{
+    dm_err err = {0};
+    snprintf(why, wn, "%s", chip ? "from --chip" : "");
+    if (chip) {
+        snprintf(buf, n, "%s", chip);
+        return;
+    }
+    if (dev && cupti_chip_name(dev->index, buf, n, &err) == 0) {
+        snprintf(why, wn, "GPU %d's", dev->index);
+        return;
+    }
+    snprintf(buf, n, "%s", CUPTI_DEFAULT_CHIP);
+    snprintf(why, wn, "assumed: %s", dev ? err.msg : "no GPU");
+}
+
+static void print_dry_run_cupti(const cupti_metric_list *l, int passes, const char *chip,
+                                const char *chip_why, int timeline)
+{
+    if (l->n == 0)
+        printf("metrics: none\n");
+    else
+        printf("metrics: %d on chip %s (%s), %d pass%s under kernel replay:\n", l->n, chip,
+               chip_why, passes, passes == 1 ? "" : "es");
+    for (int i = 0; i < l->n; i++)
+        printf("  %-28s %-56s %s\n", l->m[i].short_name, l->m[i].name, l->m[i].unit);
+    printf("timeline: %s\n", timeline ? "traced after each GPU point" : "no");
 }
 
 static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_device *dev,
@@ -121,11 +194,14 @@ int cmd_run(int argc, char **argv)
         { "quiet", no_argument, NULL, 'q' },         { "device", required_argument, NULL, 'D' },
         { "mode", required_argument, NULL, 'm' },    { "min-samples", required_argument, NULL, 'S' },
         { "max-noise", required_argument, NULL, 'N' }, { "max-time", required_argument, NULL, 'T' },
-        { "help", no_argument, NULL, 'h' },          { 0 },
+        { "metrics", required_argument, NULL, 'M' }, { "timeline", no_argument, NULL, 'L' },
+        { "chip", required_argument, NULL, 'C' },    { "help", no_argument, NULL, 'h' },
+        { 0 },
     };
     const char *db = NULL, *overrides[MAX_OVERRIDES];
     int noverrides = 0, dry_run = 0, resume = 0, quiet = 0, device_index = 0;
-    const char *mode = NULL;
+    const char *mode = NULL, *metrics_csv = NULL, *chip_opt = NULL;
+    int timeline = 0;
     double min_samples = -1, max_noise = -1, max_time = -1, num = 0;
     dm_err err = { 0 };
     dm_sweep *s = NULL;
@@ -168,6 +244,9 @@ int cmd_run(int argc, char **argv)
             if (parse_number("run", "--max-time", optarg, 1e-6, &max_time))
                 return DM_EXIT_USAGE;
             break;
+        case 'M': metrics_csv = optarg; break;
+        case 'L': timeline = 1; break;
+        case 'C': chip_opt = optarg; break;
         case 'h': usage(stdout); return DM_EXIT_OK;
         case ':': return cli_usage_error("run", "option %s needs a value", argv[optind - 1]);
         default: return cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
@@ -208,10 +287,20 @@ int cmd_run(int argc, char **argv)
             goto fail;
         devp = &dev;
     }
+    /* Metric names are checked before anything runs. */
+    cupti_metric_list metrics;
+    char chip[64] = "", chip_why[DM_ERR_MAX + 16] = "";
+    int passes = 0;
+    timeline = timeline || sweep_timeline(s);
+    if (metrics_csv || sweep_nmetrics(s) > 0)
+        metrics_chip(chip_opt, devp, chip, sizeof chip, chip_why, sizeof chip_why);
+    if (resolve_metrics(s, metrics_csv, chip, &metrics, &passes, &err) != 0)
+        goto fail;
     if (sweep_expand(s, devp, &e, &err) != 0)
         goto fail;
     if (dry_run) {
         print_dry_run(s, &e, devp, no_gpu);
+        print_dry_run_cupti(&metrics, passes, chip, chip_why, timeline);
         status = DM_EXIT_OK;
         goto out;
     }
@@ -243,6 +332,8 @@ int cmd_run(int argc, char **argv)
         .sweep_key = key,
         .device = devp,
         .no_gpu_reason = devp ? NULL : no_gpu,
+        .metrics = &metrics,
+        .timeline = timeline,
     };
     dm_run_result res;
     if (runner_run(s, &e, &ro, &res, &err) != 0)

@@ -1,6 +1,7 @@
 /* runner.c - carries out an expanded sweep: points grouped by dataset and problem so each
- * dataset and CPU reference is made once; every point verified before it is timed; one
- * database transaction per point. */
+ * dataset and CPU reference is made once; every point verified before it is timed; GPU
+ * points profiled and traced (when asked) only after they are timed; one database
+ * transaction per point. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,6 +42,8 @@ typedef struct run_state {
     dm_exec ex;
     dm_measure_ctx *mc;
     dm_progress *progress;
+    dm_cupti *cupti;  /* GPU runs: kernel launches, metrics, timelines */
+    int profile, trace;
     /* the one open dataset and reference (points are ordered so these change rarely) */
     dm_dataset ds;
     int ds_open;
@@ -212,8 +215,8 @@ static void describe(const dm_measurement *m, char *buf, size_t n)
  * decided (ok or failed, written in r), or DM_EINPUT with fatal set for a bad dataset
  * (the run stops). */
 static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r,
-                     dm_measurement *m, dm_work *work, char *reason, size_t rlen,
-                     char *detail, size_t dlen, dm_err *fatal)
+                     dm_measurement *m, dm_work *work, dm_cupti_point *cp, char *reason,
+                     size_t rlen, char *detail, size_t dlen, dm_err *fatal)
 {
     const dm_point *pt = &sp->point;
     const dm_variant *v = pt->variant;
@@ -250,7 +253,16 @@ static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r
         return 0;
     }
     const void *out = NULL;
-    if (v->run(state, &err) != 0 || v->output(state, &out, &err) != 0) {
+    dm_cupti *cupti = v->needs_gpu ? rs->cupti : NULL;
+    if (cupti)
+        cupti_watch_begin(cupti);
+    int ran = v->run(state, &err) == 0;
+    if (cupti && cupti_watch_end(cupti, cp) != 0) {
+        snprintf(reason, rlen, "out of memory noting the kernels launched");
+        goto done;
+    }
+    r->cupti = cupti ? cp : NULL;
+    if (!ran || v->output(state, &out, &err) != 0) {
         r->verify = "error";
         snprintf(reason, rlen, "verification run: %s", err.msg);
         goto done;
@@ -263,6 +275,12 @@ static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r
     r->verify = "match";
     if (measure_point(rs->mc, v, state, sweep_measure(rs->sweep), m, &err) != 0) {
         snprintf(reason, rlen, "measurement: %s", err.msg);
+        goto done;
+    }
+    /* Passes of their own, after the samples: replay and tracing never touch a timing. */
+    if ((cupti && rs->profile && cupti_profile(cupti, v, state, cp) != 0) ||
+        (cupti && rs->trace && cupti_trace(cupti, v, state, cp) != 0)) {
+        snprintf(reason, rlen, "out of memory storing what CUPTI gave");
         goto done;
     }
     r->m = m;
@@ -327,6 +345,48 @@ static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
     return store_run_begin(rs->st, &info, &rs->run_id, err);
 }
 
+/* Notes on the run what CUPTI was asked for and whether it can give it. Returns 0 or
+ * DM_ERUNTIME. */
+static int note_cupti(run_state *rs, const dm_run_opts *o, dm_err *err)
+{
+    char list[2048], passes[16];
+    const char *problem = cupti_counters_problem(rs->cupti);
+    if (rs->profile) {
+        cupti_metrics_format(o->metrics, list, sizeof list);
+        snprintf(passes, sizeof passes, "%d", cupti_passes(rs->cupti));
+        if (store_run_note(rs->st, rs->run_id, "cupti.metrics", list, err) ||
+            store_run_note(rs->st, rs->run_id, "cupti.counters",
+                           problem[0] ? problem : "available", err) ||
+            (!problem[0] &&
+             (store_run_note(rs->st, rs->run_id, "cupti.chip", cupti_chip(rs->cupti), err) ||
+              store_run_note(rs->st, rs->run_id, "cupti.passes", passes, err))))
+            return err->code;
+    }
+    if (cupti_attrs_problem(rs->cupti)[0] &&
+        store_run_note(rs->st, rs->run_id, "cupti.launches", cupti_attrs_problem(rs->cupti),
+                       err))
+        return err->code;
+    return rs->trace ? store_run_note(rs->st, rs->run_id, "cupti.timeline", "traced", err) : 0;
+}
+
+/* Starts CUPTI for a GPU run and says once what it cannot do. Returns 0 or DM_ERUNTIME. */
+static int open_cupti(run_state *rs, const dm_run_opts *o, dm_err *err)
+{
+    dm_cupti_opts co = {.device = o->device, .metrics = o->metrics};
+    rs->profile = o->metrics && o->metrics->n > 0;
+    rs->trace = o->timeline;
+    if (cupti_open(&co, &rs->cupti, err) != 0)
+        return err->code;
+    if (rs->profile && cupti_counters_problem(rs->cupti)[0])
+        progress_note(rs->progress, 1, "hardware counters unavailable: %s; metrics are stored "
+                      "as NULL with this reason, and timing goes on",
+                      cupti_counters_problem(rs->cupti));
+    if (cupti_attrs_problem(rs->cupti)[0])
+        progress_note(rs->progress, 1, "kernel launches cannot be noted: %s; no kernel "
+                      "attributes are stored", cupti_attrs_problem(rs->cupti));
+    return 0;
+}
+
 int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
                dm_run_result *res, dm_err *err)
 {
@@ -358,7 +418,8 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         progress_note(&progress, 1, "no GPU (%s): the GPU variants' points are skipped",
                       o->no_gpu_reason ? o->no_gpu_reason : "none found");
     }
-    if ((rc = measure_ctx_create(&rs.ex, &rs.mc, err)) != 0)
+    if ((rc = measure_ctx_create(&rs.ex, &rs.mc, err)) != 0 ||
+        (o->device && has_gpu_variants(s) && (rc = open_cupti(&rs, o, err)) != 0))
         goto out;
     /* Bad data is found before the run is recorded: open the first point's dataset. */
     for (size_t i = 0; i < norder; i++) {
@@ -373,7 +434,8 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         (rc = begin_run(&rs, e, o, err)) != 0)
         goto out;
     res->run_id = rs.run_id;
-    if (rs.ds_open && (rc = store_dataset(rs.st, &rs.ds, &rs.ds_id, err)) != 0)
+    if ((rs.ds_open && (rc = store_dataset(rs.st, &rs.ds, &rs.ds_id, err)) != 0) ||
+        (rs.cupti && (rc = note_cupti(&rs, o, err)) != 0))
         goto out;
 
     stop_requested = 0;
@@ -396,12 +458,15 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         progress_start(&progress, label);
         dm_measurement m = { 0 };
         dm_work work = { 0 };
+        dm_cupti_point cp = { 0 };
         char reason[DM_ERR_MAX + 128] = "", detail[512] = "";
         dm_point_result r = { .run_id = rs.run_id, .index = (int64_t)order[k],
                               .point = &sp->point, .started = unix_now() };
-        if ((rc = run_point(&rs, sp, &r, &m, &work, reason, sizeof reason, detail,
-                            sizeof detail, err)) != 0)
+        if ((rc = run_point(&rs, sp, &r, &m, &work, &cp, reason, sizeof reason, detail,
+                            sizeof detail, err)) != 0) {
+            cupti_point_free(&cp);
             break;
+        }
         r.ended = unix_now();
         r.reason = reason;
         r.verify_detail = detail;
@@ -412,6 +477,7 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         else
             snprintf(outcome, sizeof outcome, "%s: %s", r.status, reason);
         measure_free(&m);
+        cupti_point_free(&cp);
         if (rc != 0)
             break;
         if (strcmp(r.status, "ok") == 0)
@@ -444,6 +510,7 @@ out:
     progress_end(&progress);
     close_dataset(&rs);
     measure_ctx_free(rs.mc);
+    cupti_close(rs.cupti);
     if (rs.ex.stream)
         DM_CUDA_WARN(cudaStreamDestroy((cudaStream_t)rs.ex.stream));
     store_close(rs.st);

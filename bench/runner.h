@@ -1,9 +1,11 @@
 /* runner.h - runs an expanded sweep: for each point, make the dataset, verify the variant
- * against the workload's CPU reference, then measure it, and store the point; the CLI
- * holds no measurement logic. */
+ * against the workload's CPU reference, then measure it, then (GPU points, when asked)
+ * profile and trace it in passes of their own, and store the point; the CLI holds no
+ * measurement logic. */
 #ifndef DM_RUNNER_H
 #define DM_RUNNER_H
 
+#include "cupti_dm.h"
 #include "dm.h"
 #include "progress.h"
 #include "store.h"
@@ -17,6 +19,8 @@ typedef struct dm_run_opts {
     const char *sweep_key;     /* sweep text plus overrides: what --resume matches */
     const dm_device *device;   /* NULL: no GPU */
     const char *no_gpu_reason;
+    const cupti_metric_list *metrics; /* checked; NULL or empty: no profiling pass */
+    int timeline;              /* 1: a trace pass after each GPU point is timed */
 } dm_run_opts;
 
 typedef struct dm_run_result {

@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cupti_dm.h"
 #include "device.h"
 #include "registry.h"
 #include "sweep_int.h"
 
 static const char *const sweep_sections[] = {
     "name", "description", "workload", "dataset", "variants", "baseline", "axes", "zip",
-    "constraints", "measure", NULL,
+    "constraints", "measure", "metrics", "timeline", NULL,
 };
 
 void sweep_measure_defaults(dm_measure_opts *o)
@@ -518,6 +519,58 @@ static int sweep_parse_measure(dm_sweep *s, const sweep_src *src, const sy_node 
     return 0;
 }
 
+/* metrics: a list of metric sets, short names or perfworks names. Names shaped like
+ * perfworks metrics are confirmed later, against the GPU's chip (cmd_run.c). */
+static int sweep_parse_metrics(dm_sweep *s, const sweep_src *src, const sy_node *root,
+                               dm_err *err)
+{
+    const char *expected = "a list of metric sets (occupancy, divergence, ...), short "
+                           "names or perfworks names";
+    const sy_node *val = sweep_lookup(root, "metrics");
+    cupti_metric_list known = {0};
+    int rc;
+    if (!val)
+        return 0;
+    if ((rc = sweep_list(src, val, "metrics", expected, err)))
+        return rc;
+    if (!(s->metrics = calloc((size_t)val->n, sizeof *s->metrics)) ||
+        !(s->metric_line = calloc((size_t)val->n, sizeof *s->metric_line)) ||
+        !(s->metric_col = calloc((size_t)val->n, sizeof *s->metric_col)))
+        return sweep_oom(err);
+    for (int i = 0; i < val->n; i++) {
+        const sy_node *item = val->items[i];
+        const char *name = NULL;
+        dm_err why;
+        if ((rc = sweep_scalar(src, item, "metrics", expected, &name, err)))
+            return rc;
+        if ((rc = cupti_metrics_add(&known, name, &why)))
+            return rc == DM_EINPUT ? sweep_fail(src, item, err, "%s", why.msg)
+                                   : dm_err_set(err, rc, "%s", why.msg);
+        if (!(s->metrics[s->nmetrics] = strdup(name)))
+            return sweep_oom(err);
+        s->metric_line[s->nmetrics] = item->line;
+        s->metric_col[s->nmetrics] = item->col;
+        s->nmetrics++;
+    }
+    return 0;
+}
+
+static int sweep_parse_timeline(dm_sweep *s, const sweep_src *src, const sy_node *root,
+                                dm_err *err)
+{
+    const sy_node *val = sweep_lookup(root, "timeline");
+    const char *text = NULL;
+    int rc;
+    if (!val)
+        return 0;
+    if ((rc = sweep_scalar(src, val, "timeline", "true or false", &text, err)))
+        return rc;
+    if (strcmp(text, "true") != 0 && strcmp(text, "false") != 0)
+        return sweep_fail(src, val, err, "'timeline' is '%s'; expected true or false", text);
+    s->timeline = strcmp(text, "true") == 0;
+    return 0;
+}
+
 /* The name: the file's base name without .yaml or .yml. */
 static int sweep_parse_name(dm_sweep *s, const sweep_src *src, const sy_node *root,
                             dm_err *err)
@@ -577,6 +630,8 @@ static int sweep_parse(const char *text, size_t len, const char *path, const cha
         (rc = sweep_parse_zip(s, &src, root, err)) ||
         (rc = sweep_parse_constraints(s, &src, root, err)) ||
         (rc = sweep_parse_measure(s, &src, root, err)) ||
+        (rc = sweep_parse_metrics(s, &src, root, err)) ||
+        (rc = sweep_parse_timeline(s, &src, root, err)) ||
         (rc = sweep_parse_name(s, &src, root, err)))
         goto fail;
     sy_free(root);
@@ -645,6 +700,11 @@ void sweep_free(dm_sweep *s)
         free(s->constraints[i].text);
         expr_free(s->constraints[i].expr);
     }
+    for (int i = 0; i < s->nmetrics; i++)
+        free(s->metrics[i]);
+    free(s->metrics);
+    free(s->metric_line);
+    free(s->metric_col);
     free(s->axes);
     free(s->constraints);
     free(s->variants);
@@ -727,3 +787,14 @@ const dm_variant *sweep_variant(const dm_sweep *s, int i) { return s->variants[i
 const dm_variant *sweep_baseline(const dm_sweep *s) { return s->baseline; }
 const dm_measure_opts *sweep_measure(const dm_sweep *s) { return &s->measure; }
 void sweep_set_measure(dm_sweep *s, const dm_measure_opts *o) { s->measure = *o; }
+int sweep_nmetrics(const dm_sweep *s) { return s->nmetrics; }
+int sweep_timeline(const dm_sweep *s) { return s->timeline; }
+
+const char *sweep_metric(const dm_sweep *s, int i, int *line, int *col)
+{
+    if (line)
+        *line = s->metric_line[i];
+    if (col)
+        *col = s->metric_col[i];
+    return s->metrics[i];
+}

@@ -27,6 +27,12 @@
  *     max_noise: 0.005            # relative stdev at which sampling stops
  *     max_time: 2.0               # seconds of sampling per point at most
  *     max_samples: 100000
+ *   metrics: [occupancy, divergence, dram__bytes_read.sum]
+ *                                 # optional: hardware metrics per kernel launch of each
+ *                                 # GPU point, in a profiling pass after it is timed: sets,
+ *                                 # short names or perfworks names (bench/cupti_dm.h)
+ *   timeline: true                # optional (default false): trace each GPU point's
+ *                                 # kernels and copies per stream in an unprofiled pass
  */
 #ifndef DM_SWEEP_H
 #define DM_SWEEP_H
@@ -77,6 +83,12 @@ const dm_variant *sweep_baseline(const dm_sweep *s); /* NULL when none */
 const dm_measure_opts *sweep_measure(const dm_sweep *s);
 /* Sets the measurement options (the command line may override the file's). */
 void sweep_set_measure(dm_sweep *s, const dm_measure_opts *o);
+
+/* The metrics list as written (its i-th entry, and its line and column in the text,
+ * for messages; either may be NULL), and whether timelines are asked for. */
+int sweep_nmetrics(const dm_sweep *s);
+const char *sweep_metric(const dm_sweep *s, int i, int *line, int *col);
+int sweep_timeline(const dm_sweep *s);
 
 /* A point after expansion; pruned points are kept so --dry-run can show why. */
 typedef struct dm_sweep_point {

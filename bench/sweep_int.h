@@ -81,6 +81,10 @@ struct dm_sweep {
     int nconstraints;
     sweep_constraint *constraints;
     dm_measure_opts measure;
+    int nmetrics;
+    char **metrics;    /* as written; known names (sweep.c checks them) */
+    int *metric_line, *metric_col;
+    int timeline;
 };
 
 /* ---- axes (sweep_axis.c) --------------------------------------------------------------- */

@@ -16,3 +16,17 @@ if(DMBENCH_PORTABLE)
 else()
   target_link_libraries(dm_deps INTERFACE PkgConfig::FYAML SQLite::SQLite3 GSL::gsl)
 endif()
+
+# CUPTI (hardware metrics, kernel launches, stream timelines). libcupti loads
+# libnvperf_host.so by name at run time, so the binaries carry a DT_NEEDED on it
+# (--no-as-needed around it alone); CMake 3.25 has CUDA::cupti but no CUDA::nvperf_host.
+# Nothing links libcuda: CUPTI opens the driver itself, and the binaries still start where
+# there is none.
+find_library(DM_NVPERF_HOST NAMES nvperf_host HINTS ${CUDAToolkit_LIBRARY_DIR}
+  PATHS ${CUDAToolkit_LIBRARY_ROOT}/extras/CUPTI/lib64 REQUIRED)
+set(CMAKE_LINK_LIBRARY_USING_DM_NEEDED
+  "LINKER:--push-state,--no-as-needed" "<LINK_ITEM>" "LINKER:--pop-state")
+set(CMAKE_LINK_LIBRARY_USING_DM_NEEDED_SUPPORTED TRUE)
+add_library(dm_cupti INTERFACE)
+target_link_libraries(dm_cupti INTERFACE CUDA::cupti
+  "$<LINK_LIBRARY:DM_NEEDED,${DM_NVPERF_HOST}>")

@@ -1,6 +1,10 @@
--- schema.sql - the results database, schema version 1 (compiled into dmbench and applied
--- by store.c's migration from an empty file). Times are ISO-8601 UTC text; a real that
--- was NaN (unknown) is NULL. Long-form tables (point_params, metrics) keep every value.
+-- schema.sql - the results database, schema version 2 (compiled into dmbench). Each
+-- section below opens with a marked line naming the version N it makes, and takes a
+-- database from version N-1 to N: an empty file gets them all in order, an older
+-- database the ones it lacks (store.c). Times are ISO-8601 UTC text; a real that was NaN (unknown) is NULL.
+-- Long-form tables (point_params, metrics) keep every value.
+
+-- ==== version 1: runs, datasets, points, samples, statistics, verification
 
 CREATE TABLE schema_version (
     version    INTEGER NOT NULL,
@@ -181,3 +185,96 @@ FROM (SELECT p.run_id, p.id AS point_id, p.idx, p.variant, p.problem_key, r.base
       JOIN runs r ON r.id = p.run_id
       LEFT JOIN point_stats s ON s.point_id = p.id
       WHERE p.status = 'ok');
+
+-- ==== version 2: CUPTI - launches, metric units, kernel attributes, stream timelines
+
+-- Every kernel launch of a profiled point, in the order its profiling pass made them;
+-- launch_index is the metrics' launch_index.
+CREATE TABLE launches (
+    point_id     INTEGER NOT NULL REFERENCES points (id) ON DELETE CASCADE,
+    launch_index INTEGER NOT NULL,
+    kernel       TEXT NOT NULL,
+    grid_x       INTEGER NOT NULL,
+    grid_y       INTEGER NOT NULL,
+    grid_z       INTEGER NOT NULL,
+    block_x      INTEGER NOT NULL,
+    block_y      INTEGER NOT NULL,
+    block_z      INTEGER NOT NULL,
+    dynamic_smem INTEGER NOT NULL,
+    PRIMARY KEY (point_id, launch_index)
+);
+
+-- The unit of each metric value ("%", "bytes", "ns", ...; the traits table's).
+ALTER TABLE metrics ADD COLUMN unit TEXT;
+
+-- Static attributes of each kernel a GPU point launched, profiled or not, per launch
+-- shape, with the occupancy the runtime's calculator predicts for it.
+CREATE TABLE kernel_attrs (
+    point_id               INTEGER NOT NULL REFERENCES points (id) ON DELETE CASCADE,
+    kernel                 TEXT NOT NULL,
+    block_threads          INTEGER NOT NULL,
+    dynamic_smem           INTEGER NOT NULL,
+    regs_per_thread        INTEGER,
+    static_smem            INTEGER,
+    local_bytes_per_thread INTEGER,
+    max_threads_per_block  INTEGER,
+    predicted_blocks_per_sm INTEGER,
+    predicted_occupancy    REAL,     -- percent of the SM's warp slots
+    PRIMARY KEY (point_id, kernel, block_threads, dynamic_smem)
+);
+
+-- The unprofiled trace pass of a point: every kernel and copy with its stream, in ns from
+-- the first activity's start.
+CREATE TABLE activities (
+    point_id INTEGER NOT NULL REFERENCES points (id) ON DELETE CASCADE,
+    idx      INTEGER NOT NULL,   -- by start time
+    kind     TEXT NOT NULL CHECK (kind IN ('kernel', 'memcpy')),
+    name     TEXT NOT NULL,
+    stream   INTEGER NOT NULL,
+    start_ns INTEGER NOT NULL,
+    end_ns   INTEGER NOT NULL,
+    bytes    INTEGER,            -- copies
+    grid_x   INTEGER,            -- kernels
+    grid_y   INTEGER,
+    grid_z   INTEGER,
+    block_x  INTEGER,
+    block_y  INTEGER,
+    block_z  INTEGER,
+    PRIMARY KEY (point_id, idx)
+);
+
+-- Per traced point: the span from the first start to the last end, the time with two or
+-- more activities in flight, and overlap = that time / span. reason says why the trace
+-- failed (NULLs) or what it missed.
+CREATE TABLE timelines (
+    point_id   INTEGER PRIMARY KEY REFERENCES points (id) ON DELETE CASCADE,
+    activities INTEGER,
+    streams    INTEGER,
+    span_ns    INTEGER,
+    overlap_ns INTEGER,
+    overlap    REAL,
+    reason     TEXT,
+    CHECK (overlap IS NOT NULL OR reason IS NOT NULL)
+);
+
+-- Every metric value with its launch and point: for a metric against a sweep axis, join
+-- point_params on point_id and the axis' name.
+CREATE VIEW v_launch_metrics AS
+SELECT p.run_id, p.id AS point_id, p.idx, p.variant, p.params, m.kernel, m.launch_index,
+       l.grid_x * l.grid_y * l.grid_z AS grid_blocks,
+       l.block_x * l.block_y * l.block_z AS block_threads,
+       m.metric, m.unit, m.value, m.reason
+FROM metrics m
+JOIN points p ON p.id = m.point_id
+LEFT JOIN launches l ON l.point_id = m.point_id AND l.launch_index = m.launch_index;
+
+-- Achieved occupancy of each profiled launch against the calculator's prediction.
+CREATE VIEW v_occupancy AS
+SELECT v.run_id, v.point_id, v.idx, v.variant, v.kernel, v.launch_index, v.block_threads,
+       v.value AS achieved_occupancy, a.predicted_occupancy, a.predicted_blocks_per_sm,
+       a.regs_per_thread
+FROM v_launch_metrics v
+LEFT JOIN launches l ON l.point_id = v.point_id AND l.launch_index = v.launch_index
+LEFT JOIN kernel_attrs a ON a.point_id = v.point_id AND a.kernel = v.kernel
+     AND a.block_threads = v.block_threads AND a.dynamic_smem = l.dynamic_smem
+WHERE v.metric = 'achieved_occupancy';

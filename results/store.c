@@ -20,15 +20,9 @@ extern const char dm_schema_sql[]; /* results/schema.sql, embedded by cmake/Embe
 #define STORE_BUSY_MS 10000
 #define STORE_KEY_MAX 4096
 
-/* Migrations in order: entry i takes a database from version i to i + 1. */
-typedef struct store_migration {
-    int from_version;
-    const char *sql;
-} store_migration;
-
-static const store_migration store_migrations[] = {
-    { .from_version = 0, .sql = dm_schema_sql },
-};
+/* schema.sql is a run of sections, each opening with a line that starts with this
+ * mark and the version it makes; the section of version N migrates from N - 1. */
+#define STORE_SECTION_MARK "-- ==== version "
 
 /* The statements the writers use, prepared once per connection. */
 enum {
@@ -46,6 +40,11 @@ enum {
     SQL_SAMPLE,
     SQL_STATS,
     SQL_VERIFY,
+    SQL_LAUNCH,
+    SQL_METRIC,
+    SQL_KERNEL_ATTRS,
+    SQL_ACTIVITY,
+    SQL_TIMELINE,
     SQL_COUNT
 };
 
@@ -95,6 +94,27 @@ static const char *const store_sql[SQL_COUNT] = {
         " :n_throttled, :throttle_reasons)",
     [SQL_VERIFY] = "INSERT INTO verifications (point_id, outcome, detail)"
                    " VALUES (:point_id, :outcome, :detail)",
+    [SQL_LAUNCH] =
+        "INSERT INTO launches (point_id, launch_index, kernel, grid_x, grid_y, grid_z,"
+        " block_x, block_y, block_z, dynamic_smem)"
+        " VALUES (:point_id, :idx, :kernel, :gx, :gy, :gz, :bx, :by, :bz, :smem)",
+    [SQL_METRIC] = "INSERT INTO metrics (point_id, kernel, launch_index, metric, value,"
+                   " reason, unit)"
+                   " VALUES (:point_id, :kernel, :idx, :metric, :value, :reason, :unit)",
+    [SQL_KERNEL_ATTRS] =
+        "INSERT INTO kernel_attrs (point_id, kernel, block_threads, dynamic_smem,"
+        " regs_per_thread, static_smem, local_bytes_per_thread, max_threads_per_block,"
+        " predicted_blocks_per_sm, predicted_occupancy)"
+        " VALUES (:point_id, :kernel, :threads, :smem, :regs, :static_smem, :local,"
+        " :max_threads, :blocks, :occupancy)",
+    [SQL_ACTIVITY] =
+        "INSERT INTO activities (point_id, idx, kind, name, stream, start_ns, end_ns, bytes,"
+        " grid_x, grid_y, grid_z, block_x, block_y, block_z)"
+        " VALUES (:point_id, :idx, :kind, :name, :stream, :start, :end, :bytes, :gx, :gy,"
+        " :gz, :bx, :by, :bz)",
+    [SQL_TIMELINE] =
+        "INSERT INTO timelines (point_id, activities, streams, span_ns, overlap_ns, overlap,"
+        " reason) VALUES (:point_id, :n, :streams, :span, :overlap_ns, :overlap, :reason)",
 };
 
 struct dm_store {
@@ -220,7 +240,22 @@ static int step_done(sqlite3_stmt *s)
 
 int store_schema_version(void)
 {
-    return (int)(sizeof store_migrations / sizeof store_migrations[0]);
+    int n = 0;
+    for (const char *p = dm_schema_sql; (p = strstr(p, STORE_SECTION_MARK)); p++)
+        n++;
+    return n;
+}
+
+/* The section of schema.sql that makes version (malloc'd), or NULL when out of memory. */
+static char *store_section(int version)
+{
+    const char *p = dm_schema_sql;
+    for (int v = 0; v < version && p; v++)
+        if ((p = strstr(p, STORE_SECTION_MARK)))
+            p += strlen(STORE_SECTION_MARK);
+    assert(p && atoi(p) == version);
+    const char *end = strstr(p, STORE_SECTION_MARK);
+    return strndup(p, end ? (size_t)(end - p) : strlen(p));
 }
 
 /* Creates path's parent directory when missing. Returns 0 or DM_ERUNTIME. */
@@ -276,7 +311,13 @@ static int store_migrate_step(dm_store *st, int from, dm_err *err)
     char sql[256], what[96];
     sqlite3_stmt *s = NULL;
     snprintf(what, sizeof what, "migrating the schema from version %d to %d", from, from + 1);
-    if (store_exec(st, store_migrations[from].sql, err, what) != 0)
+    char *section = store_section(from + 1);
+    if (!section)
+        return dm_err_set(err, DM_ERUNTIME, "%s: out of memory %s", st->path, what);
+    /* The section starts after the mark: its first line is the rest of the mark's. */
+    int rc = store_exec(st, strchr(section, '\n') ? strchr(section, '\n') : "", err, what);
+    free(section);
+    if (rc != 0)
         return DM_ERUNTIME;
     if (sqlite3_prepare_v2(st->db, "INSERT INTO schema_version (version, applied_at)"
                            " VALUES (:version, :at)", -1, &s, NULL) != SQLITE_OK ||
@@ -305,7 +346,6 @@ static int store_migrate(dm_store *st, dm_err *err)
             goto fail;
         if (version == store_schema_version())
             break;
-        assert(store_migrations[version].from_version == version);
         if ((rc = store_migrate_step(st, version, err)) != 0 ||
             (rc = store_exec(st, "COMMIT", err, "committing a schema migration")) != 0)
             goto fail;
@@ -664,6 +704,121 @@ static int insert_verification(dm_store *st, int64_t point_id, const dm_point_re
     return bad ? SQLITE_ERROR : step_done(s);
 }
 
+/* Binds grid and block dimensions to :gx.. and :bx.. Returns an SQLite code. */
+static int bind_dims(sqlite3_stmt *s, const unsigned grid[3], const unsigned block[3])
+{
+    return bind_int(s, ":gx", grid[0]) || bind_int(s, ":gy", grid[1]) ||
+                   bind_int(s, ":gz", grid[2]) || bind_int(s, ":bx", block[0]) ||
+                   bind_int(s, ":by", block[1]) || bind_int(s, ":bz", block[2])
+               ? SQLITE_ERROR
+               : SQLITE_OK;
+}
+
+/* Inserts the kernel attributes of point_id. Returns SQLITE_DONE or an error code. */
+static int insert_kernel_attrs(dm_store *st, int64_t point_id, const dm_cupti_point *c)
+{
+    for (size_t i = 0; i < c->nattrs; i++) {
+        const dm_kernel_attrs *a = &c->attrs[i];
+        sqlite3_stmt *s = store_stmt(st, SQL_KERNEL_ATTRS);
+        if (!s)
+            return SQLITE_ERROR;
+        int bad = bind_int(s, ":point_id", point_id) || bind_text(s, ":kernel", a->kernel) ||
+                  bind_int(s, ":threads", a->block_threads) ||
+                  bind_int(s, ":smem", a->dynamic_smem) ||
+                  bind_int(s, ":regs", a->regs_per_thread) ||
+                  bind_int(s, ":static_smem", a->static_smem) ||
+                  bind_int(s, ":local", a->local_bytes_per_thread) ||
+                  bind_int(s, ":max_threads", a->max_threads_per_block) ||
+                  bind_int(s, ":blocks", a->blocks_per_sm) ||
+                  bind_real(s, ":occupancy", a->predicted_occupancy);
+        int rc = bad ? SQLITE_ERROR : step_done(s);
+        if (rc != SQLITE_DONE)
+            return rc;
+    }
+    return SQLITE_DONE;
+}
+
+/* Inserts the launches of point_id and a metric row per launch and metric, NULL with
+ * the point's reason where there is no value. Returns SQLITE_DONE or an error code. */
+static int insert_launch_metrics(dm_store *st, int64_t point_id, const dm_cupti_point *c)
+{
+    const cupti_metric_list *l = c->metrics;
+    const char *reason = c->metrics_reason[0] ? c->metrics_reason
+                                              : "CUPTI gave no value for this launch";
+    for (size_t i = 0; i < c->nlaunches; i++) {
+        const dm_launch *la = &c->launches[i];
+        sqlite3_stmt *s = store_stmt(st, SQL_LAUNCH);
+        if (!s)
+            return SQLITE_ERROR;
+        int bad = bind_int(s, ":point_id", point_id) || bind_int(s, ":idx", (int64_t)i) ||
+                  bind_text_exact(s, ":kernel", la->kernel) ||
+                  bind_dims(s, la->grid, la->block) || bind_int(s, ":smem", la->dynamic_smem);
+        int rc = bad ? SQLITE_ERROR : step_done(s);
+        for (int m = 0; rc == SQLITE_DONE && l && m < l->n; m++) {
+            double v = c->values[i * (size_t)l->n + (size_t)m];
+            if (!(s = store_stmt(st, SQL_METRIC)))
+                return SQLITE_ERROR;
+            bad = bind_int(s, ":point_id", point_id) ||
+                  bind_text_exact(s, ":kernel", la->kernel) ||
+                  bind_int(s, ":idx", (int64_t)i) || bind_text(s, ":metric", l->m[m].short_name) ||
+                  bind_real(s, ":value", v) || bind_text(s, ":reason", isnan(v) ? reason : NULL) ||
+                  bind_text(s, ":unit", l->m[m].unit);
+            rc = bad ? SQLITE_ERROR : step_done(s);
+        }
+        if (rc != SQLITE_DONE)
+            return rc;
+    }
+    return SQLITE_DONE;
+}
+
+/* Inserts the activities and the timeline row of point_id. Returns SQLITE_DONE or an
+ * error code. */
+static int insert_timeline(dm_store *st, int64_t point_id, const dm_cupti_point *c)
+{
+    for (size_t i = 0; i < c->nacts; i++) {
+        const dm_activity *a = &c->acts[i];
+        int kernel = a->kind == DM_ACT_KERNEL;
+        sqlite3_stmt *s = store_stmt(st, SQL_ACTIVITY);
+        if (!s)
+            return SQLITE_ERROR;
+        int bad = bind_int(s, ":point_id", point_id) || bind_int(s, ":idx", (int64_t)i) ||
+                  bind_text(s, ":kind", kernel ? "kernel" : "memcpy") ||
+                  bind_text_exact(s, ":name", a->name) || bind_int(s, ":stream", a->stream) ||
+                  bind_int(s, ":start", a->start_ns) || bind_int(s, ":end", a->end_ns) ||
+                  (!kernel && bind_int(s, ":bytes", a->bytes)) ||
+                  (kernel && bind_dims(s, a->grid, a->block));
+        int rc = bad ? SQLITE_ERROR : step_done(s);
+        if (rc != SQLITE_DONE)
+            return rc;
+    }
+    sqlite3_stmt *s = store_stmt(st, SQL_TIMELINE);
+    if (!s)
+        return SQLITE_ERROR;
+    /* A failed trace has no activities; an empty one (a CPU-only run) has no span. */
+    int known = c->nacts > 0 && c->span_ns > 0;
+    const char *reason = c->trace_reason[0] ? c->trace_reason
+                         : known            ? NULL
+                                            : "no kernel or copy activity";
+    int bad = bind_int(s, ":point_id", point_id) || bind_int(s, ":n", (int64_t)c->nacts) ||
+              bind_int(s, ":streams", c->streams) ||
+              (known && (bind_int(s, ":span", c->span_ns) ||
+                         bind_int(s, ":overlap_ns", c->overlap_ns) ||
+                         bind_real(s, ":overlap", (double)c->overlap_ns / (double)c->span_ns))) ||
+              bind_text(s, ":reason", reason);
+    return bad ? SQLITE_ERROR : step_done(s);
+}
+
+/* Inserts what CUPTI gave for point_id. Returns SQLITE_DONE or an error code. */
+static int insert_cupti(dm_store *st, int64_t point_id, const dm_cupti_point *c)
+{
+    int rc = insert_kernel_attrs(st, point_id, c);
+    if (rc == SQLITE_DONE && c->profiled)
+        rc = insert_launch_metrics(st, point_id, c);
+    if (rc == SQLITE_DONE && c->traced)
+        rc = insert_timeline(st, point_id, c);
+    return rc;
+}
+
 int store_point(dm_store *st, const dm_point_result *r, int64_t *point_id, dm_err *err)
 {
     int64_t id;
@@ -676,6 +831,7 @@ int store_point(dm_store *st, const dm_point_result *r, int64_t *point_id, dm_er
     if (insert_params(st, id, r->point) != SQLITE_DONE ||
         (r->m && insert_measurement(st, id, r->m) != SQLITE_DONE) ||
         (r->verify && insert_verification(st, id, r) != SQLITE_DONE) ||
+        (r->cupti && insert_cupti(st, id, r->cupti) != SQLITE_DONE) ||
         sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
     if (point_id)

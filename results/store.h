@@ -1,5 +1,6 @@
 /* store.h - the results database (SQLite): runs with their fingerprints, datasets,
- * points with every parameter, raw samples, statistics, verification outcomes, metrics.
+ * points with every parameter, raw samples, statistics, verification outcomes, and what
+ * CUPTI gave (kernel attributes, metrics per launch, stream timelines).
  * The schema is results/schema.sql (compiled in); WAL mode and a busy timeout let two
  * dmbench processes write one database at once; each point is one transaction. */
 #ifndef DM_STORE_H
@@ -7,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "cupti_dm.h"
 #include "dm.h"
 #include "measure.h"
 
@@ -87,6 +89,7 @@ typedef struct dm_point_result {
     const dm_measurement *m;  /* NULL when not timed */
     const dm_work *work;      /* NULL when unknown */
     double started, ended;    /* Unix seconds */
+    const dm_cupti_point *cupti; /* kernel attributes, metrics, timeline; NULL: none */
 } dm_point_result;
 
 int store_point(dm_store *st, const dm_point_result *r, int64_t *point_id, dm_err *err);

@@ -1,6 +1,7 @@
 /* store_read.c - the results database read back, for people (`dmbench show`: the runs,
- * one run's fingerprint and its table of points) and for tools (`dmbench export`: a run
- * as RFC 4180 CSV or as JSON with the raw samples). Writing is store.c. */
+ * one run's fingerprint and its table of points, with a line of metrics and of timeline
+ * where CUPTI gave them) and for tools (`dmbench export`: a run as RFC 4180 CSV, or as
+ * JSON with the raw samples, metrics and timelines). Writing is store.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -391,12 +392,92 @@ static void show_note(FILE *out, const char *label, const char *text)
     fputc('\n', out);
 }
 
-/* Prints the table of the run's points. Returns 0 or DM_ERUNTIME. */
-static int show_points(dm_store *st, int64_t id, int has_baseline, FILE *out, dm_err *err)
+/* Appends metric value v in its unit to buf: percentages and rates as given, bytes in
+ * binary units, ns as a time, counts with 3 significant digits. */
+static void append_metric(char *buf, size_t n, const char *unit, double v)
+{
+    char text[32];
+    if (isnan(v))
+        snprintf(text, sizeof text, "-");
+    else if (unit && strcmp(unit, "%") == 0)
+        snprintf(text, sizeof text, "%.1f%%", v);
+    else if (unit && strcmp(unit, "bytes") == 0)
+        fmt_bytes(v, text, sizeof text);
+    else if (unit && strcmp(unit, "ns") == 0)
+        fmt_time(v * 1e-9, text, sizeof text);
+    else
+        fmt_sig3(v, text, sizeof text);
+    append(buf, n, "%s", text);
+}
+
+/* Prints the point's compact metrics line (per metric over its launches: percentages as
+ * means, everything else summed) and its timeline line, when it has them; m and t are
+ * the queries below, bound to the point here. Returns 0 or DM_ERUNTIME. */
+static int show_cupti(dm_store *st, sqlite3_stmt *m, sqlite3_stmt *t, int64_t point_id,
+                      FILE *out, dm_err *err)
+{
+    char line[2048] = "", reason[1024] = "";
+    int rc, metrics = 0;
+    sqlite3_reset(m);
+    sqlite3_reset(t);
+    if (sqlite3_bind_int64(m, 1, point_id) != SQLITE_OK ||
+        sqlite3_bind_int64(t, 1, point_id) != SQLITE_OK)
+        return read_fail(st, err, "reading the metrics of point %lld", (long long)point_id);
+    while ((rc = sqlite3_step(m)) == SQLITE_ROW) {
+        const char *unit = col_text(m, "unit");
+        int mean = unit && strcmp(unit, "%") == 0;
+        if (metrics++ == 0)
+            append(line, sizeof line, "%lld launch%s%s: ", col_int(m, "launches"),
+                   col_int(m, "launches") == 1 ? "" : "es",
+                   col_int(m, "launches") > 1 ? " (% as means, others summed)" : "");
+        else
+            append(line, sizeof line, ", ");
+        append(line, sizeof line, "%s ", col_text(m, "metric"));
+        append_metric(line, sizeof line, unit,
+                      col_int(m, "known") ? col_real(m, mean ? "mean" : "total") : NAN);
+        if (!reason[0] && col_text(m, "reason"))
+            snprintf(reason, sizeof reason, "%s", col_text(m, "reason"));
+    }
+    if (rc != SQLITE_DONE)
+        return read_fail(st, err, "reading the metrics of point %lld", (long long)point_id);
+    if (metrics) {
+        if (reason[0])
+            append(line, sizeof line, "; NULL: %s", reason);
+        show_note(out, "metrics", line);
+    }
+    if ((rc = sqlite3_step(t)) == SQLITE_ROW) {
+        char span[24], ov[24];
+        line[0] = '\0';
+        if (!col_null(t, "overlap")) {
+            fmt_time(col_real(t, "span_ns") * 1e-9, span, sizeof span);
+            fmt_time(col_real(t, "overlap_ns") * 1e-9, ov, sizeof ov);
+            append(line, sizeof line, "%lld activities on %lld stream%s, span %s, overlap ",
+                   col_int(t, "activities"), col_int(t, "streams"),
+                   col_int(t, "streams") == 1 ? "" : "s", span);
+            if (col_int(t, "overlap_ns") > 0)
+                append(line, sizeof line, "%.1f%% (%s)", col_real(t, "overlap") * 100, ov);
+            else
+                append(line, sizeof line, "none");
+        }
+        if (col_text(t, "reason"))
+            append(line, sizeof line, "%s%s", line[0] ? "; " : "", col_text(t, "reason"));
+        show_note(out, "timeline", line);
+        rc = SQLITE_DONE;
+    }
+    if (rc != SQLITE_DONE)
+        return read_fail(st, err, "reading the timeline of point %lld", (long long)point_id);
+    return 0;
+}
+
+/* The table of the run's points, with each point's metrics and timeline read by mq and
+ * tq. Returns 0 or DM_ERUNTIME. */
+static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_stmt *mq,
+                           sqlite3_stmt *tq, FILE *out, dm_err *err)
 {
     sqlite3_stmt *s = read_prepare(
         st,
-        "SELECT s.idx, s.variant, s.params, s.status, s.reason, s.n, s.median, s.noise, s.min,"
+        "SELECT s.point_id, s.idx, s.variant, s.params, s.status, s.reason, s.n, s.median,"
+        " s.noise, s.min,"
         " s.max, s.gb_per_s, sp.speedup, s.verification, s.verification_detail,"
         " (SELECT max(length(variant)) FROM points WHERE run_id = ?1) AS variant_w,"
         " (SELECT max(length(params)) FROM points WHERE run_id = ?1) AS params_w,"
@@ -446,6 +527,10 @@ static int show_points(dm_store *st, int64_t id, int has_baseline, FILE *out, dm
         const char *detail = col_text(s, "verification_detail");
         if (detail && (!reason || !strstr(reason, detail)))
             show_note(out, "verification", detail);
+        if (show_cupti(st, mq, tq, col_int(s, "point_id"), out, err) != 0) {
+            sqlite3_finalize(s);
+            return DM_ERUNTIME;
+        }
     }
     if (rows == 0 && rc == SQLITE_DONE)
         fprintf(out, "\nno points measured\n");
@@ -465,9 +550,32 @@ static int show_points(dm_store *st, int64_t id, int has_baseline, FILE *out, dm
     return read_end(st, s, rc, "reading the skipped points", err);
 }
 
+/* Prints the table of the run's points. Returns 0 or DM_ERUNTIME. */
+static int show_points(dm_store *st, int64_t id, int has_baseline, FILE *out, dm_err *err)
+{
+    sqlite3_stmt *mq = read_prepare(
+        st,
+        "SELECT metric, unit, count(value) AS known, sum(value) AS total, avg(value) AS mean,"
+        " min(reason) AS reason,"
+        " (SELECT count(*) FROM launches WHERE point_id = ?1) AS launches"
+        " FROM metrics WHERE point_id = ?1 GROUP BY metric ORDER BY min(rowid)", 0);
+    sqlite3_stmt *tq = read_prepare(
+        st, "SELECT activities, streams, span_ns, overlap_ns, overlap, reason FROM timelines"
+            " WHERE point_id = ?1", 0);
+    if (!mq || !tq) {
+        sqlite3_finalize(mq);
+        sqlite3_finalize(tq);
+        return read_fail(st, err, "reading the metrics of run %lld", (long long)id);
+    }
+    int rc = show_point_rows(st, id, has_baseline, mq, tq, out, err);
+    sqlite3_finalize(mq);
+    sqlite3_finalize(tq);
+    return rc;
+}
+
 int store_show_run(dm_store *st, int64_t run_id, FILE *out, dm_err *err)
 {
-    int64_t id;
+    int64_t id = 0;
     int rc = resolve_run(st, run_id, &id, err);
     if (rc != 0)
         return rc;
@@ -812,11 +920,56 @@ static int json_samples(dm_store *st, FILE *out, sqlite3_stmt *sm, int64_t point
     return 0;
 }
 
+/* What CUPTI gave a point, one query per JSON member: each row an object of its columns,
+ * "timeline" a single object or null. */
+static const struct {
+    const char *key;
+    const char *sql;
+    int single;
+} json_cupti[] = {
+    {"kernel_attrs", "SELECT kernel, block_threads, dynamic_smem, regs_per_thread, static_smem,"
+     " local_bytes_per_thread, max_threads_per_block, predicted_blocks_per_sm,"
+     " predicted_occupancy FROM kernel_attrs WHERE point_id = ?1 ORDER BY rowid", 0},
+    {"launches", "SELECT launch_index, kernel, grid_x, grid_y, grid_z, block_x, block_y,"
+     " block_z, dynamic_smem FROM launches WHERE point_id = ?1 ORDER BY launch_index", 0},
+    {"metrics", "SELECT kernel, launch_index, metric, unit, value, reason FROM metrics"
+     " WHERE point_id = ?1 ORDER BY launch_index, rowid", 0},
+    {"timeline", "SELECT activities, streams, span_ns, overlap_ns, overlap, reason"
+     " FROM timelines WHERE point_id = ?1", 1},
+    {"activities", "SELECT idx, kind, name, stream, start_ns, end_ns, bytes, grid_x, grid_y,"
+     " grid_z, block_x, block_y, block_z FROM activities WHERE point_id = ?1 ORDER BY idx", 0},
+};
+#define JSON_CUPTI_N (sizeof json_cupti / sizeof json_cupti[0])
+
+/* Writes `, "key": [rows]` (or the one row, or null, for single) of q bound to
+ * point_id. Returns 0 or DM_ERUNTIME. */
+static int json_rows(dm_store *st, FILE *out, sqlite3_stmt *q, const char *key, int single,
+                     int64_t point_id, dm_err *err)
+{
+    int rc, n = 0;
+    sqlite3_reset(q);
+    if (sqlite3_bind_int64(q, 1, point_id) != SQLITE_OK)
+        return read_fail(st, err, "reading %s of point %lld", key, (long long)point_id);
+    fprintf(out, ", \"%s\": %s", key, single ? "" : "[");
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && !(single && n)) {
+        fputs(n++ ? ", {" : "{", out);
+        json_members(out, q, 0, sqlite3_column_count(q) - 1);
+        fputc('}', out);
+    }
+    if (single && n == 0)
+        fputs("null", out);
+    if (!single)
+        fputc(']', out);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return read_fail(st, err, "reading %s of point %lld", key, (long long)point_id);
+    return 0;
+}
+
 /* Writes the point of export_sql's row p: its own columns, "params", the dataset, "stats"
- * (null when not timed), throughput, verification and speedup, and "samples". Returns 0
- * or DM_ERUNTIME. */
+ * (null when not timed), throughput, verification and speedup, "samples", and what CUPTI
+ * gave (read with the json_cupti queries cq). Returns 0 or DM_ERUNTIME. */
 static int json_point(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pp,
-                      sqlite3_stmt *sm, dm_err *err)
+                      sqlite3_stmt *sm, sqlite3_stmt *const *cq, dm_err *err)
 {
     int64_t point_id = col_int(p, "point_id");
     fputc('{', out);
@@ -832,6 +985,10 @@ static int json_point(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pp
     fputs(", \"samples\": ", out);
     if (json_samples(st, out, sm, point_id, err) != 0)
         return DM_ERUNTIME;
+    for (size_t i = 0; i < JSON_CUPTI_N; i++)
+        if (json_rows(st, out, cq[i], json_cupti[i].key, json_cupti[i].single, point_id,
+                      err) != 0)
+            return DM_ERUNTIME;
     fputc('}', out);
     return 0;
 }
@@ -839,10 +996,15 @@ static int json_point(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pp
 /* Writes {"run": {...}, "points": [...]}. Returns 0 or DM_ERUNTIME. */
 static int export_json(dm_store *st, int64_t id, FILE *out, dm_err *err)
 {
-    sqlite3_stmt *p = NULL, *pp = NULL, *sm = NULL;
+    sqlite3_stmt *p = NULL, *pp = NULL, *sm = NULL, *cq[JSON_CUPTI_N] = {0};
     int rc = json_run(st, id, out, err);
     if (rc != 0)
         return rc;
+    for (size_t i = 0; i < JSON_CUPTI_N; i++)
+        if (!(cq[i] = read_prepare(st, json_cupti[i].sql, 0))) {
+            rc = read_fail(st, err, "exporting run %lld", (long long)id);
+            goto out;
+        }
     if (!(p = read_prepare(st, export_sql, id)) ||
         !(pp = read_prepare(st, "SELECT name, type, value_text, value_num FROM point_params"
                                  " WHERE point_id = ?1 ORDER BY rowid", 0)) ||
@@ -855,7 +1017,7 @@ static int export_json(dm_store *st, int64_t id, FILE *out, dm_err *err)
     int n = 0;
     while ((rc = sqlite3_step(p)) == SQLITE_ROW) {
         fputs(n++ ? ",\n    " : "\n    ", out);
-        if (json_point(st, out, p, pp, sm, err) != 0)
+        if (json_point(st, out, p, pp, sm, cq, err) != 0)
             break;
     }
     fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
@@ -864,6 +1026,8 @@ static int export_json(dm_store *st, int64_t id, FILE *out, dm_err *err)
          : rc == SQLITE_ROW ? DM_ERUNTIME
                             : read_fail(st, err, "exporting the points of run %lld", (long long)id);
 out:
+    for (size_t i = 0; i < JSON_CUPTI_N; i++)
+        sqlite3_finalize(cq[i]);
     sqlite3_finalize(sm);
     sqlite3_finalize(pp);
     sqlite3_finalize(p);
@@ -872,7 +1036,7 @@ out:
 
 int store_export(dm_store *st, int64_t run_id, dm_export_format fmt, FILE *out, dm_err *err)
 {
-    int64_t id;
+    int64_t id = 0;
     int rc = resolve_run(st, run_id, &id, err);
     if (rc == 0)
         rc = fmt == DM_EXPORT_JSON ? export_json(st, id, out, err)

@@ -165,12 +165,12 @@ static void test_work_counts_bytes(void **state)
 static void test_variant_table_is_well_formed(void **state)
 {
     (void)state;
-    const char *names[] = {"cpu", "kernel", "memcpy"};
-    const int gpu[] = {0, 1, 1};
+    const char *names[] = {"cpu", "kernel", "memcpy", "streams-serial", "streams-concurrent"};
+    const int gpu[] = {0, 1, 1, 1, 1};
     dm_err err = {0};
     size_t count = 0;
     for (const dm_variant *v = membw_workload.variants; v->name; v++, count++) {
-        assert_true(count < 3);
+        assert_true(count < 5);
         assert_string_equal(v->name, names[count]);
         assert_int_equal(v->needs_gpu, gpu[count]);
         assert_non_null(v->description);
@@ -183,7 +183,7 @@ static void test_variant_table_is_well_formed(void **state)
         assert_int_equal(dm_point_int(&pt, "n"), 16777216);
         assert_string_equal(dm_point_str(&pt, "op"), "copy");
     }
-    assert_int_equal(count, 3);
+    assert_int_equal(count, 5);
     assert_string_equal(membw_workload.generators[0], "random");
     assert_null(membw_workload.generators[1]);
     assert_ptr_equal(registry_workload("membw", &err), &membw_workload);

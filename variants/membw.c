@@ -1,6 +1,9 @@
 /* membw.c - the variants of the memory-bandwidth calibration workload and its table.
  * cpu is the reference loop; kernel is a grid-stride kernel (float4 loads when the
- * arrays allow); memcpy is cudaMemcpyAsync device-to-device, for op=copy only. */
+ * arrays allow); memcpy is cudaMemcpyAsync device-to-device, for op=copy only;
+ * streams-serial and streams-concurrent run the kernel on the two halves of the arrays,
+ * one after the other on one stream or at once on two, so a stream timeline has
+ * something real to show (overlap 0 against overlap > 0). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +194,101 @@ static int membw_memcpy_run(void *state, dm_err *err)
     return 0;
 }
 
+/* ---- streams-serial, streams-concurrent ------------------------------------------ */
+
+/* The kernel variant's state and, for two streams, the second stream and the events that
+ * fork it from the variant's stream and join it back, so the engine's events on the
+ * variant's stream time both halves. */
+typedef struct membw_streams_state {
+    membw_gpu_state *g;
+    cudaStream_t second;       /* NULL: both halves on g->stream */
+    cudaEvent_t fork, join;
+} membw_streams_state;
+
+static void membw_streams_teardown(void *state)
+{
+    membw_streams_state *s = state;
+    if (!s)
+        return;
+    if (s->fork)
+        DM_CUDA_WARN(cudaEventDestroy(s->fork));
+    if (s->join)
+        DM_CUDA_WARN(cudaEventDestroy(s->join));
+    if (s->second)
+        DM_CUDA_WARN(cudaStreamDestroy(s->second));
+    membw_gpu_teardown(s->g);
+    free(s);
+}
+
+/* Sets up the kernel variant's arrays; with two streams, the second stream and events. */
+static int membw_streams_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                               void **state, int two, dm_err *err)
+{
+    membw_streams_state *s = calloc(1, sizeof *s);
+    void *g = NULL;
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "membw streams: out of memory");
+    if (membw_kernel_setup(ex, ds, pt, &g, err))
+        goto fail;
+    s->g = g;
+    if (two && (DM_CUDA(err, cudaStreamCreateWithFlags(&s->second, cudaStreamNonBlocking)) ||
+                DM_CUDA(err, cudaEventCreateWithFlags(&s->fork, cudaEventDisableTiming)) ||
+                DM_CUDA(err, cudaEventCreateWithFlags(&s->join, cudaEventDisableTiming))))
+        goto fail;
+    *state = s;
+    return 0;
+fail:
+    membw_streams_teardown(s);
+    return DM_ERUNTIME;
+}
+
+static int membw_streams_serial_setup(const dm_exec *ex, const dm_dataset *ds,
+                                      const dm_point *pt, void **state, dm_err *err)
+{
+    return membw_streams_setup(ex, ds, pt, state, 0, err);
+}
+
+static int membw_streams_concurrent_setup(const dm_exec *ex, const dm_dataset *ds,
+                                          const dm_point *pt, void **state, dm_err *err)
+{
+    return membw_streams_setup(ex, ds, pt, state, 1, err);
+}
+
+/* Enqueues op over elements [from, from + count) on stream; nothing when count is 0. */
+static int membw_streams_half(const membw_gpu_state *g, int64_t from, int64_t count,
+                              cudaStream_t stream, dm_err *err)
+{
+    if (count == 0)
+        return 0;
+    return membw_launch(g->op, g->a + from, g->b + from, g->c + from, g->out + from, count,
+                        g->block, g->grid, stream, err);
+}
+
+static int membw_streams_run(void *state, dm_err *err)
+{
+    membw_streams_state *s = state;
+    const membw_gpu_state *g = s->g;
+    /* The first half ends on a multiple of 4 floats: both halves stay 16-byte aligned. */
+    int64_t half = g->n / 2 / 4 * 4;
+    cudaStream_t other = s->second ? s->second : g->stream;
+    if (s->second && (DM_CUDA(err, cudaEventRecord(s->fork, g->stream)) ||
+                      DM_CUDA(err, cudaStreamWaitEvent(s->second, s->fork, 0))))
+        return DM_ERUNTIME;
+    if (membw_streams_half(g, 0, half, g->stream, err) ||
+        membw_streams_half(g, half, g->n - half, other, err))
+        return DM_ERUNTIME;
+    if (s->second && (DM_CUDA(err, cudaEventRecord(s->join, s->second)) ||
+                      DM_CUDA(err, cudaStreamWaitEvent(g->stream, s->join, 0))))
+        return DM_ERUNTIME;
+    return 0;
+}
+
+static int membw_streams_output(void *state, const void **out, dm_err *err)
+{
+    membw_streams_state *s = state;
+    return membw_gpu_output(s->g, out, err);
+}
+
 /* ---- the table ------------------------------------------------------------------ */
 
 static const char *const membw_generators[] = {"random", NULL};
@@ -229,6 +327,16 @@ static const dm_variant membw_variants[] = {
      .needs_gpu = 1, .params = NULL, .supports = membw_memcpy_supports,
      .setup = membw_gpu_setup, .run = membw_memcpy_run, .output = membw_gpu_output,
      .teardown = membw_gpu_teardown},
+    {.name = "streams-serial",
+     .description = "the kernel on each half of the arrays, one after the other on one stream",
+     .needs_gpu = 1, .params = membw_kernel_params, .supports = membw_kernel_supports,
+     .setup = membw_streams_serial_setup, .run = membw_streams_run,
+     .output = membw_streams_output, .teardown = membw_streams_teardown},
+    {.name = "streams-concurrent",
+     .description = "the kernel on each half of the arrays at once, on two streams",
+     .needs_gpu = 1, .params = membw_kernel_params, .supports = membw_kernel_supports,
+     .setup = membw_streams_concurrent_setup, .run = membw_streams_run,
+     .output = membw_streams_output, .teardown = membw_streams_teardown},
     {0},
 };
 

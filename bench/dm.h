@@ -71,7 +71,9 @@ typedef struct dm_value {
 /* Parses text as a value of spec's type and checks spec->allowed. Returns 0, or
  * DM_EINPUT with err saying what was expected. */
 int dm_value_parse(const dm_param_spec *spec, const char *text, dm_value *out, dm_err *err);
-/* Writes the value as text (integers exactly, reals with %.17g trimmed). */
+/* Writes a double as the shortest %g text that reads back as the same double. */
+void dm_format_double(double v, char *buf, size_t n);
+/* Writes the value as text (integers exactly, reals by dm_format_double). */
 void dm_value_format(const dm_value *v, char *buf, size_t n);
 /* The value as a number (INT and REAL); NAN for ENUM. */
 double dm_value_num(const dm_value *v);

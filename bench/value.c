@@ -119,21 +119,24 @@ int dm_value_parse(const dm_param_spec *spec, const char *text, dm_value *out, d
     return dm_err_set(err, DM_EINPUT, "%s: parameter has no type", spec->name);
 }
 
+void dm_format_double(double v, char *buf, size_t n)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
 void dm_value_format(const dm_value *v, char *buf, size_t n)
 {
     switch (v->type) {
     case DM_P_INT:
         snprintf(buf, n, "%" PRId64, v->i);
         return;
-    case DM_P_REAL: {
-        /* The shortest %g that reads back as the same double. */
-        for (int prec = 6; prec <= 17; prec++) {
-            snprintf(buf, n, "%.*g", prec, v->r);
-            if (strtod(buf, NULL) == v->r)
-                return;
-        }
+    case DM_P_REAL:
+        dm_format_double(v->r, buf, n);
         return;
-    }
     case DM_P_ENUM:
         snprintf(buf, n, "%s", v->s);
         return;

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "dm.h"
 #include "json.h"
 
 void json_write_string(FILE *out, const char *s)
@@ -35,11 +36,7 @@ void json_write_number(FILE *out, double v)
         return;
     }
     char num[40];
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(num, sizeof num, "%.*g", prec, v);
-        if (strtod(num, NULL) == v)
-            break;
-    }
+    dm_format_double(v, num, sizeof num);
     fputs(num, out);
 }
 

@@ -11,6 +11,8 @@
 
 #include <sqlite3.h>
 
+#include "json.h"
+#include "samples.h"
 #include "store.h"
 
 /* ---- errors and column access ---- */
@@ -115,40 +117,6 @@ static int check_output(dm_store *st, FILE *out, dm_err *err)
 }
 
 /* ---- formatting numbers ---- */
-
-/* Writes seconds with a unit chosen for the value (ns, us, ms, s) and 3 significant
- * digits: "4.00 ms", "123 us"; "-" when unknown. */
-static void fmt_time(double sec, char *buf, size_t n)
-{
-    static const struct { double scale; const char *unit; } units[] = {
-        { 1e-9, "ns" }, { 1e-6, "us" }, { 1e-3, "ms" }, { 1, "s" },
-    };
-    if (isnan(sec)) {
-        snprintf(buf, n, "-");
-        return;
-    }
-    /* Rounded first, so 999.7 us is shown as 1.00 ms rather than 1000 us. */
-    double r = sec;
-    if (sec > 0) {
-        double step = pow(10, floor(log10(sec)) - 2);
-        r = round(sec / step) * step;
-    }
-    int u = 0;
-    while (u < 3 && r >= units[u + 1].scale * (1 - 1e-9))
-        u++;
-    double v = r / units[u].scale;
-    snprintf(buf, n, "%.*f %s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, units[u].unit);
-}
-
-/* Writes a finite double as the shortest text that reads back as the same value. */
-static void fmt_num(double v, char *buf, size_t n)
-{
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
 
 /* x with 3 significant digits ("2890", "819", "20.5", "0.00205"), or "-" when NaN. */
 static void fmt_sig3(double x, char *buf, size_t n)
@@ -404,7 +372,7 @@ static void append_metric(char *buf, size_t n, const char *unit, double v)
     else if (unit && strcmp(unit, "bytes") == 0)
         fmt_bytes(v, text, sizeof text);
     else if (unit && strcmp(unit, "ns") == 0)
-        fmt_time(v * 1e-9, text, sizeof text);
+        samples_fmt_seconds(v * 1e-9, text, sizeof text);
     else
         fmt_sig3(v, text, sizeof text);
     append(buf, n, "%s", text);
@@ -449,8 +417,8 @@ static int show_cupti(dm_store *st, sqlite3_stmt *m, sqlite3_stmt *t, int64_t po
         char span[24], ov[24];
         line[0] = '\0';
         if (!col_null(t, "overlap")) {
-            fmt_time(col_real(t, "span_ns") * 1e-9, span, sizeof span);
-            fmt_time(col_real(t, "overlap_ns") * 1e-9, ov, sizeof ov);
+            samples_fmt_seconds(col_real(t, "span_ns") * 1e-9, span, sizeof span);
+            samples_fmt_seconds(col_real(t, "overlap_ns") * 1e-9, ov, sizeof ov);
             append(line, sizeof line, "%lld activities on %lld stream%s, span %s, overlap ",
                    col_int(t, "activities"), col_int(t, "streams"),
                    col_int(t, "streams") == 1 ? "" : "s", span);
@@ -505,10 +473,10 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
         }
         char n[24], median[24], noise[24], mn[24], mx[24], gb[24], sp[24];
         snprintf(n, sizeof n, col_null(s, "n") ? "-" : "%lld", col_int(s, "n"));
-        fmt_time(col_real(s, "median"), median, sizeof median);
+        samples_fmt_seconds(col_real(s, "median"), median, sizeof median);
         fmt_or_dash(noise, sizeof noise, "%.2f%%", col_real(s, "noise") * 100);
-        fmt_time(col_real(s, "min"), mn, sizeof mn);
-        fmt_time(col_real(s, "max"), mx, sizeof mx);
+        samples_fmt_seconds(col_real(s, "min"), mn, sizeof mn);
+        samples_fmt_seconds(col_real(s, "max"), mx, sizeof mx);
         fmt_sig3(col_real(s, "gb_per_s"), gb, sizeof gb);
         fmt_or_dash(sp, sizeof sp, "%.2fx", col_real(s, "speedup"));
         const char *verify = col_text(s, "verification");
@@ -646,7 +614,7 @@ static void csv_column(FILE *out, sqlite3_stmt *s, int i)
         return;
     case SQLITE_FLOAT:
         if (isfinite(sqlite3_column_double(s, i))) {
-            fmt_num(sqlite3_column_double(s, i), num, sizeof num);
+            dm_format_double(sqlite3_column_double(s, i), num, sizeof num);
             fputs(num, out);
         }
         return;
@@ -655,45 +623,13 @@ static void csv_column(FILE *out, sqlite3_stmt *s, int i)
     }
 }
 
-/* Writes v as a JSON string, escaping quotes, backslashes and control characters. */
-static void json_string(FILE *out, const char *v)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
-}
-
-static void json_number(FILE *out, double v)
-{
-    char num[40];
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    fmt_num(v, num, sizeof num);
-    fputs(num, out);
-}
-
 static void json_column(FILE *out, sqlite3_stmt *s, int i)
 {
     switch (sqlite3_column_type(s, i)) {
     case SQLITE_NULL: fputs("null", out); break;
     case SQLITE_INTEGER: fprintf(out, "%lld", (long long)sqlite3_column_int64(s, i)); break;
-    case SQLITE_FLOAT: json_number(out, sqlite3_column_double(s, i)); break;
-    default: json_string(out, (const char *)sqlite3_column_text(s, i));
+    case SQLITE_FLOAT: json_write_number(out, sqlite3_column_double(s, i)); break;
+    default: json_write_string(out, (const char *)sqlite3_column_text(s, i));
     }
 }
 
@@ -702,7 +638,7 @@ static void json_members(FILE *out, sqlite3_stmt *s, int from, int to)
 {
     for (int i = from; i <= to; i++) {
         fprintf(out, "%s", i > from ? ", " : "");
-        json_string(out, sqlite3_column_name(s, i));
+        json_write_string(out, sqlite3_column_name(s, i));
         fputs(": ", out);
         json_column(out, s, i);
     }
@@ -850,7 +786,7 @@ static int json_run(dm_store *st, int64_t id, FILE *out, dm_err *err)
     fputs("{\n  \"run\": {\n", out);
     for (int i = 0; i < sqlite3_column_count(s); i++) {
         fputs("    ", out);
-        json_string(out, sqlite3_column_name(s, i));
+        json_write_string(out, sqlite3_column_name(s, i));
         fputs(": ", out);
         json_column(out, s, i);
         fputs(",\n", out);
@@ -863,7 +799,7 @@ static int json_run(dm_store *st, int64_t id, FILE *out, dm_err *err)
     int rc, n = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         fputs(n++ ? ", " : "", out);
-        json_string(out, (const char *)sqlite3_column_text(s, 0));
+        json_write_string(out, (const char *)sqlite3_column_text(s, 0));
         fputs(": ", out);
         json_column(out, s, 1);
     }
@@ -885,14 +821,14 @@ static int json_params(dm_store *st, FILE *out, sqlite3_stmt *pp, int64_t point_
         const char *type = (const char *)sqlite3_column_text(pp, 1);
         const char *text = (const char *)sqlite3_column_text(pp, 2);
         fputs(n++ ? ", " : "", out);
-        json_string(out, (const char *)sqlite3_column_text(pp, 0));
+        json_write_string(out, (const char *)sqlite3_column_text(pp, 0));
         fputs(": ", out);
         if (strcmp(type, "int") == 0)
             fprintf(out, "%lld", strtoll(text, NULL, 10));
         else if (strcmp(type, "real") == 0)
-            json_number(out, sqlite3_column_double(pp, 3));
+            json_write_number(out, sqlite3_column_double(pp, 3));
         else
-            json_string(out, text);
+            json_write_string(out, text);
     }
     fputc('}', out);
     if (rc != SQLITE_DONE)

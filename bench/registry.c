@@ -7,9 +7,11 @@
 #include "registry.h"
 
 extern const dm_workload membw_workload;
+extern const dm_workload tdm_workload;
 
 static const dm_workload *const workloads[] = {
     &membw_workload,
+    &tdm_workload,
     NULL,
 };
 

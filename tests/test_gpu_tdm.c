@@ -1,0 +1,262 @@
+/* test_gpu_tdm.c - every GPU variant of tdm against the CPU reference, count for count:
+ * uniform and planted databases of odd lengths (1, shorter than a block, not a multiple
+ * of 16), levels 1-4, block sizes 16 to 1024, the tile, piece and chunk sizes, episode
+ * files of 6 and 12 letters, and the paper's full size. Exits 77 (skip) without a GPU. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "device.h"
+#include "registry.h"
+#include "tdm/tdm.h"
+
+extern const dm_workload tdm_workload;
+
+typedef struct gpu_fixture {
+    dm_device dev;
+    cudaStream_t stream;
+    int checked; /* variant runs compared with the reference */
+} gpu_fixture;
+
+static int setup(void **state)
+{
+    gpu_fixture *f = calloc(1, sizeof *f);
+    dm_err err = {0};
+    if (!f || device_query(0, &f->dev, &err) ||
+        DM_CUDA(&err, cudaStreamCreateWithFlags(&f->stream, cudaStreamNonBlocking))) {
+        fprintf(stderr, "setup: %s\n", err.msg);
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    gpu_fixture *f = *state;
+    fprintf(stderr, "test_gpu_tdm: %d variant runs matched the reference\n", f->checked);
+    cudaStreamDestroy(f->stream);
+    free(f);
+    return 0;
+}
+
+static void set_int(dm_point *pt, const char *name, int64_t v)
+{
+    for (int i = 0; i < pt->nparams; i++)
+        if (strcmp(pt->specs[i]->name, name) == 0)
+            pt->values[i].i = v;
+}
+
+static void set_real(dm_point *pt, const char *name, double v)
+{
+    for (int i = 0; i < pt->nparams; i++)
+        if (strcmp(pt->specs[i]->name, name) == 0)
+            pt->values[i].r = v;
+}
+
+static void set_str(dm_point *pt, const char *name, const char *s)
+{
+    for (int i = 0; i < pt->nparams; i++)
+        if (strcmp(pt->specs[i]->name, name) == 0)
+            snprintf(pt->values[i].s, sizeof pt->values[i].s, "%.*s",
+                     (int)sizeof pt->values[i].s - 1, s);
+}
+
+/* Copies the dataset and problem parameters of from into to (a point of another
+ * variant). */
+static void copy_problem(dm_point *to, const dm_point *from)
+{
+    for (int i = 0; i < from->nparams; i++) {
+        const char *name = from->specs[i]->name;
+        for (int k = 0; k < to->nparams; k++)
+            if (strcmp(to->specs[k]->name, name) == 0)
+                to->values[k] = from->values[i];
+    }
+}
+
+/* Runs v at pt twice (the second over the first's output) and checks both against the
+ * reference; a pruned point is skipped. */
+static void check_variant(gpu_fixture *f, const dm_variant *v, const dm_point *pt,
+                          const dm_dataset *ds, const void *ref)
+{
+    dm_exec ex = {.device = &f->dev, .stream = f->stream};
+    dm_err err = {0};
+    char why[512] = "", where[512];
+    void *st;
+    const void *out;
+    dm_point_format(pt, where, sizeof where);
+    if (v->supports && v->supports(pt, &f->dev, why, sizeof why))
+        return;
+    if (v->setup(&ex, ds, pt, &st, &err))
+        fail_msg("%s %s: setup: %s", v->name, where, err.msg);
+    for (int rep = 0; rep < 2; rep++) {
+        if (v->run(st, &err) || v->output(st, &out, &err))
+            fail_msg("%s %s: %s", v->name, where, err.msg);
+        if (tdm_workload.compare(ref, out, pt, why, sizeof why))
+            fail_msg("%s %s: %s", v->name, where, why);
+    }
+    f->checked++;
+    v->teardown(st);
+}
+
+/* The tile, piece or chunk values tried for each variant (0: none to set). */
+static int extra_values(const char *variant, const char **name, const int64_t **values)
+{
+    static const int64_t tiles[] = {16, 4096}, pieces[] = {16, 64}, chunks[] = {0, 16, 48};
+    static const int64_t none[] = {0};
+    *name = NULL;
+    *values = none;
+    if (strcmp(variant, "thread-shared") == 0) {
+        *name = "tile";
+        *values = tiles;
+        return 2;
+    }
+    if (strcmp(variant, "block-shared") == 0) {
+        *name = "piece";
+        *values = pieces;
+        return 2;
+    }
+    if (strcmp(variant, "packed") == 0) {
+        *name = "chunk";
+        *values = chunks;
+        return 3;
+    }
+    return 1;
+}
+
+/* Every GPU variant at every block size in blocks and every extra value, against the
+ * reference of pt's problem on ds. */
+static void check_all(gpu_fixture *f, const dm_point *pt, const dm_dataset *ds,
+                      const int *blocks, int nblocks)
+{
+    dm_err err = {0};
+    void *ref;
+    if (tdm_workload.reference(ds, pt, &ref, &err))
+        fail_msg("reference: %s", err.msg);
+    for (const dm_variant *v = tdm_workload.variants; v->name; v++) {
+        if (!v->needs_gpu)
+            continue;
+        const char *extra;
+        const int64_t *values;
+        int nvalues = extra_values(v->name, &extra, &values);
+        for (int b = 0; b < nblocks; b++) {
+            for (int x = 0; x < nvalues; x++) {
+                dm_point vp;
+                assert_int_equal(registry_point_defaults(&tdm_workload, v, &vp, &err), 0);
+                copy_problem(&vp, pt);
+                set_int(&vp, "block", blocks[b]);
+                if (extra)
+                    set_int(&vp, extra, values[x]);
+                check_variant(f, v, &vp, ds, ref);
+            }
+        }
+    }
+    tdm_workload.reference_free(ref);
+}
+
+static void open_dataset(dm_point *pt, const char *generator, int64_t length,
+                         dm_dataset *ds)
+{
+    dm_err err = {0};
+    dm_data_source src = {0};
+    const dm_variant *cpu = registry_variant(&tdm_workload, "cpu", &err);
+    snprintf(src.generator, sizeof src.generator, "%s", generator);
+    assert_int_equal(registry_point_defaults(&tdm_workload, cpu, pt, &err), 0);
+    set_int(pt, "length", length);
+    set_str(pt, "plant", "ABC,XYZ");
+    set_real(pt, "plant_rate", 0.02);
+    if (tdm_workload.dataset_open(&src, pt, ds, &err))
+        fail_msg("dataset: %s", err.msg);
+}
+
+static void test_gpu_variants_match_reference(void **state)
+{
+    gpu_fixture *f = *state;
+    const int blocks[] = {16, 32, 128, 1024};
+    const struct {
+        const char *generator;
+        int64_t length;
+    } dbs[] = {{"uniform", 1}, {"uniform", 7}, {"uniform", 1000}, {"planted", 20011},
+               {"uniform", 100003}};
+    for (size_t d = 0; d < sizeof dbs / sizeof dbs[0]; d++) {
+        dm_point pt;
+        dm_dataset ds;
+        open_dataset(&pt, dbs[d].generator, dbs[d].length, &ds);
+        for (int level = 1; level <= 3; level++) {
+            set_int(&pt, "level", level);
+            check_all(f, &pt, &ds, blocks, 4);
+        }
+        tdm_workload.dataset_close(&ds);
+    }
+}
+
+static void test_gpu_level_4_and_full_size(void **state)
+{
+    gpu_fixture *f = *state;
+    const int block[] = {128};
+    dm_point pt;
+    dm_dataset ds;
+    open_dataset(&pt, "uniform", 3001, &ds);
+    set_int(&pt, "level", 4);
+    check_all(f, &pt, &ds, block, 1);
+    tdm_workload.dataset_close(&ds);
+    /* the paper's size and level 3, the performance point */
+    open_dataset(&pt, "uniform", 393019, &ds);
+    set_int(&pt, "level", 3);
+    check_all(f, &pt, &ds, block, 1);
+    tdm_workload.dataset_close(&ds);
+}
+
+/* Episodes of 6 and 12 letters from a file, over a database of few letters so they
+ * complete often. */
+static void test_gpu_long_episodes_from_a_file(void **state)
+{
+    gpu_fixture *f = *state;
+    const int blocks[] = {32, 256};
+    char path[] = "/tmp/test_gpu_tdm_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text[] = {"ABCDEF\nFEDCBA\nACEBDF\nBADCFE\n",
+                          "ABCDEFGHIJKL\nLKJIHGFEDCBA\nACEGIKBDFHJL\n"};
+    const int levels[] = {6, 12};
+    dm_point pt;
+    dm_dataset ds;
+    open_dataset(&pt, "uniform", 50021, &ds);
+    tdm_data *d = ds.data;
+    for (int64_t i = 0; i < d->n; i++)
+        d->sym[i] %= 12;
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(ftruncate(fd, 0), 0);
+        assert_int_equal(pwrite(fd, text[k], strlen(text[k]), 0), (ssize_t)strlen(text[k]));
+        set_int(&pt, "level", levels[k]);
+        set_str(&pt, "episodes", path);
+        check_all(f, &pt, &ds, blocks, 2);
+    }
+    close(fd);
+    unlink(path);
+    tdm_workload.dataset_close(&ds);
+}
+
+int main(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+        fprintf(stderr, "test_gpu_tdm: no GPU, skipped\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpu_variants_match_reference),
+        cmocka_unit_test(test_gpu_level_4_and_full_size),
+        cmocka_unit_test(test_gpu_long_episodes_from_a_file),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

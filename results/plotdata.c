@@ -93,7 +93,11 @@ static void list_names(const pd_param *ps, int n, int numeric, char *out, size_t
     for (int i = 0; i < n; i++)
         if (!numeric || ps[i].numeric) {
             size_t used = strlen(out);
-            snprintf(out + used, len - used, "%s%s", used ? ", " : "", ps[i].name);
+            if (used + 3 < len) {
+                out[used] = '\0';
+                strncat(out, used ? ", " : "", len - used - 1);
+                strncat(out, ps[i].name, len - strlen(out) - 1);
+            }
         }
     if (!out[0])
         snprintf(out, len, "none");

@@ -143,6 +143,8 @@ static int resolve_axis(pd_ctx *c, dm_err *err)
                               names);
         }
     }
+    if (c->kind->no_axis)
+        return 0;
     c->axis = c->o->axis ? c->o->axis : c->kind->axis;
     if (c->axis)
         return pd_check_numeric(c, "--axis", c->axis, err);
@@ -348,6 +350,30 @@ static int export_throughput(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
                          m, err);
 }
 
+static int export_occupancy(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
+{
+    /* one series per variant, kernel and other parameters; launches of one point at one
+     * block size keep the first (order: launch index) */
+    static const char sql[] =
+        "SELECT s.variant, p.params, p.params || ',kernel=' || s.kernel, x.value_num,"
+        " s.launch_index, s.achieved_occupancy, s.predicted_occupancy"
+        " FROM v_occupancy s JOIN points p ON p.id = s.point_id" PD_AXIS_JOIN
+        " AND s.achieved_occupancy IS NOT NULL";
+    char what[160], columns[160];
+    snprintf(what, sizeof what, "Achieved (points) vs predicted (dashed) occupancy vs %s", c->axis);
+    pd_set_title(c, m, what);
+    pd_param_label(c, c->axis, m->xlabel, sizeof m->xlabel);
+    snprintf(m->ylabel, sizeof m->ylabel, "occupancy (%% of the SM's warp slots)");
+    snprintf(columns, sizeof columns, "%s achieved_pct predicted_pct", c->axis);
+    int rc = export_series(c, sql, 2, columns, NULL, NULL, out, m, err);
+    if (rc == DM_EINPUT)
+        dm_err_prefix(err, "run %lld has no achieved occupancy (run with --metrics occupancy)",
+                      (long long)c->run.id);
+    m->logy = 0;
+    m->yformat[0] = '\0';
+    return rc;
+}
+
 const dm_plot_kind plotdata_kinds[] = {
     { .name = "time-vs-block", .axis = "block", .export = export_time,
       .summary = "median time (Q1..Q3 bars) vs threads per block, a line per variant and "
@@ -356,6 +382,12 @@ const dm_plot_kind plotdata_kinds[] = {
       .summary = "speedup over the run's baseline vs a problem-size axis, per variant" },
     { .name = "throughput-vs-size", .export = export_throughput,
       .summary = "GB/s (or ops/s) vs a problem-size axis, per variant" },
+    { .name = "occupancy-vs-block", .axis = "block", .export = export_occupancy,
+      .summary = "achieved occupancy (CUPTI) and the runtime calculator's prediction vs "
+                 "threads per block, per variant and kernel" },
+    { .name = "timeline", .no_axis = 1, .export = pd_export_timeline,
+      .summary = "the traced kernels and copies of one point (--where selects it) as a "
+                 "Gantt chart, one row per stream" },
     { .name = "crossover", .export = pd_export_crossover,
       .summary = "crossover points of two variants per group (--group) with the a/N + b "
                  "and a*N + b fits" },

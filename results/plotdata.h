@@ -46,6 +46,7 @@ typedef struct dm_plot_kind {
     const char *summary;
     const char *axis;    /* the default axis; NULL: the run's first numeric dataset or
                             problem parameter that varies */
+    int no_axis;         /* the plot has no parameter axis (a timeline) */
     /* Writes the header and blocks to out and fills m; returns 0 or a dm_err code. */
     int (*export)(struct pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err);
 } dm_plot_kind;

@@ -87,5 +87,7 @@ void pd_block_title(FILE *out, const char *title);
 
 /* The crossover plot (plotdata_crossover.c). */
 int pd_export_crossover(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err);
+/* The stream timeline of one traced point (plotdata_timeline.c). */
+int pd_export_timeline(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err);
 
 #endif

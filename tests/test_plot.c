@@ -330,13 +330,83 @@ static void crossover_has_points_and_both_fits(void **state)
 
 /* ---- errors ---- */
 
+/* CUPTI rows for the kernel points of fill_sweep: one launch each, achieved occupancy
+ * 40 % + block / 32 and a predicted one of 50 % + block / 32. */
+static void fill_cupti(fixture *f)
+{
+    sqlite3 *db = store_db(f->db.st);
+    assert_int_equal(sqlite3_exec(db,
+        "INSERT INTO launches SELECT p.id, 0, 'membw_copy', 64, 1, 1, b.value_num, 1, 1, 0"
+        " FROM points p JOIN point_params b ON b.point_id = p.id AND b.name = 'block';"
+        "INSERT INTO metrics (point_id, kernel, launch_index, metric, value, unit)"
+        " SELECT point_id, kernel, 0, 'achieved_occupancy', 40 + block_x / 32.0, '%' FROM launches;"
+        "INSERT INTO kernel_attrs (point_id, kernel, block_threads, dynamic_smem, regs_per_thread,"
+        " predicted_occupancy) SELECT point_id, kernel, block_x, 0, 16, 50 + block_x / 32.0"
+        " FROM launches;", NULL, NULL, NULL), SQLITE_OK);
+}
+
+static void occupancy_vs_block_shows_achieved_and_predicted(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    fill_cupti(f);
+    plot_ok(f, "occupancy-vs-block --where n=4096");
+    datfile d;
+    read_dat(f, "occupancy-vs-block-run1-n-4096", &d);
+    assert_int_equal(d.blocks, 2); /* the kernel, per op */
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(d.b[i].rows, 3);
+        for (int b = 0; b < 3; b++) {
+            assert_true(d.b[i].v[b][0] == blocks[b]);
+            assert_true(close_to(d.b[i].v[b][1], 40 + blocks[b] / 32.0));
+            assert_true(close_to(d.b[i].v[b][2], 50 + blocks[b] / 32.0));
+        }
+    }
+    assert_rendered(f, "occupancy-vs-block-run1-n-4096");
+    /* a run without counters says what to do */
+    sqlite3_exec(store_db(f->db.st), "DELETE FROM metrics", NULL, NULL, NULL);
+    assert_int_equal(plot(f, "", "occupancy-vs-block"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "--metrics occupancy"));
+}
+
+static void timeline_draws_one_row_per_stream(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    sqlite3 *db = store_db(f->db.st);
+    /* point 3 (a kernel point): two kernels on streams 13 and 14 overlapping by 2 us, and
+     * a copy on stream 13 */
+    assert_int_equal(sqlite3_exec(db,
+        "INSERT INTO timelines VALUES (4, 3, 2, 9000, 2000, 0.2222, NULL);"
+        "INSERT INTO activities (point_id, idx, kind, name, stream, start_ns, end_ns) VALUES"
+        " (4, 0, 'kernel', 'half_a', 13, 0, 5000), (4, 1, 'kernel', 'half_b', 14, 3000, 8000);"
+        "INSERT INTO activities (point_id, idx, kind, name, stream, start_ns, end_ns, bytes)"
+        " VALUES (4, 2, 'memcpy', 'DtoH', 13, 8000, 9000, 4096);", NULL, NULL, NULL), SQLITE_OK);
+    plot_ok(f, "timeline");
+    datfile d;
+    read_dat(f, "timeline-run1", &d);
+    assert_int_equal(d.blocks, 2);
+    assert_string_equal(d.b[0].title, "kernels");
+    assert_string_equal(d.b[1].title, "copies");
+    assert_int_equal(d.b[0].rows, 2);
+    assert_true(d.b[0].v[0][0] == 0 && d.b[0].v[1][0] == 1); /* streams 13, 14 -> rows 0, 1 */
+    assert_true(d.b[0].v[1][1] == 3 && d.b[0].v[1][2] == 8);  /* microseconds */
+    assert_true(d.b[1].v[0][0] == 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/timeline-run1.dat", f->dir);
+    assert_non_null(strstr(slurp(path, NULL), "overlap 22.2%"));
+    assert_rendered(f, "timeline-run1");
+    assert_int_equal(plot(f, "", "timeline --where n=999"), 2);
+}
+
 static void list_names_every_plot(void **state)
 {
     fixture *f = *state;
     plot_ok(f, "--list");
     const char *text = slurp(f->out, NULL);
     for (const char *const *name = (const char *const[]){ "time-vs-block", "speedup-vs-size",
-                                                          "throughput-vs-size", "crossover", NULL };
+                                                          "throughput-vs-size", "crossover",
+                                                          "occupancy-vs-block", "timeline", NULL };
          *name; name++)
         assert_non_null(strstr(text, *name));
 }
@@ -381,6 +451,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(speedup_vs_size_is_against_the_baseline, setup, teardown),
         cmocka_unit_test_setup_teardown(throughput_vs_size_is_in_gb_per_s, setup, teardown),
         cmocka_unit_test_setup_teardown(crossover_has_points_and_both_fits, setup, teardown),
+        cmocka_unit_test_setup_teardown(occupancy_vs_block_shows_achieved_and_predicted, setup, teardown),
+        cmocka_unit_test_setup_teardown(timeline_draws_one_row_per_stream, setup, teardown),
         cmocka_unit_test_setup_teardown(list_names_every_plot, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_names_are_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(missing_gnuplot_or_scripts_fail_in_one_line, setup, teardown),

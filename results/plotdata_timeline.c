@@ -1,6 +1,7 @@
 /* plotdata_timeline.c - the data of the timeline plot: the kernels and copies that the
  * Activity API traced for one point, one row per stream, as a Gantt chart (the rules
- * paper's Fig. 8). The point is the run's first traced ok point that passes --where. */
+ * paper's Fig. 8). The point is the run's traced ok point, of the --variants variant when
+ * one is named, that passes --where and uses the most streams (then overlaps most). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +16,7 @@ typedef struct traced {
     double overlap;
 } traced;
 
-/* The first traced ok point of the run that passes the filters. */
+/* The traced ok point to draw (see the top of the file). */
 static int pick_point(pd_ctx *c, traced *t, dm_err *err)
 {
     sqlite3 *db = store_db(c->st);
@@ -23,10 +24,14 @@ static int pick_point(pd_ctx *c, traced *t, dm_err *err)
     int rc, found = 0;
     if (sqlite3_prepare_v2(db, "SELECT p.id, p.idx, p.variant, p.params, t.overlap FROM points p"
                                " JOIN timelines t ON t.point_id = p.id WHERE p.run_id = ?1"
-                               " AND p.status = 'ok' AND t.overlap IS NOT NULL ORDER BY p.idx",
+                               " AND p.status = 'ok' AND t.overlap IS NOT NULL"
+                               " AND (?2 IS NULL OR p.variant = ?2)"
+                               " ORDER BY t.streams DESC, t.overlap DESC, p.idx",
                            -1, &q, NULL) != SQLITE_OK)
         return dm_err_set(err, DM_ERUNTIME, "reading traced points: %s", sqlite3_errmsg(db));
     sqlite3_bind_int64(q, 1, c->run.id);
+    if (c->o->variant_a)
+        sqlite3_bind_text(q, 2, c->o->variant_a, -1, SQLITE_STATIC);
     while (!found && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         const char *params = (const char *)sqlite3_column_text(q, 3);
         if (!pd_passes(c, params))
@@ -40,8 +45,10 @@ static int pick_point(pd_ctx *c, traced *t, dm_err *err)
     }
     sqlite3_finalize(q);
     if (!found)
-        return dm_err_set(err, DM_EINPUT, "run %lld has no traced ok point%s (run with "
-                          "--timeline)", (long long)c->run.id, c->o->nwhere ? " that passes --where" : "");
+        return dm_err_set(err, DM_EINPUT, "run %lld has no traced ok point%s%s (run with "
+                          "--timeline)", (long long)c->run.id,
+                          c->o->variant_a ? " of the named variant" : "",
+                          c->o->nwhere ? " that passes --where" : "");
     return 0;
 }
 
@@ -52,12 +59,12 @@ int pd_export_timeline(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
     int rc;
     if ((rc = pick_point(c, &t, err)))
         return rc;
-    char what[700];
-    snprintf(what, sizeof what, "Stream timeline of point %lld (%s %s), overlap %.1f%%",
-             (long long)t.idx, t.variant, t.params, t.overlap * 100);
+    char what[160];
+    snprintf(what, sizeof what, "Stream timeline of point %lld (%s), overlap %.1f%%",
+             (long long)t.idx, t.variant, t.overlap * 100);
     pd_set_title(c, m, what);
-    snprintf(m->subtitle, sizeof m->subtitle, "bars: kernels and copies as traced by the CUPTI "
-             "Activity API in a pass of their own, after timing");
+    snprintf(m->subtitle, sizeof m->subtitle, "%s; traced by the CUPTI Activity API in a pass "
+             "of its own, after timing", t.params);
     snprintf(m->xlabel, sizeof m->xlabel, "time since the first activity (us)");
     snprintf(m->ylabel, sizeof m->ylabel, "CUDA stream");
 

@@ -4,22 +4,15 @@
  * <directory of the dmbench binary>/../plots, else the source tree the build was
  * configured from (CMAKE_HOME_DIRECTORY in the build directory's CMakeCache.txt). */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "plotdata.h"
-
-extern char **environ;
+#include "plotdraw.h"
 
 #define PLOT_DEFAULT_OUT "plots/out"
 
@@ -56,179 +49,6 @@ static void list_plots(FILE *out)
         fprintf(out, "%-20s %s\n", k->name, k->summary);
 }
 
-/* Whether path is a regular file. */
-static int is_file(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* The source directory recorded in the CMakeCache.txt of build directory dir, in out;
- * 0 when found. */
-static int cmake_source_dir(const char *dir, char *out, size_t n)
-{
-    static const char key[] = "CMAKE_HOME_DIRECTORY:INTERNAL=";
-    char path[PATH_MAX + 32], line[PATH_MAX];
-    snprintf(path, sizeof path, "%s/CMakeCache.txt", dir);
-    FILE *fp = fopen(path, "r");
-    int rc = -1;
-    while (fp && rc != 0 && fgets(line, sizeof line, fp))
-        if (strncmp(line, key, sizeof key - 1) == 0) {
-            line[strcspn(line, "\n")] = '\0';
-            snprintf(out, n, "%s", line + sizeof key - 1);
-            rc = 0;
-        }
-    if (fp)
-        fclose(fp);
-    return rc;
-}
-
-/* The folder holding NAME.gp, in dir. Returns 0, or DM_ERUNTIME naming the places
- * looked in. */
-static int find_scripts(const char *name, char *dir, size_t n, dm_err *err)
-{
-    char exe[PATH_MAX], script[PATH_MAX + 256], src[PATH_MAX + 64];
-    const char *env = getenv("DMBENCH_PLOTS");
-    if (env && env[0]) {
-        snprintf(script, sizeof script, "%s/%s.gp", env, name);
-        if (!is_file(script))
-            return dm_err_set(err, DM_ERUNTIME, "%s: no such script (DMBENCH_PLOTS=%s names "
-                              "the folder of the plot scripts)", script, env);
-        snprintf(dir, n, "%s", env);
-        return 0;
-    }
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0)
-        return dm_err_set(err, DM_ERUNTIME, "finding the plot scripts: cannot read "
-                          "/proc/self/exe; set DMBENCH_PLOTS to the source tree's plots/");
-    exe[len] = '\0';
-    char *bindir = dirname(exe);
-    snprintf(script, sizeof script, "%s/../plots/%s.gp", bindir, name);
-    if (is_file(script)) {
-        snprintf(dir, n, "%s/../plots", bindir);
-        return 0;
-    }
-    if (cmake_source_dir(bindir, src, sizeof src) == 0) {
-        snprintf(script, sizeof script, "%s/plots/%s.gp", src, name);
-        if (is_file(script)) {
-            snprintf(dir, n, "%s/plots", src);
-            return 0;
-        }
-    }
-    return dm_err_set(err, DM_ERUNTIME, "plot script %s.gp not found in %s/../plots nor in the "
-                      "configured source tree; set DMBENCH_PLOTS to the source tree's plots/",
-                      name, bindir);
-}
-
-/* mkdir -p. Returns 0, or DM_ERUNTIME. */
-static int make_dirs(const char *path, dm_err *err)
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char c = *p;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return dm_err_set(err, DM_ERUNTIME, "creating %s: %s", buf, strerror(errno));
-        if (c == '\0')
-            return 0;
-        *p = c;
-    }
-}
-
-/* Appends "name='value'; " to the gnuplot command text (quotes doubled, gnuplot's way);
- * cmd is sized for the longest paths and labels, so nothing is cut. */
-static void gp_set(char *cmd, size_t n, const char *name, const char *value)
-{
-    size_t used = strlen(cmd);
-    int w = snprintf(cmd + used, n - used, "%s='", name);
-    if (w < 0 || (size_t)w >= n - used)
-        return;
-    used += (size_t)w;
-    for (const char *p = value; *p && used + 5 < n; p++) {
-        if (*p == '\'')
-            cmd[used++] = '\'';
-        cmd[used++] = *p;
-    }
-    snprintf(cmd + used, n - used, "'; ");
-}
-
-static void gp_set_int(char *cmd, size_t n, const char *name, int value)
-{
-    size_t used = strlen(cmd);
-    snprintf(cmd + used, n - used, "%s=%d; ", name, value);
-}
-
-/* The last non-empty line of fp (read from its start), in out. */
-static void last_line(FILE *fp, char *out, size_t n)
-{
-    char line[1024];
-    out[0] = '\0';
-    rewind(fp);
-    while (fgets(line, sizeof line, fp)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (line[strspn(line, " \t^")])
-            snprintf(out, n, "%s", line + strspn(line, " \t"));
-    }
-}
-
-/* Passes on what gnuplot said while succeeding (a warning such as an empty series). */
-static void pass_warnings(FILE *fp)
-{
-    char line[1024];
-    rewind(fp);
-    while (fgets(line, sizeof line, fp)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (line[strspn(line, " \t^")])
-            fprintf(stderr, "dmbench: warning: gnuplot: %s\n", line + strspn(line, " \t"));
-    }
-}
-
-/* Runs gnuplot -e SETTINGS SCRIPT with its output kept aside. Returns 0 when it exits 0
- * and output is a non-empty file (passing on its warnings); DM_ERUNTIME naming gnuplot
- * when it is missing, or with its last message when it fails. */
-static int run_gnuplot(const char *settings, const char *script, const char *output, dm_err *err)
-{
-    char *argv[] = { "gnuplot", "-e", (char *)settings, (char *)script, NULL };
-    posix_spawn_file_actions_t fa;
-    FILE *log = tmpfile();
-    pid_t pid;
-    int status, rc;
-    if (!log)
-        return dm_err_set(err, DM_ERUNTIME, "running gnuplot: tmpfile: %s", strerror(errno));
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, fileno(log), 1);
-    posix_spawn_file_actions_adddup2(&fa, fileno(log), 2);
-    rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc == ENOENT) {
-        rc = dm_err_set(err, DM_ERUNTIME, "gnuplot not found on PATH: dmbench plot needs it "
-                        "(Debian: apt-get install gnuplot-nox)");
-    } else if (rc != 0) {
-        rc = dm_err_set(err, DM_ERUNTIME, "running gnuplot: %s", strerror(rc));
-    } else if (waitpid(pid, &status, 0) < 0) {
-        rc = dm_err_set(err, DM_ERUNTIME, "waiting for gnuplot: %s", strerror(errno));
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        char msg[512];
-        last_line(log, msg, sizeof msg);
-        rc = dm_err_set(err, DM_ERUNTIME, "gnuplot failed on %s (%s %d): %s", script,
-                        WIFEXITED(status) ? "exit status" : "signal",
-                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                        msg[0] ? msg : "no message");
-    } else {
-        struct stat sb;
-        if (stat(output, &sb) != 0 || sb.st_size == 0)
-            rc = dm_err_set(err, DM_ERUNTIME, "gnuplot wrote nothing to %s from %s", output, script);
-        else
-            pass_warnings(log);
-    }
-    fclose(log);
-    return rc;
-}
-
 /* The plot's files' base name: NAME-runID, then each --where as -name-value. */
 static void base_name(const char *name, int64_t run, const dm_plot_opts *o, char *out, size_t n)
 {
@@ -243,41 +63,18 @@ static void base_name(const char *name, int64_t run, const dm_plot_opts *o, char
     }
 }
 
-/* The gnuplot settings of one output: files, labels, scales, block counts. */
-static void settings_of(const dm_plot_meta *m, const char *dat, const char *path,
-                        const char *ext, const char *scripts, char *s, size_t n)
-{
-    s[0] = '\0';
-    gp_set(s, n, "datafile", dat);
-    gp_set(s, n, "output", path);
-    gp_set(s, n, "terminal", ext);
-    gp_set(s, n, "plotdir", scripts);
-    gp_set(s, n, "title", m->title);
-    gp_set(s, n, "subtitle", m->subtitle);
-    gp_set(s, n, "xlabel", m->xlabel);
-    gp_set(s, n, "ylabel", m->ylabel);
-    gp_set(s, n, "xformat", m->xformat);
-    gp_set(s, n, "yformat", m->yformat);
-    gp_set(s, n, "baseline", m->baseline);
-    gp_set_int(s, n, "logx", m->logx);
-    gp_set_int(s, n, "logy", m->logy);
-    gp_set_int(s, n, "series", m->series);
-    gp_set_int(s, n, "fits", m->fits);
-}
-
 /* Writes the data, then draws each format. Returns 0 or a dm_err code. */
 static int plot(const dm_plot_kind *k, const char *db, const dm_plot_opts *o, const char *outdir,
                 int png, int svg, dm_err *err)
 {
-    char scripts[PATH_MAX + 128], script[PATH_MAX + 256], base[256];
-    char dat[PATH_MAX + 300], path[PATH_MAX + 300], settings[4 * PATH_MAX + 8192];
+    char scripts[PATH_MAX + 128], base[256], dat[PATH_MAX + 300], path[PATH_MAX + 300];
     dm_store *st = NULL;
     dm_plot_meta m;
     char *text = NULL;
     size_t len = 0;
     FILE *fp;
     int rc;
-    if ((rc = find_scripts(k->name, scripts, sizeof scripts, err)) ||
+    if ((rc = plotdraw_find_scripts(k->name, scripts, sizeof scripts, err)) ||
         (rc = cli_open_existing(db, &st, err)))
         goto done;
     if (!(fp = open_memstream(&text, &len))) {
@@ -286,7 +83,7 @@ static int plot(const dm_plot_kind *k, const char *db, const dm_plot_opts *o, co
     }
     rc = plotdata_export(st, k, o, fp, &m, err);
     fclose(fp);
-    if (rc || (rc = make_dirs(outdir, err)))
+    if (rc || (rc = plotdraw_make_dirs(outdir, err)))
         goto done;
     base_name(k->name, m.run_id, o, base, sizeof base);
     snprintf(dat, sizeof dat, "%s/%s.dat", outdir, base);
@@ -299,14 +96,12 @@ static int plot(const dm_plot_kind *k, const char *db, const dm_plot_opts *o, co
         goto done;
     }
     printf("%s: %d series, %d rows in %s\n", k->name, m.series + m.fits, m.rows, dat);
-    snprintf(script, sizeof script, "%s/%s.gp", scripts, k->name);
     for (int f = 0; f < 2 && rc == 0; f++) {
         if (!(f == 0 ? png : svg))
             continue;
         const char *ext = f == 0 ? "png" : "svg";
         snprintf(path, sizeof path, "%s/%s.%s", outdir, base, ext);
-        settings_of(&m, dat, path, ext, scripts, settings, sizeof settings);
-        if ((rc = run_gnuplot(settings, script, path, err)) == 0)
+        if ((rc = plotdraw_render(&m, scripts, k->name, dat, path, ext, err)) == 0)
             printf("%s: wrote %s\n", k->name, path);
     }
 done:

@@ -27,6 +27,7 @@ static const command commands[] = {
     { .name = "crossover", .fn = cmd_crossover,
       .summary = "where two variants' times cross, and its fit against a group axis" },
     { .name = "plot", .fn = cmd_plot, .summary = "draw a plot of a run with gnuplot (PNG, SVG)" },
+    { .name = "report", .fn = cmd_report, .summary = "write a markdown and HTML report of a database" },
     { .name = "compare", .fn = cmd_compare,
       .summary = "compare two runs point by point (exit 1 when any is slower)" },
     { .name = "calibrate", .fn = cmd_calibrate,

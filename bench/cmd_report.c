@@ -1,0 +1,126 @@
+/* cmd_report.c - `dmbench report`: everything in a results database (or some of its
+ * runs) as DIR/report.md and DIR/report.html (results/report.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "plotdraw.h"
+#include "report.h"
+
+#define REPORT_DEFAULT_OUT "plots/out/report"
+#define REPORT_MAX_RUNS 256
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dmbench report [--db PATH] [--out DIR] [--runs N,M,...] [--no-plots]\n\n"
+            "Writes a report of the results database as DIR/report.md and DIR/report.html\n"
+            "(self-contained: inline style, plots inlined as SVG): the runs with their\n"
+            "fingerprints and measured points, the tuned block sizes of each workload, and\n"
+            "the plots of each run drawn by gnuplot (their .dat and .svg files go to\n"
+            "DIR/plots, which report.md links to).\n\n"
+            "options:\n"
+            "  --db PATH      the results database (default: $DMBENCH_DB, else %s)\n"
+            "  --out DIR      where the report goes (default: %s)\n"
+            "  --runs LIST    only these runs, comma-separated ids, in this order\n"
+            "  --no-plots     leave the plots out (no gnuplot)\n"
+            "  -h, --help     this help\n",
+            STORE_DEFAULT_PATH, REPORT_DEFAULT_OUT);
+}
+
+/* Parses "3,5,9" into ids. Returns 0 or DM_EINPUT. */
+static int parse_runs(const char *s, int64_t *ids, size_t *n, dm_err *err)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", s);
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(tok, &end, 10);
+        if (errno || *end || end == tok || v <= 0)
+            return dm_err_set(err, DM_EINPUT, "--runs %s: '%s' is not a run id", s, tok);
+        if (*n == REPORT_MAX_RUNS)
+            return dm_err_set(err, DM_EINPUT, "--runs: at most %d runs", REPORT_MAX_RUNS);
+        ids[(*n)++] = v;
+    }
+    return *n ? 0 : dm_err_set(err, DM_EINPUT, "--runs %s: no run ids", s);
+}
+
+/* Writes both files. Returns 0 or a dm_err code. */
+static int write_report(const char *db, const dm_report_opts *o, dm_err *err)
+{
+    char md_path[PATH_MAX + 16] = "", html_path[PATH_MAX + 16] = "";
+    dm_store *st = NULL;
+    FILE *md = NULL, *html = NULL;
+    int rc;
+    if ((rc = cli_open_existing(db, &st, err)) || (rc = plotdraw_make_dirs(o->outdir, err)))
+        goto done;
+    snprintf(md_path, sizeof md_path, "%s/report.md", o->outdir);
+    snprintf(html_path, sizeof html_path, "%s/report.html", o->outdir);
+    if (!(md = fopen(md_path, "w")) || !(html = fopen(html_path, "w"))) {
+        rc = dm_err_set(err, DM_ERUNTIME, "creating %s: %s", md ? html_path : md_path,
+                        strerror(errno));
+        goto done;
+    }
+    rc = report_write(st, o, md, html, err);
+    int bad_md = fclose(md) != 0, bad_html = fclose(html) != 0;
+    md = html = NULL;
+    if (rc == 0 && (bad_md || bad_html))
+        rc = dm_err_set(err, DM_ERUNTIME, "writing %s: %s", bad_md ? md_path : html_path,
+                        strerror(errno));
+    if (rc == 0)
+        printf("report: wrote %s and %s\n", md_path, html_path);
+done:
+    if (md)
+        fclose(md);
+    if (html)
+        fclose(html);
+    if (rc && md_path[0]) { /* no half-written report stays */
+        unlink(md_path);
+        unlink(html_path);
+    }
+    store_close(st);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "db", required_argument, NULL, 'd' },  { "out", required_argument, NULL, 'o' },
+        { "runs", required_argument, NULL, 'r' }, { "no-plots", no_argument, NULL, 'n' },
+        { "help", no_argument, NULL, 'h' },      { 0 },
+    };
+    static int64_t runs[REPORT_MAX_RUNS];
+    dm_report_opts o = { .plots = 1, .outdir = REPORT_DEFAULT_OUT };
+    const char *db = NULL;
+    dm_err err = { 0 };
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'o': o.outdir = optarg; break;
+        case 'n': o.plots = 0; break;
+        case 'r':
+            if (parse_runs(optarg, runs, &o.nruns, &err))
+                return cli_fail(&err);
+            o.runs = runs;
+            break;
+        case 'h': usage(stdout); return DM_EXIT_OK;
+        case ':': return cli_usage_error("report", "option %s needs a value", argv[optind - 1]);
+        default: return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc)
+        return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+    if (write_report(db, &o, &err))
+        return cli_fail(&err);
+    return DM_EXIT_OK;
+}

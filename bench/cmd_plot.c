@@ -20,7 +20,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dmbench plot NAME [RUN] [--db PATH] [--axis NAME] [--where NAME=VALUE ...]\n"
-            "                    [--variants A,B] [--group NAME] [--out DIR] [--format png|svg|both]\n"
+            "                    [--variants A[,B]] [--group NAME] [--metric NAME] [--out DIR]\n"
+            "                    [--format png|svg|both]\n"
             "       dmbench plot --list\n\n"
             "Draws plot NAME of a run (a run id or 'latest', the default) from the results\n"
             "database: writes the plot's data to DIR/NAME-runID.dat (a header naming the run,\n"
@@ -34,7 +35,9 @@ static void usage(FILE *out)
             "                       first numeric dataset or problem parameter that varies)\n"
             "  --where NAME=VALUE   only points whose NAME is VALUE (points without NAME stay);\n"
             "                       repeatable, and named in the output files\n"
-            "  --variants A,B       crossover: the two variants (default: the run's two)\n"
+            "  --variants A,B       crossover: the two variants (default: the run's two);\n"
+            "                       timeline: one variant (A) whose point to draw\n"
+            "  --metric NAME        metric-vs-axis: the CUPTI metric, by its short name\n"
             "  --group NAME         crossover: the axis grouping the crossovers (required)\n"
             "  --out DIR            where the files go (default: %s)\n"
             "  --format FORMAT      png, svg or both (default)\n"
@@ -128,6 +131,7 @@ int cmd_plot(int argc, char **argv)
         { "where", required_argument, NULL, 'w' },    { "variants", required_argument, NULL, 'v' },
         { "group", required_argument, NULL, 'g' },    { "out", required_argument, NULL, 'o' },
         { "format", required_argument, NULL, 'f' },   { "list", no_argument, NULL, 'l' },
+        { "metric", required_argument, NULL, 'm' },
         { "help", no_argument, NULL, 'h' },           { 0 },
     };
     dm_plot_opts o = { 0 };
@@ -143,6 +147,7 @@ int cmd_plot(int argc, char **argv)
         case 'd': db = optarg; break;
         case 'x': o.axis = optarg; break;
         case 'g': o.group = optarg; break;
+        case 'm': o.metric = optarg; break;
         case 'o': outdir = optarg; break;
         case 'w':
             if (o.nwhere == PLOTDATA_MAX_WHERE)
@@ -152,11 +157,13 @@ int cmd_plot(int argc, char **argv)
         case 'v': {
             snprintf(variants, sizeof variants, "%s", optarg);
             char *comma = strchr(variants, ',');
-            if (!comma || comma == variants || !comma[1] || strchr(comma + 1, ','))
-                return cli_usage_error("plot", "--variants %s: expected two variants, A,B", optarg);
-            *comma = '\0';
+            if (!variants[0] || comma == variants || (comma && (!comma[1] || strchr(comma + 1, ','))))
+                return cli_usage_error("plot", "--variants %s: expected A or A,B", optarg);
             o.variant_a = variants;
-            o.variant_b = comma + 1;
+            if (comma) {
+                *comma = '\0';
+                o.variant_b = comma + 1;
+            }
             break;
         }
         case 'f':

@@ -374,6 +374,62 @@ static int export_occupancy(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
     return rc;
 }
 
+/* The metrics of the run's launches ("a, b"), for error messages. */
+static void metric_names(pd_ctx *c, char *out, size_t n)
+{
+    sqlite3_stmt *q = NULL;
+    out[0] = '\0';
+    if (sqlite3_prepare_v2(store_db(c->st), "SELECT DISTINCT metric FROM v_launch_metrics"
+                           " WHERE run_id = ?1 AND value IS NOT NULL ORDER BY metric", -1, &q,
+                           NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(q, 1, c->run.id);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        size_t used = strlen(out);
+        snprintf(out + used, n - used, "%s%s", used ? ", " : "", sqlite3_column_text(q, 0));
+    }
+    sqlite3_finalize(q);
+}
+
+static int export_metric(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
+{
+    char names[1024], unit[32] = "";
+    metric_names(c, names, sizeof names);
+    if (!c->o->metric)
+        return dm_err_set(err, DM_EINPUT, "metric-vs-axis needs --metric NAME (run %lld has: %s)",
+                          (long long)c->run.id, names[0] ? names : "no metric values");
+    /* every launch's value; a point's launches of one kernel keep the first */
+    char *sql = sqlite3_mprintf(
+        "SELECT s.variant, s.params, s.params || ',kernel=' || s.kernel, x.value_num,"
+        " s.launch_index, s.value, coalesce(s.unit, '')"
+        " FROM v_launch_metrics s" PD_AXIS_JOIN " AND s.metric = %Q AND s.value IS NOT NULL",
+        c->o->metric);
+    if (!sql)
+        return dm_err_set(err, DM_ERUNTIME, "out of memory");
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(store_db(c->st), "SELECT unit FROM v_launch_metrics WHERE run_id = ?1"
+                           " AND metric = ?2 AND unit IS NOT NULL LIMIT 1", -1, &q, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(q, 1, c->run.id);
+        sqlite3_bind_text(q, 2, c->o->metric, -1, SQLITE_STATIC);
+        if (sqlite3_step(q) == SQLITE_ROW)
+            snprintf(unit, sizeof unit, "%s", (const char *)sqlite3_column_text(q, 0));
+    }
+    sqlite3_finalize(q);
+    char what[160], columns[160];
+    snprintf(what, sizeof what, "%s vs %s", c->o->metric, c->axis);
+    pd_set_title(c, m, what);
+    pd_param_label(c, c->axis, m->xlabel, sizeof m->xlabel);
+    snprintf(m->ylabel, sizeof m->ylabel, unit[0] ? "%s (%s, per launch)" : "%s%s (per launch)",
+             c->o->metric, unit);
+    snprintf(columns, sizeof columns, "%s %s", c->axis, c->o->metric);
+    int rc = export_series(c, sql, 1, columns, NULL, NULL, out, m, err);
+    sqlite3_free(sql);
+    if (rc == DM_EINPUT)
+        dm_err_set(err, DM_EINPUT, "run %lld has no values of metric '%s' with %s (it has: %s)",
+                   (long long)c->run.id, c->o->metric, c->axis, names[0] ? names : "none");
+    return rc;
+}
+
 const dm_plot_kind plotdata_kinds[] = {
     { .name = "time-vs-block", .axis = "block", .export = export_time,
       .summary = "median time (Q1..Q3 bars) vs threads per block, a line per variant and "
@@ -385,6 +441,9 @@ const dm_plot_kind plotdata_kinds[] = {
     { .name = "occupancy-vs-block", .axis = "block", .export = export_occupancy,
       .summary = "achieved occupancy (CUPTI) and the runtime calculator's prediction vs "
                  "threads per block, per variant and kernel" },
+    { .name = "metric-vs-axis", .export = export_metric,
+      .summary = "a CUPTI metric (--metric) of every launch vs an axis, per variant and "
+                 "kernel" },
     { .name = "timeline", .no_axis = 1, .export = pd_export_timeline,
       .summary = "the traced kernels and copies of one point (--where selects it) as a "
                  "Gantt chart, one row per stream" },

@@ -21,6 +21,7 @@ typedef struct dm_plot_opts {
     int nwhere;
     const char *variant_a, *variant_b; /* crossover: NULL for the run's two variants */
     const char *group;                 /* crossover: the grouping axis */
+    const char *metric;                /* metric-vs-axis: the metric's short name */
     const char *command;               /* the command line, for the header; may be NULL */
 } dm_plot_opts;
 

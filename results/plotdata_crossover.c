@@ -16,6 +16,9 @@
 /* The run's two variants (with ok points) when o names none. */
 static int pick_variants(pd_ctx *c, char *a, char *b, size_t n, dm_err *err)
 {
+    if (c->o->variant_a && !c->o->variant_b)
+        return dm_err_set(err, DM_EINPUT, "crossover: --variants %s names one variant; "
+                          "expected two, A,B", c->o->variant_a);
     if (c->o->variant_a && c->o->variant_b) {
         snprintf(a, n, "%s", c->o->variant_a);
         snprintf(b, n, "%s", c->o->variant_b);

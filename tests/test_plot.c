@@ -369,6 +369,27 @@ static void occupancy_vs_block_shows_achieved_and_predicted(void **state)
     assert_non_null(strstr(slurp(f->errf, NULL), "--metrics occupancy"));
 }
 
+static void metric_vs_axis_plots_the_named_metric(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    fill_cupti(f);
+    assert_int_equal(plot(f, "", "metric-vs-axis --axis block"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "needs --metric NAME (run 1 has: achieved_occupancy)"));
+    assert_int_equal(plot(f, "", "metric-vs-axis --axis block --metric nope"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "no values of metric 'nope'"));
+    plot_ok(f, "metric-vs-axis --axis block --metric achieved_occupancy --where op=copy");
+    datfile d;
+    read_dat(f, "metric-vs-axis-run1-op-copy", &d);
+    assert_int_equal(d.blocks, 3); /* the kernel at each n */
+    for (int b = 0; b < 3; b++)
+        assert_true(close_to(d.b[0].v[b][1], 40 + blocks[b] / 32.0));
+    char path[256];
+    snprintf(path, sizeof path, "%s/metric-vs-axis-run1-op-copy.dat", f->dir);
+    assert_non_null(strstr(slurp(path, NULL), "achieved_occupancy (%, per launch)"));
+    assert_rendered(f, "metric-vs-axis-run1-op-copy");
+}
+
 static void timeline_draws_one_row_per_stream(void **state)
 {
     fixture *f = *state;
@@ -397,6 +418,11 @@ static void timeline_draws_one_row_per_stream(void **state)
     assert_non_null(strstr(slurp(path, NULL), "overlap 22.2%"));
     assert_rendered(f, "timeline-run1");
     assert_int_equal(plot(f, "", "timeline --where n=999"), 2);
+    assert_int_equal(plot(f, "", "timeline --variants cpu"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "no traced ok point of the named variant"));
+    plot_ok(f, "timeline --variants kernel --format png");
+    assert_int_equal(plot(f, "", "crossover --variants cpu --group n"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "names one variant"));
 }
 
 static void list_names_every_plot(void **state)
@@ -406,7 +432,8 @@ static void list_names_every_plot(void **state)
     const char *text = slurp(f->out, NULL);
     for (const char *const *name = (const char *const[]){ "time-vs-block", "speedup-vs-size",
                                                           "throughput-vs-size", "crossover",
-                                                          "occupancy-vs-block", "timeline", NULL };
+                                                          "occupancy-vs-block", "metric-vs-axis",
+                                                          "timeline", NULL };
          *name; name++)
         assert_non_null(strstr(text, *name));
 }
@@ -452,6 +479,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(throughput_vs_size_is_in_gb_per_s, setup, teardown),
         cmocka_unit_test_setup_teardown(crossover_has_points_and_both_fits, setup, teardown),
         cmocka_unit_test_setup_teardown(occupancy_vs_block_shows_achieved_and_predicted, setup, teardown),
+        cmocka_unit_test_setup_teardown(metric_vs_axis_plots_the_named_metric, setup, teardown),
         cmocka_unit_test_setup_teardown(timeline_draws_one_row_per_stream, setup, teardown),
         cmocka_unit_test_setup_teardown(list_names_every_plot, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_names_are_usage_errors, setup, teardown),

@@ -23,6 +23,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_crossover(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_characterize(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 /* Prints "dmbench: error: MESSAGE" (one line) on stderr. */

@@ -13,9 +13,10 @@
 
 #include <cmocka.h>
 
+#include "cli_fixture.h"
+
 #include "sweep.h"
 
-#define DMBENCH DM_BINARY_DIR "/dmbench"
 #define DEMO DM_SOURCE_DIR "/sweeps/cupti-demo.yaml"
 
 #define HEAD "workload: membw\ndataset: {generator: random}\nvariants: [cpu, kernel]\n"
@@ -74,60 +75,6 @@ static void test_sweep_refuses_bad_metrics_and_timeline_where_written(void **sta
 
 /* ---- dmbench run ---- */
 
-typedef struct fixture {
-    char dir[64];
-    char out[128], errf[128], db[128];
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    if (!f)
-        return -1;
-    strcpy(f->dir, "/tmp/dmbench-cupti-run-XXXXXX");
-    if (!mkdtemp(f->dir))
-        return -1;
-    snprintf(f->out, sizeof f->out, "%s/stdout", f->dir);
-    snprintf(f->errf, sizeof f->errf, "%s/stderr", f->dir);
-    snprintf(f->db, sizeof f->db, "%s/r.sqlite", f->dir);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    int rc = system(cmd);
-    free(f);
-    return rc == 0 ? 0 : -1;
-}
-
-/* Runs "dmbench ARGS" with stdout and stderr captured; returns the exit status. */
-static int dmbench(fixture *f, const char *fmt, ...)
-{
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s </dev/null", DMBENCH, args, f->out, f->errf);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-/* A captured file's text (static buffer). */
-static const char *slurp(const char *path)
-{
-    static char buf[1 << 16];
-    FILE *fp = fopen(path, "r");
-    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
-    buf[n] = '\0';
-    if (fp)
-        fclose(fp);
-    return buf;
-}
 
 static void test_dry_run_shows_metrics_and_passes(void **state)
 {

@@ -13,37 +13,12 @@
 #include <cuda_runtime_api.h>
 
 #include "device.h"
+#include "gpu_fixture.h"
 #include "membw/membw.h"
 #include "registry.h"
 
 extern const dm_workload membw_workload;
 
-typedef struct gpu_fixture {
-    dm_device dev;
-    cudaStream_t stream;
-} gpu_fixture;
-
-static int setup(void **state)
-{
-    gpu_fixture *f = calloc(1, sizeof *f);
-    dm_err err = {0};
-    if (!f || device_query(0, &f->dev, &err) ||
-        DM_CUDA(&err, cudaStreamCreateWithFlags(&f->stream, cudaStreamNonBlocking))) {
-        fprintf(stderr, "setup: %s\n", err.msg);
-        free(f);
-        return -1;
-    }
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    gpu_fixture *f = *state;
-    cudaStreamDestroy(f->stream);
-    free(f);
-    return 0;
-}
 
 static void set_int(dm_point *pt, const char *name, int64_t v)
 {

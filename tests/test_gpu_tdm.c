@@ -15,39 +15,12 @@
 #include <cuda_runtime_api.h>
 
 #include "device.h"
+#include "gpu_fixture.h"
 #include "registry.h"
 #include "tdm/tdm.h"
 
 extern const dm_workload tdm_workload;
 
-typedef struct gpu_fixture {
-    dm_device dev;
-    cudaStream_t stream;
-    int checked; /* variant runs compared with the reference */
-} gpu_fixture;
-
-static int setup(void **state)
-{
-    gpu_fixture *f = calloc(1, sizeof *f);
-    dm_err err = {0};
-    if (!f || device_query(0, &f->dev, &err) ||
-        DM_CUDA(&err, cudaStreamCreateWithFlags(&f->stream, cudaStreamNonBlocking))) {
-        fprintf(stderr, "setup: %s\n", err.msg);
-        free(f);
-        return -1;
-    }
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    gpu_fixture *f = *state;
-    fprintf(stderr, "test_gpu_tdm: %d variant runs matched the reference\n", f->checked);
-    cudaStreamDestroy(f->stream);
-    free(f);
-    return 0;
-}
 
 static void set_int(dm_point *pt, const char *name, int64_t v)
 {

@@ -117,6 +117,62 @@ int chz_card(const chz_ctx *c, const char *sweep, const char *exclude, char *oth
     return 0;
 }
 
+/* Writes "CUPTI: metric (unit) at each variant's fastest block: ..." from the newest
+ * complete tdm sweep run on the card that has values of the metric, if any store has
+ * one; sets *shown. Returns 0 or DM_ERUNTIME. */
+static int write_metric(const chz_ctx *c, const char *metric, FILE *out, int *shown,
+                        dm_err *err)
+{
+    static const char sql[] =
+        "WITH run AS (SELECT r.id, r.started_at, r.gpu_name FROM runs r"
+        "  WHERE r.sweep_name = ?1 AND r.status = 'complete' AND instr(r.gpu_name, ?2) > 0"
+        "  AND EXISTS (SELECT 1 FROM metrics m JOIN points p ON p.id = m.point_id"
+        "   WHERE p.run_id = r.id AND m.metric = ?3 AND m.value IS NOT NULL)"
+        "  ORDER BY r.started_at DESC LIMIT 1),"
+        " lvl AS (SELECT p.id, p.variant, l.value_num AS level, s.median FROM points p"
+        "  JOIN run ON run.id = p.run_id JOIN point_stats s ON s.point_id = p.id"
+        "  JOIN point_params l ON l.point_id = p.id AND l.name = 'level' WHERE p.status = 'ok')"
+        " SELECT b.variant, b.level, avg(m.value), max(m.unit), run.started_at, run.gpu_name"
+        " FROM lvl b JOIN run JOIN metrics m ON m.point_id = b.id AND m.metric = ?3"
+        " WHERE m.value IS NOT NULL AND b.median = (SELECT min(o.median) FROM lvl o"
+        "  WHERE o.variant = b.variant AND o.level = b.level)"
+        " GROUP BY b.variant, b.level ORDER BY b.variant, b.level";
+    for (int i = 0; i < c->nst; i++) {
+        sqlite3 *db = store_db(c->st[i]);
+        sqlite3_stmt *q = NULL;
+        if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+            return dm_err_set(err, DM_ERUNTIME, "characterize metric query: %s", sqlite3_errmsg(db));
+        sqlite3_bind_text(q, 1, CHZ_TDM_SWEEP, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, c->card, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 3, metric, -1, SQLITE_STATIC);
+        int rc, n = 0;
+        char last[64] = "";
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            const char *variant = (const char *)sqlite3_column_text(q, 0);
+            const char *unit = (const char *)sqlite3_column_text(q, 3);
+            if (n++ == 0)
+                fprintf(out, "\nCUPTI, %s (%s, mean over the launches of each variant's fastest "
+                             "block; %s run of %s started %s):", metric, unit ? unit : "",
+                        (const char *)sqlite3_column_text(q, 5), CHZ_TDM_SWEEP,
+                        (const char *)sqlite3_column_text(q, 4));
+            if (strcmp(last, variant)) {
+                fprintf(out, "%s %s", last[0] ? ";" : "", variant);
+                snprintf(last, sizeof last, "%s", variant);
+            }
+            fprintf(out, " L%d %.4g", sqlite3_column_int(q, 1), sqlite3_column_double(q, 2));
+        }
+        sqlite3_finalize(q);
+        if (rc != SQLITE_DONE)
+            return dm_err_set(err, DM_ERUNTIME, "characterize metric query: %s", sqlite3_errmsg(db));
+        if (n) {
+            fputs(".\n", out);
+            *shown = 1;
+            return 0;
+        }
+    }
+    return 0;
+}
+
 int chz_write(const chz_ctx *c, const chz_claim *table, const char *title,
               const char *preamble, FILE *out, int counts[3], dm_err *err)
 {
@@ -141,8 +197,15 @@ int chz_write(const chz_ctx *c, const chz_claim *table, const char *title,
         fprintf(out, "Measured: %s\n", res[k].evidence);
         if (res[k].hardware[0])
             fprintf(out, "\nWhat changed in the hardware: %s\n", res[k].hardware);
-        fprintf(out, "\nCUPTI: %s would back this; not collected (these runs were made without "
-                     "--metrics).\n", cl->metric);
+        int shown = 0;
+        for (const char *const *m = cl->shorts; m && *m; m++) {
+            int rc = write_metric(c, *m, out, &shown, err);
+            if (rc)
+                return rc;
+        }
+        if (!shown)
+            fprintf(out, "\nCUPTI: %s would back this; not collected (no run of %s on this "
+                         "card was made with --metrics).\n", cl->metric, CHZ_TDM_SWEEP);
     }
     return 0;
 }

@@ -47,6 +47,7 @@ typedef struct chz_claim {
     int line;            /* the heading's line in the paper's text */
     int quote_line;      /* the line where the quoted wording starts */
     const char *metric;  /* the CUPTI metric that would back the verdict */
+    const char *const *shorts; /* its short names, as stored: shown when a run has them */
     int (*check)(const chz_ctx *c, chz_result *r, dm_err *err);
 } chz_claim;
 

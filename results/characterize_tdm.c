@@ -317,53 +317,59 @@ static int check_c8(const chz_ctx *c, chz_result *r, dm_err *err)
     return 0;
 }
 
+static const char *const occ[] = { "achieved_occupancy", NULL };
+static const char *const l1bank[] = { "l1_hit_rate", "shared_load_bank_conflicts", NULL };
+static const char *const l1[] = { "l1_hit_rate", NULL };
+static const char *const dur[] = { "duration", NULL };
+static const char *const dram[] = { "dram_read_bytes", "l2_hit_rate", NULL };
+
 const chz_claim chz_tdm_claims[] = {
-    { .id = "C1", .title = "Thread Parallel Algorithm has O(C) Time Complexity Per Episode",
+    { .id = "C1", .shorts = occ, .title = "Thread Parallel Algorithm has O(C) Time Complexity Per Episode",
       .line = 231, .quote_line = 233, .check = check_c1,
       .metric = "sm__warps_active.avg.pct_of_peak_sustained_active "
       "(achieved_occupancy: how little of the card 26 to 15,600 threads fill)",
       .wording = "Algorithm 1 and 2 are constant time algorithms per episode. Whether "
       "performing 26, 1560, or 25,320 searches, the amount of time to complete each "
       "individual search is essentially the same." },
-    { .id = "C2", .title = "Buffering Penalty in Thread Parallel Can be Amortized",
+    { .id = "C2", .shorts = l1bank, .title = "Buffering Penalty in Thread Parallel Can be Amortized",
       .line = 237, .quote_line = 239, .check = check_c2,
       .metric = "l1tex__t_sector_hit_rate.pct (l1_hit_rate) and "
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum (shared_load_bank_conflicts)",
       .wording = "As more threads are added to a block Algorithm 2 exponentially decreases in "
       "execution time as shown in Figure 6(b)." },
-    { .id = "C3", .title = "Block Parallelism Does Not Scale with Block Size",
+    { .id = "C3", .shorts = occ, .title = "Block Parallelism Does Not Scale with Block Size",
       .line = 259, .quote_line = 261, .check = check_c3,
       .metric = "sm__warps_active.avg.pct_of_peak_sustained_active "
       "(achieved_occupancy)",
       .wording = "Unlike Algorithm 2, Algorithms 3 and 4 actually lose performance per episode "
       "as the number of threads per block and level increase." },
-    { .id = "C4", .title = "Thread Level Parallelism Alone is Not Sufficient for Small "
+    { .id = "C4", .shorts = occ, .title = "Thread Level Parallelism Alone is Not Sufficient for Small "
       "Problem Sizes", .line = 269, .quote_line = 271,
       .check = check_c4,
       .metric = "sm__warps_active.avg.pct_of_peak_sustained_active (achieved_occupancy)",
       .wording = "When evaluating small problem sizes, e.g., L = 1, there are not enough "
       "episodes to generate enough threads to utilize the resources of the card. [...] "
       "Algorithms 3 and 4, on the other hand, are orders of magnitude faster" },
-    { .id = "C5", .title = "Block Level Depends on Block Size for Medium Problem Sizes",
+    { .id = "C5", .shorts = l1, .title = "Block Level Depends on Block Size for Medium Problem Sizes",
       .line = 277, .quote_line = 277,
       .check = check_c5, .metric = "l1tex__t_sector_hit_rate.pct (l1_hit_rate)",
       .wording = "Block Level Depends on Block Size for Medium Problem Sizes. As seen in "
       "Figure 7(b), a medium problem size (L = 2) contains enough parallelism at the thread "
       "level such that the thread-parallel Algorithm 2 outperforms the block-parallel "
       "Algorithm 4 for small numbers of threads per block" },
-    { .id = "C6", .title = "Thread-Level Parallelism is Sufficient for Large Problem Sizes",
+    { .id = "C6", .shorts = occ, .title = "Thread-Level Parallelism is Sufficient for Large Problem Sizes",
       .line = 283, .quote_line = 283, .check = check_c6,
       .metric = "sm__warps_active.avg.pct_of_peak_sustained_active "
       "(achieved_occupancy)",
       .wording = "the thread-level parallel algorithms (Algorithm 1 and 2) are significantly "
       "faster than the block level algorithms (Algorithms 3 and 4)." },
-    { .id = "C7", .title = "Thread Level Parallelism is Dependent on Processor Clock "
+    { .id = "C7", .shorts = dur, .title = "Thread Level Parallelism is Dependent on Processor Clock "
       "Frequency for Small and Medium Problems", .line = 289, .quote_line = 289,
       .check = check_c7,
       .metric = "gpu__time_duration.sum (duration) with the SM clock locked at two settings",
       .wording = "Algorithms 1 and 2 are greatly dependent on the processor clock frequency "
       "for small and medium problem sizes, and scale essentially linearly by this measure" },
-    { .id = "C8", .title = "Block-Level Algorithms are Affected by Memory Bandwidth",
+    { .id = "C8", .shorts = dram, .title = "Block-Level Algorithms are Affected by Memory Bandwidth",
       .line = 296, .quote_line = 296,
       .check = check_c8, .metric = "dram__bytes_read.sum (dram_read_bytes) and "
       "lts__t_sector_hit_rate.pct (l2_hit_rate)",

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "analysis_fixture.h"
 #include "characterize.h"
@@ -205,11 +206,41 @@ static void test_write_counts_verdicts_and_quotes_the_paper(void **state)
     free(buf);
 }
 
+static void test_counters_of_the_run_are_shown_under_their_claims(void **state)
+{
+    afx *f = *state;
+    fx_card(f, "H200", 1980, 3200, modern_card, 1.0, 1.0, 3);
+    /* achieved occupancy of every H200 launch: 10 % per level */
+    assert_int_equal(sqlite3_exec(store_db(f->st),
+        "INSERT INTO metrics (point_id, kernel, launch_index, metric, value, unit)"
+        " SELECT p.id, 'k', 0, 'achieved_occupancy', 10 * l.value_num, '%' FROM points p"
+        " JOIN point_params l ON l.point_id = p.id AND l.name = 'level'", NULL, NULL, NULL),
+        SQLITE_OK);
+    chz_ctx c = { .st = { f->st }, .nst = 1, .card = "H200" };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    int counts[3];
+    dm_err err = { 0 };
+    assert_int_equal(chz_write(&c, chz_tdm_claims, "title", "pre", out, counts, &err), 0);
+    fclose(out);
+    assert_non_null(strstr(buf, "CUPTI, achieved_occupancy (%, mean over the launches of each "
+                                "variant's fastest block; H200 run of tdm-fig7"));
+    assert_non_null(strstr(buf, "thread-tex L1 10 L2 20 L3 30"));
+    /* a claim whose metric was not collected still says what would back it */
+    assert_non_null(strstr(buf, "CUPTI: dram__bytes_read.sum (dram_read_bytes) and "
+                                "lts__t_sector_hit_rate.pct (l2_hit_rate) would back this; not "
+                                "collected"));
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_paper_shaped_medians_hold_every_claim, afx_setup,
                                         afx_teardown),
+        cmocka_unit_test_setup_teardown(test_counters_of_the_run_are_shown_under_their_claims,
+                                        afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_modern_medians_break_c3_c6_c8, afx_setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_clock_scaling_that_misses_the_ratio_breaks_c7,

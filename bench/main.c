@@ -100,7 +100,7 @@ static void usage(FILE *out)
     fprintf(out, "usage: dmbench [--version] [--help] COMMAND [ARGS]\n\n"
                  "Benchmark and characterise GPU data-mining kernels.\n\ncommands:\n");
     for (const command *c = commands; c->name; c++)
-        fprintf(out, "  %-9s %s\n", c->name, c->summary);
+        fprintf(out, "  %-13s %s\n", c->name, c->summary);
     fprintf(out, "\n'dmbench COMMAND --help' describes a command. Results go to %s\n"
                  "unless --db or $DMBENCH_DB says otherwise.\n", STORE_DEFAULT_PATH);
 }

@@ -12,14 +12,16 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dmbench crossover WORKLOAD VARIANT_A VARIANT_B --axis NAME [--group NAME]\n"
-            "                         [--card NAME] [--resamples N] [--level P] [--seed S] [--db PATH]\n\n"
+            "                         [--card NAME] [--resamples N] [--level P] [--seed S] [--store]\n"
+            "                         [--db PATH]\n\n"
             "For each value of the group axis (e.g. the episode level N), the value of --axis\n"
             "(e.g. the number of episodes) where the two variants' median times cross, by linear\n"
             "interpolation between measured points (each variant at its fastest configuration),\n"
             "with a bootstrap interval from the raw samples (default 1000 replicates, 95%%), or\n"
             "'no crossover in range'. With --group, the crossovers are fitted to a/N + b and\n"
             "a*N + b by least squares: coefficients, standard errors, R^2 and the better form.\n"
-            "The card defaults to that of the workload's newest run.\n");
+            "The card defaults to that of the workload's newest run. --store keeps both fits\n"
+            "for the card in the database (table crossover_fits), for hybrid variants.\n");
 }
 
 int cmd_crossover(int argc, char **argv)
@@ -29,12 +31,13 @@ int cmd_crossover(int argc, char **argv)
         { "group", required_argument, NULL, 'g' },     { "card", required_argument, NULL, 'c' },
         { "resamples", required_argument, NULL, 'r' }, { "level", required_argument, NULL, 'l' },
         { "seed", required_argument, NULL, 's' },      { "help", no_argument, NULL, 'h' },
+        { "store", no_argument, NULL, 'S' },
         { 0 },
     };
     dm_crossover_opts o = { .resamples = 1000, .level = 0.95, .seed = 1 };
     const char *db = NULL;
     char *end;
-    int c;
+    int c, store = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -58,6 +61,7 @@ int cmd_crossover(int argc, char **argv)
             if (end == optarg || *end)
                 return cli_usage_error("crossover", "--seed %s: expected an integer", optarg);
             break;
+        case 'S': store = 1; break;
         case 'h': usage(stdout); return DM_EXIT_OK;
         case ':': return cli_usage_error("crossover", "option %s needs a value", argv[optind - 1]);
         default: return cli_usage_error("crossover", "unknown option '%s'", argv[optind - 1]);
@@ -80,8 +84,14 @@ int cmd_crossover(int argc, char **argv)
     int status = DM_EXIT_OK;
     if (cli_open_existing(db, &st, &err) || crossover_compute(st, &o, &r, &err))
         status = cli_fail(&err);
-    else
+    else {
         crossover_print(&r, &o, stdout);
+        if (store && crossover_store(st, &o, &r, &err) != 0)
+            status = cli_fail(&err);
+        else if (store)
+            printf("stored both fits for %s in %s\n", r.card[0] ? r.card : "no GPU",
+                   store_path(st));
+    }
     crossover_free(&r);
     store_close(st);
     return status;

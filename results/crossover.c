@@ -311,6 +311,47 @@ int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_res
     return 0;
 }
 
+int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover_result *r,
+                    dm_err *err)
+{
+    static const char sql[] =
+        "INSERT INTO crossover_fits (created_at, card, workload, variant_a, variant_b, axis,"
+        " grp, form, a, b, se_a, se_b, r2, n, better) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ',"
+        " 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+    if (r->better < 0)
+        return dm_err_set(err, DM_EINPUT, "no fit to store: it needs --group and crossovers in "
+                          "3 groups or more");
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, sql, -1, &q, NULL);
+    for (int i = 0; i < 2 && rc == SQLITE_OK; i++) {
+        const dm_fit *f = &r->fit[i];
+        const char *text[] = { r->card, o->workload, o->variant_a, o->variant_b, o->axis,
+                               o->group, f->form };
+        sqlite3_reset(q);
+        for (int k = 0; k < 7; k++)
+            sqlite3_bind_text(q, k + 1, text[k], -1, SQLITE_STATIC);
+        const double num[] = { f->a, f->b, f->se_a, f->se_b, f->r2 };
+        for (int k = 0; k < 5; k++)
+            if (isfinite(num[k]))
+                sqlite3_bind_double(q, k + 8, num[k]);
+            else
+                sqlite3_bind_null(q, k + 8);
+        sqlite3_bind_int(q, 13, f->n);
+        sqlite3_bind_int(q, 14, i == r->better);
+        rc = sqlite3_step(q) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    }
+    sqlite3_finalize(q);
+    if (rc == SQLITE_OK && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return 0;
+    dm_err_set(err, DM_ERUNTIME, "%s: storing the crossover fits: %s", store_path(st),
+               sqlite3_errmsg(db));
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return DM_ERUNTIME;
+}
+
 void crossover_free(dm_crossover_result *r)
 {
     free(r->g);

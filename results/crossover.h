@@ -57,6 +57,12 @@ void crossover_free(dm_crossover_result *r);
  * with fewer than 3 points. */
 int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *f);
 
+/* Stores both fits of r (when there are fits) in crossover_fits, for the card, in one
+ * transaction, the better one marked. Returns 0, DM_EINPUT when r has no fits (fewer
+ * than 3 groups crossed, or no group axis), or DM_ERUNTIME. */
+int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover_result *r,
+                    dm_err *err);
+
 void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, FILE *out);
 
 #endif

@@ -1,4 +1,4 @@
--- schema.sql - the results database, schema version 2 (compiled into dmbench). Each
+-- schema.sql - the results database, schema version 3 (compiled into dmbench). Each
 -- section below opens with a marked line naming the version N it makes, and takes a
 -- database from version N-1 to N: an empty file gets them all in order, an older
 -- database the ones it lacks (store.c). Times are ISO-8601 UTC text; a real that was NaN (unknown) is NULL.
@@ -278,3 +278,26 @@ LEFT JOIN launches l ON l.point_id = v.point_id AND l.launch_index = v.launch_in
 LEFT JOIN kernel_attrs a ON a.point_id = v.point_id AND a.kernel = v.kernel
      AND a.block_threads = v.block_threads AND a.dynamic_smem = l.dynamic_smem
 WHERE v.metric = 'achieved_occupancy';
+
+-- ==== version 3: crossover fits per card, for hybrid variants to switch kernels by
+-- Written by `dmbench crossover --store`: both forms of the fit of crossover against the
+-- group axis, the better one marked.
+CREATE TABLE crossover_fits (
+    id         INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    card       TEXT NOT NULL,    -- '' for runs without a GPU
+    workload   TEXT NOT NULL,
+    variant_a  TEXT NOT NULL,
+    variant_b  TEXT NOT NULL,
+    axis       TEXT NOT NULL,
+    grp        TEXT NOT NULL,
+    form       TEXT NOT NULL CHECK (form IN ('a/N + b', 'a*N + b')),
+    a          REAL NOT NULL,
+    b          REAL NOT NULL,
+    se_a       REAL,
+    se_b       REAL,
+    r2         REAL,
+    n          INTEGER NOT NULL, -- crossovers fitted
+    better     INTEGER NOT NULL CHECK (better IN (0, 1))
+);
+CREATE INDEX crossover_fits_by_pair ON crossover_fits (workload, variant_a, variant_b, card);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "analysis_fixture.h"
 #include "crossover.h"
@@ -63,6 +64,25 @@ static void planted_crossovers_and_their_fit_are_recovered(void **state)
     assert_true(fabs(r.fit[0].b - 5000) < 1e-3);
     assert_true(r.fit[0].r2 > 0.999999);
     assert_true(r.fit[1].r2 < r.fit[0].r2);
+
+    /* both fits are stored for the card, the better one marked */
+    assert_int_equal(crossover_store(f->st, &o, &r, &err), 0);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(f->st), "SELECT card, form, a, b, n, better"
+                                        " FROM crossover_fits ORDER BY better DESC", -1, &q,
+                                        NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(q, 0), "NVIDIA H100 80GB HBM3");
+    assert_string_equal((const char *)sqlite3_column_text(q, 1), "a/N + b");
+    assert_true(fabs(sqlite3_column_double(q, 2) - 100000) < 1e-3);
+    assert_true(fabs(sqlite3_column_double(q, 3) - 5000) < 1e-3);
+    assert_int_equal(sqlite3_column_int(q, 4), 4);
+    assert_int_equal(sqlite3_column_int(q, 5), 1);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(q, 1), "a*N + b");
+    assert_int_equal(sqlite3_column_int(q, 5), 0);
+    assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+    sqlite3_finalize(q);
     crossover_free(&r);
 }
 
@@ -82,6 +102,7 @@ static void curves_that_never_cross_say_so(void **state)
     assert_int_equal(r.n, 1);
     assert_true(isnan(r.g[0].x));
     assert_int_equal(r.better, -1);
+    assert_int_equal(crossover_store(f->st, &o, &r, &err), DM_EINPUT); /* no fit to store */
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);

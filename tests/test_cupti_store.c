@@ -125,8 +125,8 @@ static void test_version_1_migrates_to_the_fresh_schema(void **state)
     if (store_open(f->path, &f->st, &err))
         fail_msg("%s", err.msg);
     sqlite3 *db = store_db(f->st);
-    assert_int_equal(q_int(db, "PRAGMA user_version"), 2);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM schema_version"), 2);
+    assert_int_equal(q_int(db, "PRAGMA user_version"), store_schema_version());
+    assert_int_equal(q_int(db, "SELECT count(*) FROM schema_version"), store_schema_version());
     assert_int_equal(q_int(db, "SELECT count(*) FROM metrics WHERE value = 50 AND unit IS"
                                " NULL"), 1);
     assert_int_equal(q_int(db, "SELECT count(*) FROM points"), 1);

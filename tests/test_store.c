@@ -179,25 +179,25 @@ static int64_t begin_run(dm_store *st, const char *sweep, const char *text, cons
 
 /* ---- schema and opening ---- */
 
-static void test_fresh_db_gets_schema_version_2(void **state)
+static void test_fresh_db_gets_schema_version_3(void **state)
 {
     fixture *f = *state;
     char buf[64];
     dm_err err = { 0 };
     int version = -1;
     dm_store *st = open_ok(f);
-    assert_int_equal(store_schema_version(), 2);
+    assert_int_equal(store_schema_version(), 3);
     assert_int_equal(store_db_version(st, &version, &err), 0);
-    assert_int_equal(version, 2);
-    assert_int_equal(q_int(st, "PRAGMA user_version"), 2);
-    assert_int_equal(q_int(st, "SELECT max(version) FROM schema_version"), 2);
+    assert_int_equal(version, 3);
+    assert_int_equal(q_int(st, "PRAGMA user_version"), 3);
+    assert_int_equal(q_int(st, "SELECT max(version) FROM schema_version"), 3);
     assert_string_equal(q_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 1);
     assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
                                "'run_notes','datasets','points','point_params','samples',"
                                "'point_stats','verifications','metrics','v_point_summary',"
-                               "'v_speedup')"),
-                     11);
+                               "'v_speedup','crossover_fits')"),
+                     12);
 }
 
 static void test_reopen_is_idempotent(void **state)
@@ -207,8 +207,8 @@ static void test_reopen_is_idempotent(void **state)
     int64_t run = begin_run(st, "s", "t", NULL);
     store_close(st);
     st = open_ok(f);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), 2);
-    assert_int_equal(q_int(st, "PRAGMA user_version"), 2);
+    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), 3);
+    assert_int_equal(q_int(st, "PRAGMA user_version"), 3);
     assert_int_equal(q_int(st, "SELECT count(*) FROM runs"), 1);
     assert_int_equal(q_int(st, "SELECT max(id) FROM runs"), run);
 }
@@ -226,8 +226,8 @@ static void test_newer_version_is_rejected(void **state)
     assert_int_equal(store_open(f->path, &f->st, &err), DM_EINPUT);
     assert_null(f->st);
     char want[256];
-    snprintf(want, sizeof want, "%s: database schema version 7 is newer than this dmbench (2)",
-             f->path);
+    snprintf(want, sizeof want, "%s: database schema version 7 is newer than this dmbench (%d)",
+             f->path, store_schema_version());
     assert_string_equal(err.msg, want);
 }
 
@@ -605,13 +605,13 @@ static void test_two_processes_write_one_database(void **state)
     assert_int_equal(q_int(st, "SELECT min(c) FROM (SELECT count(*) AS c FROM points"
                                " GROUP BY run_id)"), 50);
     assert_int_equal(q_int(st, "SELECT count(*) FROM samples"), 300);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), 2);
+    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), store_schema_version());
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_version_is_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_non_sqlite_file_is_rejected, setup, teardown),

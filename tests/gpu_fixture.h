@@ -1,6 +1,7 @@
 /* gpu_fixture.h - what the GPU tests of variants share: the first device's properties and
- * a non-blocking stream for the group, and a count of variant runs checked against the
- * reference. Static functions, included by one test file each. */
+ * a non-blocking stream for the group, and checking a variant against the reference with
+ * a count of the runs checked. Static functions, included by one test file each, after
+ * cmocka.h. */
 #ifndef DM_TEST_GPU_FIXTURE_H
 #define DM_TEST_GPU_FIXTURE_H
 
@@ -39,6 +40,31 @@ static inline int teardown(void **state)
     DM_CUDA_WARN(cudaStreamDestroy(f->stream));
     free(f);
     return 0;
+}
+
+/* Runs v of workload w at pt twice (the second run over the first's output) and checks
+ * both against the reference; a point v does not support is skipped. Needs cmocka. */
+static inline void check_variant(gpu_fixture *f, const dm_workload *w, const dm_variant *v,
+                                 const dm_point *pt, const dm_dataset *ds, const void *ref)
+{
+    dm_exec ex = {.device = &f->dev, .stream = f->stream};
+    dm_err err = {0};
+    char why[512] = "", where[512];
+    void *st;
+    const void *out;
+    dm_point_format(pt, where, sizeof where);
+    if (v->supports && v->supports(pt, &f->dev, why, sizeof why))
+        return;
+    if (v->setup(&ex, ds, pt, &st, &err))
+        fail_msg("%s %s: setup: %s", v->name, where, err.msg);
+    for (int rep = 0; rep < 2; rep++) {
+        if (v->run(st, &err) || v->output(st, &out, &err))
+            fail_msg("%s %s: %s", v->name, where, err.msg);
+        if (w->compare(ref, out, pt, why, sizeof why))
+            fail_msg("%s %s: %s", v->name, where, why);
+    }
+    f->checked++;
+    v->teardown(st);
 }
 
 #endif

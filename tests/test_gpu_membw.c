@@ -34,30 +34,6 @@ static void set_str(dm_point *pt, const char *name, const char *s)
             snprintf(pt->values[i].s, sizeof pt->values[i].s, "%s", s);
 }
 
-/* Runs v at pt twice (the second run over the first's output) and checks both against
- * the reference. */
-static void check_variant(gpu_fixture *f, const dm_variant *v, const dm_point *pt,
-                          const dm_dataset *ds, const void *ref)
-{
-    dm_exec ex = {.device = &f->dev, .stream = f->stream};
-    dm_err err = {0};
-    char why[256] = "", where[512];
-    void *st;
-    const void *out;
-    dm_point_format(pt, where, sizeof where);
-    if (v->supports && v->supports(pt, &f->dev, why, sizeof why))
-        return;
-    if (v->setup(&ex, ds, pt, &st, &err))
-        fail_msg("%s %s: setup: %s", v->name, where, err.msg);
-    for (int rep = 0; rep < 2; rep++) {
-        if (v->run(st, &err) || v->output(st, &out, &err))
-            fail_msg("%s %s: %s", v->name, where, err.msg);
-        if (membw_workload.compare(ref, out, pt, why, sizeof why))
-            fail_msg("%s %s: %s", v->name, where, why);
-    }
-    v->teardown(st);
-}
-
 static void test_gpu_variants_match_reference(void **state)
 {
     gpu_fixture *f = *state;
@@ -86,14 +62,14 @@ static void test_gpu_variants_match_reference(void **state)
                 set_int(&vp, "n", sizes[si]);
                 set_str(&vp, "op", ops[oi]);
                 if (!v->params) {
-                    check_variant(f, v, &vp, &ds, ref);
+                    check_variant(f, &membw_workload, v, &vp, &ds, ref);
                     continue;
                 }
                 for (size_t bi = 0; bi < 3; bi++) {
                     for (size_t gi = 0; gi < 2; gi++) {
                         set_int(&vp, "block", blocks[bi]);
                         set_int(&vp, "blocks_per_sm", per_sm[gi]);
-                        check_variant(f, v, &vp, &ds, ref);
+                        check_variant(f, &membw_workload, v, &vp, &ds, ref);
                     }
                 }
             }

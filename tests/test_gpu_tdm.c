@@ -17,32 +17,10 @@
 #include "device.h"
 #include "gpu_fixture.h"
 #include "registry.h"
+#include "point_set.h"
 #include "tdm/tdm.h"
 
 extern const dm_workload tdm_workload;
-
-
-static void set_int(dm_point *pt, const char *name, int64_t v)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, name) == 0)
-            pt->values[i].i = v;
-}
-
-static void set_real(dm_point *pt, const char *name, double v)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, name) == 0)
-            pt->values[i].r = v;
-}
-
-static void set_str(dm_point *pt, const char *name, const char *s)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, name) == 0)
-            snprintf(pt->values[i].s, sizeof pt->values[i].s, "%.*s",
-                     (int)sizeof pt->values[i].s - 1, s);
-}
 
 /* Copies the dataset and problem parameters of from into to (a point of another
  * variant). */
@@ -54,31 +32,6 @@ static void copy_problem(dm_point *to, const dm_point *from)
             if (strcmp(to->specs[k]->name, name) == 0)
                 to->values[k] = from->values[i];
     }
-}
-
-/* Runs v at pt twice (the second over the first's output) and checks both against the
- * reference; a pruned point is skipped. */
-static void check_variant(gpu_fixture *f, const dm_variant *v, const dm_point *pt,
-                          const dm_dataset *ds, const void *ref)
-{
-    dm_exec ex = {.device = &f->dev, .stream = f->stream};
-    dm_err err = {0};
-    char why[512] = "", where[512];
-    void *st;
-    const void *out;
-    dm_point_format(pt, where, sizeof where);
-    if (v->supports && v->supports(pt, &f->dev, why, sizeof why))
-        return;
-    if (v->setup(&ex, ds, pt, &st, &err))
-        fail_msg("%s %s: setup: %s", v->name, where, err.msg);
-    for (int rep = 0; rep < 2; rep++) {
-        if (v->run(st, &err) || v->output(st, &out, &err))
-            fail_msg("%s %s: %s", v->name, where, err.msg);
-        if (tdm_workload.compare(ref, out, pt, why, sizeof why))
-            fail_msg("%s %s: %s", v->name, where, why);
-    }
-    f->checked++;
-    v->teardown(st);
 }
 
 /* The tile, piece or chunk values tried for each variant (0: none to set). */
@@ -129,7 +82,7 @@ static void check_all(gpu_fixture *f, const dm_point *pt, const dm_dataset *ds,
                 set_int(&vp, "block", blocks[b]);
                 if (extra)
                     set_int(&vp, extra, values[x]);
-                check_variant(f, v, &vp, ds, ref);
+                check_variant(f, &tdm_workload, v, &vp, ds, ref);
             }
         }
     }

@@ -14,31 +14,10 @@
 #include <cmocka.h>
 
 #include "registry.h"
+#include "point_set.h"
 #include "tdm/tdm.h"
 
 extern const dm_workload tdm_workload;
-
-static void set_int(dm_point *pt, const char *name, int64_t v)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, name) == 0)
-            pt->values[i].i = v;
-}
-
-static void set_real(dm_point *pt, const char *name, double v)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, name) == 0)
-            pt->values[i].r = v;
-}
-
-static void set_str(dm_point *pt, const char *name, const char *s)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, name) == 0)
-            snprintf(pt->values[i].s, sizeof pt->values[i].s, "%.*s",
-                     (int)sizeof pt->values[i].s - 1, s);
-}
 
 /* A point of the named variant at the defaults with length and level set. */
 static void point_at(dm_point *pt, const char *variant, int64_t length, int64_t level)

@@ -10,9 +10,11 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dmbench characterize tdm [--db PATH]... [--card NAME] [--out FILE.md]\n\n"
+            "usage: dmbench characterize tdm [--db PATH]... [--card NAME] [--sweep NAME]\n"
+            "                               [--out FILE.md]\n\n"
             "Takes the eight characterizations of Archuleta et al. (IPDPS 2009) one by one and\n"
-            "says, from the medians of the latest complete runs of sweeps/%s.yaml on the\n"
+            "says, from the medians of the latest complete runs of sweeps/%s.yaml (or of\n"
+            "--sweep: tdm-fig6 and tdm-fig9 measure the same points and more) on the\n"
             "card (a part of its name; default: the card of the latest such run), whether each\n"
             "holds, does not hold, or is not measurable here, with the numbers. The claims\n"
             "that compare cards use another card's runs from the same databases (--db may be\n"
@@ -25,7 +27,7 @@ static void preamble(char *buf, size_t n, const chz_ctx *c, const char *const *d
                      const chz_point *p)
 {
     chz_append(buf, n, "\n\nCard: %s (compute capability %s, %d SMs), run of %s started %s.\n"
-                       "Databases:", p->gpu, p->cc, p->sms, CHZ_TDM_SWEEP, p->started);
+                       "Databases:", p->gpu, p->cc, p->sms, chz_sweep(c), p->started);
     for (int i = 0; i < c->nst; i++)
         chz_append(buf, n, " %s", dbs[i]);
     chz_append(buf, n, ". Every time is the median of at least 10 cold samples of a point "
@@ -38,6 +40,7 @@ int cmd_characterize(int argc, char **argv)
     static const struct option opts[] = {
         { "db", required_argument, NULL, 'd' },  { "card", required_argument, NULL, 'c' },
         { "out", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+        { "sweep", required_argument, NULL, 's' },
         { 0 },
     };
     const char *dbs[CHZ_MAX_DB], *out_path = NULL;
@@ -57,6 +60,7 @@ int cmd_characterize(int argc, char **argv)
             break;
         case 'c': ctx.card = optarg; break;
         case 'o': out_path = optarg; break;
+        case 's': ctx.sweep = optarg; break;
         case 'h': usage(stdout); return DM_EXIT_OK;
         case ':':
             return cli_usage_error("characterize", "option %s needs a value", argv[optind - 1]);
@@ -81,15 +85,15 @@ int cmd_characterize(int argc, char **argv)
     for (int i = 0; i < ndb; i++)
         dbs[i] = cli_db_path(dbs[i]);
     if (!ctx.card) {
-        if (chz_card(&ctx, CHZ_TDM_SWEEP, NULL, card, sizeof card, &err))
+        if (chz_card(&ctx, chz_sweep(&ctx), NULL, card, sizeof card, &err))
             goto fail;
         ctx.card = card;
     }
-    if (chz_median(&ctx, ctx.card, CHZ_TDM_SWEEP, "block-tex", 1, -1, &first, &err))
+    if (chz_median(&ctx, ctx.card, chz_sweep(&ctx), "block-tex", 1, -1, &first, &err))
         goto fail;
     if (!first.found) {
         dm_err_set(&err, DM_EINPUT, "no complete run of %s%s%s%s in the databases",
-                   CHZ_TDM_SWEEP, ctx.card[0] ? " on a card named like \"" : "", ctx.card,
+                   chz_sweep(&ctx), ctx.card[0] ? " on a card named like \"" : "", ctx.card,
                    ctx.card[0] ? "\"" : "");
         goto fail;
     }

@@ -15,6 +15,11 @@ const char *chz_verdict_name(chz_verdict v)
     return v == CHZ_HOLDS ? "holds" : v == CHZ_BREAKS ? "does not hold" : "not measurable here";
 }
 
+const char *chz_sweep(const chz_ctx *c)
+{
+    return c->sweep ? c->sweep : CHZ_TDM_SWEEP;
+}
+
 void chz_append(char *buf, size_t n, const char *fmt, ...)
 {
     size_t used = strlen(buf);
@@ -142,7 +147,7 @@ static int write_metric(const chz_ctx *c, const char *metric, FILE *out, int *sh
         sqlite3_stmt *q = NULL;
         if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
             return dm_err_set(err, DM_ERUNTIME, "characterize metric query: %s", sqlite3_errmsg(db));
-        sqlite3_bind_text(q, 1, CHZ_TDM_SWEEP, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 1, chz_sweep(c), -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 2, c->card, -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 3, metric, -1, SQLITE_STATIC);
         int rc, n = 0;
@@ -153,7 +158,7 @@ static int write_metric(const chz_ctx *c, const char *metric, FILE *out, int *sh
             if (n++ == 0)
                 fprintf(out, "\nCUPTI, %s (%s, mean over the launches of each variant's fastest "
                              "block; %s run of %s started %s):", metric, unit ? unit : "",
-                        (const char *)sqlite3_column_text(q, 5), CHZ_TDM_SWEEP,
+                        (const char *)sqlite3_column_text(q, 5), chz_sweep(c),
                         (const char *)sqlite3_column_text(q, 4));
             if (strcmp(last, variant)) {
                 fprintf(out, "%s %s", last[0] ? ";" : "", variant);
@@ -205,7 +210,7 @@ int chz_write(const chz_ctx *c, const chz_claim *table, const char *title,
         }
         if (!shown)
             fprintf(out, "\nCUPTI: %s would back this; not collected (no run of %s on this "
-                         "card was made with --metrics).\n", cl->metric, CHZ_TDM_SWEEP);
+                         "card was made with --metrics).\n", cl->metric, chz_sweep(c));
     }
     return 0;
 }

@@ -12,12 +12,14 @@
 
 typedef enum chz_verdict { CHZ_HOLDS, CHZ_BREAKS, CHZ_UNMEASURED } chz_verdict;
 
-/* The databases to read (points of several cards may sit in several files) and the card
- * under study: a substring of runs.gpu_name. */
+/* The databases to read (points of several cards may sit in several files), the card
+ * under study (a substring of runs.gpu_name) and the sweep whose runs the claims read
+ * (NULL: the table's default, CHZ_TDM_SWEEP for tdm). */
 typedef struct chz_ctx {
     dm_store *st[CHZ_MAX_DB];
     int nst;
     const char *card;
+    const char *sweep;
 } chz_ctx;
 
 /* One median read back: the latest complete run of the sweep on the card. */
@@ -53,8 +55,12 @@ typedef struct chz_claim {
 
 /* The paper's eight characterizations of tdm, ended by an entry with id NULL. */
 extern const chz_claim chz_tdm_claims[];
-/* The sweep whose runs the tdm claims read. */
+/* The sweep whose runs the tdm claims read by default; tdm-fig6 and tdm-fig9 measure
+ * the same variants, levels and blocks (and more blocks), so the claims read them too. */
 #define CHZ_TDM_SWEEP "tdm-fig7"
+
+/* The sweep c's claims read: c->sweep, or CHZ_TDM_SWEEP. */
+const char *chz_sweep(const chz_ctx *c);
 
 /* The median of variant at level and block (block < 0: the fastest block) from the latest
  * complete run of sweep on a card whose name contains card, searched over every store.

@@ -21,7 +21,7 @@ static const int EPISODES[4] = { 0, 26, 650, 15600 };
 static int get(const chz_ctx *c, const char *card, const char *variant, int level, int block,
                chz_point *p, chz_result *r, dm_err *err)
 {
-    if (chz_median(c, card, CHZ_TDM_SWEEP, variant, level, block, p, err))
+    if (chz_median(c, card, chz_sweep(c), variant, level, block, p, err))
         return err->code;
     if (!p->found) {
         r->verdict = CHZ_UNMEASURED;
@@ -29,7 +29,7 @@ static int get(const chz_ctx *c, const char *card, const char *variant, int leve
         EV(r, "no ok point of %s at level %d", variant, level);
         if (block >= 0)
             EV(r, ", block %d", block);
-        EV(r, " on a card named like \"%s\" in complete runs of %s. ", card, CHZ_TDM_SWEEP);
+        EV(r, " on a card named like \"%s\" in complete runs of %s. ", card, chz_sweep(c));
         return 1;
     }
     return 0;
@@ -172,7 +172,7 @@ static int check_c5(const chz_ctx *c, chz_result *r, dm_err *err)
         EV(r, "level 2 %s:", BLOCK_V[v]);
         for (int i = 0; i < NBLOCKS; i++) {
             chz_point p;
-            if (chz_median(c, c->card, CHZ_TDM_SWEEP, BLOCK_V[v], 2, BLOCKS[i], &p, err))
+            if (chz_median(c, c->card, chz_sweep(c), BLOCK_V[v], 2, BLOCKS[i], &p, err))
                 return err->code;
             if (!p.found)
                 continue; /* a block over the card's limit is pruned, not missing */
@@ -185,7 +185,7 @@ static int check_c5(const chz_ctx *c, chz_result *r, dm_err *err)
         if (!blo) {
             r->verdict = CHZ_UNMEASURED;
             EV(r, " no ok point on a card named like \"%s\" in complete runs of %s.", c->card,
-               CHZ_TDM_SWEEP);
+               chz_sweep(c));
             return 0;
         }
         EV(r, " slowest (block %d) / fastest (block %d) = %.2f. ", bhi, blo, hi / lo);
@@ -236,12 +236,12 @@ static int check_c6(const chz_ctx *c, chz_result *r, dm_err *err)
 /* The other card for C7 and C8, with r marked not measurable when there is none. */
 static int other_card(const chz_ctx *c, char *other, size_t n, chz_result *r, dm_err *err)
 {
-    if (chz_card(c, CHZ_TDM_SWEEP, c->card, other, n, err))
+    if (chz_card(c, chz_sweep(c), c->card, other, n, err))
         return err->code;
     if (!other[0]) {
         r->verdict = CHZ_UNMEASURED;
         EV(r, "the claim compares cards, and the databases hold complete runs of %s on one "
-              "card only (\"%s\").", CHZ_TDM_SWEEP, c->card);
+              "card only (\"%s\").", chz_sweep(c), c->card);
     }
     return 0;
 }

@@ -48,6 +48,10 @@ int device_query(int index, dm_device *d, dm_err *err)
                                             index)) ||
         DM_CUDA(err, cudaDeviceGetAttribute(&d->mem_bus_bits, cudaDevAttrGlobalMemoryBusWidth,
                                             index)) ||
+        DM_CUDA(err, cudaDeviceGetAttribute(&d->regs_per_sm,
+                                            cudaDevAttrMaxRegistersPerMultiprocessor, index)) ||
+        DM_CUDA(err, cudaDeviceGetAttribute(&d->max_blocks_per_sm,
+                                            cudaDevAttrMaxBlocksPerMultiprocessor, index)) ||
         DM_CUDA(err, cudaDeviceGetPCIBusId(d->pci_bus_id, (int)sizeof d->pci_bus_id, index)) ||
         DM_CUDA(err, cudaDriverGetVersion(&d->driver_version)) ||
         DM_CUDA(err, cudaRuntimeGetVersion(&d->runtime_version)))
@@ -97,6 +101,9 @@ static const device_prop_entry device_props[] = {
     DEVICE_FIELD("max_threads_per_sm", DEVICE_INT, max_threads_per_sm),
     DEVICE_FIELD("warp_size", DEVICE_INT, warp_size),
     DEVICE_FIELD("regs_per_block", DEVICE_INT, regs_per_block),
+    DEVICE_FIELD("regs_per_sm", DEVICE_INT, regs_per_sm),
+    DEVICE_FIELD("max_blocks_per_sm", DEVICE_INT, max_blocks_per_sm),
+    DEVICE_FIELD("mem_bus_bits", DEVICE_INT, mem_bus_bits),
     DEVICE_FIELD("cc", DEVICE_CC, cc_major),
     DEVICE_FIELD("cc_major", DEVICE_INT, cc_major),
     DEVICE_FIELD("cc_minor", DEVICE_INT, cc_minor),

@@ -94,6 +94,8 @@ typedef struct dm_device {
     int max_threads_per_sm;
     int warp_size;
     int regs_per_block;
+    int regs_per_sm;
+    int max_blocks_per_sm;
     int smem_per_block;       /* default per-block limit, bytes */
     int smem_per_block_optin; /* with cudaFuncSetAttribute, bytes */
     int smem_per_sm;

@@ -12,6 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "device.h"
 #include "measure.h"
 #include "runner.h"
 #include "version.h"
@@ -345,6 +346,24 @@ static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
     return store_run_begin(rs->st, &info, &rs->run_id, err);
 }
 
+/* Notes every property of the run's device as "device.NAME" (the sweep constraints' names),
+ * so that tables of card facts can be read back from the database. Returns 0 or
+ * DM_ERUNTIME. */
+static int note_device(run_state *rs, const dm_device *dev, dm_err *err)
+{
+    char key[64], value[32];
+    double v;
+    for (const char *const *p = device_prop_names(); *p; p++) {
+        if (device_prop(dev, *p, &v) != 0)
+            continue;
+        snprintf(key, sizeof key, "device.%s", *p);
+        dm_format_double(v, value, sizeof value);
+        if (store_run_note(rs->st, rs->run_id, key, value, err))
+            return err->code;
+    }
+    return 0;
+}
+
 /* Notes on the run what CUPTI was asked for and whether it can give it. Returns 0 or
  * DM_ERUNTIME. */
 static int note_cupti(run_state *rs, const dm_run_opts *o, dm_err *err)
@@ -435,6 +454,7 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         goto out;
     res->run_id = rs.run_id;
     if ((rs.ds_open && (rc = store_dataset(rs.st, &rs.ds, &rs.ds_id, err)) != 0) ||
+        (o->device && (rc = note_device(&rs, o->device, err)) != 0) ||
         (rs.cupti && (rc = note_cupti(&rs, o, err)) != 0))
         goto out;
 

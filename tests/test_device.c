@@ -49,6 +49,9 @@ static const dm_device filled = {
     .max_threads_per_sm = 2048,
     .warp_size = 32,
     .regs_per_block = 65536,
+    .regs_per_sm = 65536,
+    .max_blocks_per_sm = 32,
+    .mem_bus_bits = 5120,
     .smem_per_block = 49152,
     .smem_per_block_optin = 232448,
     .smem_per_sm = 233472,
@@ -72,7 +75,8 @@ static void test_prop_returns_each_name(void **state)
         {"warp_size", 32},           {"regs_per_block", 65536},
         {"cc", 90},                  {"cc_major", 9},
         {"cc_minor", 0},             {"sm_clock_mhz", 1980},
-        {"mem_clock_mhz", 2619},
+        {"mem_clock_mhz", 2619},     {"regs_per_sm", 65536},
+        {"max_blocks_per_sm", 32},   {"mem_bus_bits", 5120},
     };
     size_t ncases = sizeof cases / sizeof cases[0];
     for (size_t i = 0; i < ncases; i++) {

@@ -3,7 +3,6 @@
  * running gnuplot with the plot's settings. */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -14,71 +13,15 @@
 #include <unistd.h>
 
 #include "plotdraw.h"
+#include "srcdir.h"
 
 extern char **environ;
 
-/* Whether path is a regular file. */
-static int is_file(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* The source directory recorded in the CMakeCache.txt of build directory dir, in out;
- * 0 when found. */
-static int cmake_source_dir(const char *dir, char *out, size_t n)
-{
-    static const char key[] = "CMAKE_HOME_DIRECTORY:INTERNAL=";
-    char path[PATH_MAX + 32], line[PATH_MAX];
-    snprintf(path, sizeof path, "%s/CMakeCache.txt", dir);
-    FILE *fp = fopen(path, "r");
-    int rc = -1;
-    while (fp && rc != 0 && fgets(line, sizeof line, fp))
-        if (strncmp(line, key, sizeof key - 1) == 0) {
-            line[strcspn(line, "\n")] = '\0';
-            snprintf(out, n, "%s", line + sizeof key - 1);
-            rc = 0;
-        }
-    if (fp)
-        fclose(fp);
-    return rc;
-}
-
-/* The folder holding NAME.gp, in dir. Returns 0, or DM_ERUNTIME naming the places
- * looked in. */
 int plotdraw_find_scripts(const char *name, char *dir, size_t n, dm_err *err)
 {
-    char exe[PATH_MAX], script[PATH_MAX + 256], src[PATH_MAX + 64];
-    const char *env = getenv("DMBENCH_PLOTS");
-    if (env && env[0]) {
-        snprintf(script, sizeof script, "%s/%s.gp", env, name);
-        if (!is_file(script))
-            return dm_err_set(err, DM_ERUNTIME, "%s: no such script (DMBENCH_PLOTS=%s names "
-                              "the folder of the plot scripts)", script, env);
-        snprintf(dir, n, "%s", env);
-        return 0;
-    }
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0)
-        return dm_err_set(err, DM_ERUNTIME, "finding the plot scripts: cannot read "
-                          "/proc/self/exe; set DMBENCH_PLOTS to the source tree's plots/");
-    exe[len] = '\0';
-    char *bindir = dirname(exe);
-    snprintf(script, sizeof script, "%s/../plots/%s.gp", bindir, name);
-    if (is_file(script)) {
-        snprintf(dir, n, "%s/../plots", bindir);
-        return 0;
-    }
-    if (cmake_source_dir(bindir, src, sizeof src) == 0) {
-        snprintf(script, sizeof script, "%s/plots/%s.gp", src, name);
-        if (is_file(script)) {
-            snprintf(dir, n, "%s/plots", src);
-            return 0;
-        }
-    }
-    return dm_err_set(err, DM_ERUNTIME, "plot script %s.gp not found in %s/../plots nor in the "
-                      "configured source tree; set DMBENCH_PLOTS to the source tree's plots/",
-                      name, bindir);
+    char file[256];
+    snprintf(file, sizeof file, "%s.gp", name);
+    return dm_find_source_dir("DMBENCH_PLOTS", "plots", file, dir, n, err);
 }
 
 /* mkdir -p. Returns 0, or DM_ERUNTIME. */

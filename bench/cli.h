@@ -25,6 +25,7 @@ int cmd_crossover(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_characterize(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
 
 /* Prints "dmbench: error: MESSAGE" (one line) on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

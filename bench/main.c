@@ -32,6 +32,8 @@ static const command commands[] = {
       .summary = "compare two runs point by point (exit 1 when any is slower)" },
     { .name = "calibrate", .fn = cmd_calibrate,
       .summary = "check the engine's copy bandwidth against a plain cudaMemcpy loop" },
+    { .name = "reproduce", .fn = cmd_reproduce,
+      .summary = "run a paper's table or figure and set it beside the published one" },
     { .name = "characterize", .fn = cmd_characterize,
       .summary = "judge tdm's published characterizations on measured medians" },
     { 0 },

@@ -45,9 +45,7 @@ int registry_edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-/* Writes into buf the candidates close to name (edit distance <= max(2, len/3), or
- * sharing a prefix), or all of them when none is close. */
-static void suggest(const char *name, const char *const *cands, size_t ncands, char *buf,
+void registry_suggest(const char *name, const char *const *cands, size_t ncands, char *buf,
                     size_t n, int *close_found)
 {
     size_t used = 0;
@@ -83,7 +81,7 @@ const dm_workload *registry_workload(const char *name, dm_err *err)
     }
     char list[512];
     int close;
-    suggest(name, names, n, list, sizeof list, &close);
+    registry_suggest(name, names, n, list, sizeof list, &close);
     dm_err_set(err, DM_EINPUT, "unknown workload '%s'; %s: %s", name,
                close ? "did you mean" : "known workloads", list);
     return NULL;
@@ -101,7 +99,7 @@ const dm_variant *registry_variant(const dm_workload *w, const char *name, dm_er
     }
     char list[1024];
     int close;
-    suggest(name, names, n, list, sizeof list, &close);
+    registry_suggest(name, names, n, list, sizeof list, &close);
     dm_err_set(err, DM_EINPUT, "unknown variant '%s' of workload '%s'; %s: %s", name, w->name,
                close ? "did you mean" : "its variants are", list);
     return NULL;

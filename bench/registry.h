@@ -31,6 +31,11 @@ int registry_point_defaults(const dm_workload *w, const dm_variant *v, dm_point 
 
 /* Levenshtein distance, for close-match suggestions. */
 int registry_edit_distance(const char *a, const char *b);
+/* Writes into buf (comma-separated) the candidates close to name (edit distance <=
+ * max(2, len/3), or sharing a 3-letter prefix) with *close_found 1, or all of them with
+ * *close_found 0 when none is close. */
+void registry_suggest(const char *name, const char *const *cands, size_t ncands, char *buf,
+                      size_t n, int *close_found);
 
 #ifdef __cplusplus
 }

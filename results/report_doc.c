@@ -43,6 +43,8 @@ void report_heading(dm_report_doc *d, int level, const char *id, const char *tex
     fprintf(d->md, "\n%.*s ", level, "####");
     md_text(d->md, text);
     fputs("\n\n", d->md);
+    if (!d->html)
+        return;
     fprintf(d->html, "<h%d", level);
     if (id) {
         fputs(" id=\"", d->html);
@@ -63,6 +65,8 @@ void report_para(dm_report_doc *d, const char *fmt, ...)
     va_end(ap);
     md_text(d->md, text);
     fputs("\n\n", d->md);
+    if (!d->html)
+        return;
     fputs("<p>", d->html);
     report_html_text(d->html, text);
     fputs("</p>\n", d->html);
@@ -88,6 +92,8 @@ void report_table_begin(dm_report_doc *d, int ncols, const char *const *headers)
     for (int i = 0; i < d->ncols; i++)
         fputs(" --- |", d->md);
     fputc('\n', d->md);
+    if (!d->html)
+        return;
     fputs("<table>\n<thead><tr>", d->html);
     for (int i = 0; i < d->ncols; i++) {
         fputs("<th>", d->html);
@@ -100,6 +106,8 @@ void report_table_begin(dm_report_doc *d, int ncols, const char *const *headers)
 void report_table_row(dm_report_doc *d, const char *const *cells)
 {
     md_row(d->md, d->ncols, cells);
+    if (!d->html)
+        return;
     fputs("<tr>", d->html);
     for (int i = 0; i < d->ncols; i++) {
         fputs("<td>", d->html);
@@ -112,8 +120,9 @@ void report_table_row(dm_report_doc *d, const char *const *cells)
 void report_table_end(dm_report_doc *d)
 {
     fputc('\n', d->md);
-    fputs("</tbody>\n</table>\n", d->html);
     d->ncols = 0;
+    if (d->html)
+        fputs("</tbody>\n</table>\n", d->html);
 }
 
 void report_figure(dm_report_doc *d, const char *svg, const char *md_path, const char *caption)
@@ -121,6 +130,8 @@ void report_figure(dm_report_doc *d, const char *svg, const char *md_path, const
     fputs("![", d->md);
     md_text(d->md, caption);
     fprintf(d->md, "](%s)\n\n", md_path);
+    if (!d->html)
+        return;
     fputs("<figure>\n", d->html);
     fputs(svg, d->html);
     fputs("\n<figcaption>", d->html);

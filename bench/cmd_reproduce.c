@@ -1,0 +1,182 @@
+/* cmd_reproduce.c - `dmbench reproduce NAME`: runs the sweep that reproduces one of the
+ * papers' tables or figures, then writes it beside the published numbers with the
+ * paper's claims about it judged (results/reproduce.h). */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "registry.h"
+#include "reproduce.h"
+#include "srcdir.h"
+
+#define MAX_RUN_ARGS 32
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dmbench reproduce NAME [--db PATH]... [--card NAME] [--no-run]\n"
+            "                          [--out FILE.md] [--html FILE.html] [-- RUN OPTIONS]\n"
+            "       dmbench reproduce --list\n\n"
+            "Runs sweeps/SWEEP.yaml, the sweep that reproduces the paper's table or figure NAME,\n"
+            "into the first database (as 'dmbench run SWEEP.yaml --db PATH RUN OPTIONS' would),\n"
+            "then writes it as markdown: the published values (their card) beside this card's\n"
+            "(and the ratio), or for a figure the grid of measured medians, and each claim the\n"
+            "paper makes about it judged holds / does not hold / not measurable here, with the\n"
+            "numbers. Claims that compare cards read the other databases too (--db up to %d\n"
+            "times). Targets whose workload this build lacks list their published values.\n\n"
+            "options:\n"
+            "  --db PATH      results database (default $DMBENCH_DB or %s); repeatable\n"
+            "  --card NAME    the card to write (part of its name; default: the newest run's)\n"
+            "  --no-run       write from the databases only\n"
+            "  --out FILE     write the markdown to FILE (default stdout)\n"
+            "  --html FILE    also write it as an HTML fragment\n"
+            "  --list         the targets, with their papers and sweeps\n"
+            "Sweeps are read from $DMBENCH_SWEEPS, else the source tree's sweeps/; the\n"
+            "published tables from $DMBENCH_PUBLISHED, else results/published/.\n",
+            CHZ_MAX_DB, STORE_DEFAULT_PATH);
+}
+
+static void list_targets(void)
+{
+    printf("%-24s %-32s %-18s %-16s %s\n", "NAME", "PAPER", "ITEM", "SWEEP", "WORKLOAD");
+    for (const repro_target *t = repro_targets; t->name; t++) {
+        int built = registry_workload(t->workload, &(dm_err){ 0 }) != NULL;
+        printf("%-24s %-32s %-18s %-16s %s%s\n", t->name, t->paper, t->item,
+               t->sweep ? t->sweep : "-", t->workload, built ? "" : " (not in this build)");
+    }
+}
+
+/* The target called name, or NULL after printing the close matches. */
+static const repro_target *find_target(const char *name)
+{
+    const repro_target *t = repro_find(name);
+    if (t)
+        return t;
+    const char *names[64];
+    size_t n = 0;
+    for (const repro_target *k = repro_targets; k->name && n < 64; k++)
+        names[n++] = k->name;
+    char list[1024];
+    int close;
+    registry_suggest(name, names, n, list, sizeof list, &close);
+    cli_usage_error("reproduce", "unknown target '%s'; %s: %s", name,
+                    close ? "did you mean" : "the targets are", list);
+    return NULL;
+}
+
+/* Runs t's sweep into db with the extra run options. Returns dmbench run's status. */
+static int run_sweep(const repro_target *t, const char *db, int nextra, char **extra)
+{
+    char dir[PATH_MAX], file[128], path[PATH_MAX + 160];
+    dm_err err = { 0 };
+    snprintf(file, sizeof file, "%s.yaml", t->sweep);
+    if (dm_find_source_dir("DMBENCH_SWEEPS", "sweeps", file, dir, sizeof dir, &err))
+        return cli_fail(&err);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    char *argv[MAX_RUN_ARGS + 5] = { "run", path, "--db", (char *)cli_db_path(db) };
+    int argc = 4;
+    for (int i = 0; i < nextra; i++)
+        argv[argc++] = extra[i];
+    fprintf(stderr, "reproduce: dmbench run %s --db %s", path, argv[3]);
+    for (int i = 0; i < nextra; i++)
+        fprintf(stderr, " %s", extra[i]);
+    fputc('\n', stderr);
+    return cmd_run(argc, argv);
+}
+
+int cmd_reproduce(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "db", required_argument, NULL, 'd' },   { "card", required_argument, NULL, 'c' },
+        { "no-run", no_argument, NULL, 'n' },     { "out", required_argument, NULL, 'o' },
+        { "html", required_argument, NULL, 'H' }, { "list", no_argument, NULL, 'l' },
+        { "help", no_argument, NULL, 'h' },       { 0 },
+    };
+    const char *dbs[CHZ_MAX_DB], *card = NULL, *out_path = NULL, *html_path = NULL;
+    int ndb = 0, no_run = 0, c, nextra = 0;
+    char **extra = NULL;
+    for (int i = 1; i < argc; i++) /* what follows "--" goes to dmbench run */
+        if (strcmp(argv[i], "--") == 0) {
+            extra = &argv[i + 1];
+            nextra = argc - i - 1;
+            argc = i;
+            break;
+        }
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            if (ndb == CHZ_MAX_DB)
+                return cli_usage_error("reproduce", "at most %d --db", CHZ_MAX_DB);
+            dbs[ndb++] = optarg;
+            break;
+        case 'c': card = optarg; break;
+        case 'n': no_run = 1; break;
+        case 'o': out_path = optarg; break;
+        case 'H': html_path = optarg; break;
+        case 'l': list_targets(); return DM_EXIT_OK;
+        case 'h': usage(stdout); return DM_EXIT_OK;
+        case ':':
+            return cli_usage_error("reproduce", "option %s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("reproduce", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1)
+        return cli_usage_error("reproduce", "expected one target (dmbench reproduce --list)");
+    if (nextra > MAX_RUN_ARGS)
+        return cli_usage_error("reproduce", "at most %d options after --", MAX_RUN_ARGS);
+    const repro_target *t = find_target(argv[optind]);
+    if (!t)
+        return DM_EXIT_USAGE;
+    if (!ndb)
+        dbs[ndb++] = NULL;
+
+    int status = DM_EXIT_OK;
+    if (t->sweep && !no_run && (status = run_sweep(t, dbs[0], nextra, extra)) == DM_EXIT_USAGE)
+        return status;
+
+    dm_err err = { 0 };
+    dm_pub_table pub = { 0 };
+    chz_ctx ctx = { 0 };
+    FILE *md = NULL, *html = NULL;
+    repro_run run = { 0 };
+    char dir[PATH_MAX];
+    if (dm_find_source_dir("DMBENCH_PUBLISHED", "results/published", "README.md", dir,
+                           sizeof dir, &err) ||
+        published_load_dir(dir, &pub, &err))
+        goto fail;
+    for (; t->sweep && ctx.nst < ndb; ctx.nst++)
+        if (cli_open_existing(dbs[ctx.nst], &ctx.st[ctx.nst], &err))
+            goto fail;
+    if (t->sweep && repro_latest_run(&ctx, t->sweep, card, &run, &err))
+        goto fail;
+    md = out_path ? fopen(out_path, "w") : stdout;
+    html = html_path ? fopen(html_path, "w") : NULL;
+    if (!md || (html_path && !html)) {
+        dm_err_set(&err, DM_EINPUT, "%s: cannot write", !md ? out_path : html_path);
+        goto fail;
+    }
+    dm_report_doc doc = { .md = md, .html = html };
+    if (repro_write(&ctx, &pub, t, &run, &doc, &err))
+        goto fail;
+    if (ferror(md) || (html && ferror(html))) {
+        dm_err_set(&err, DM_ERUNTIME, "writing %s failed", out_path ? out_path : "stdout");
+        goto fail;
+    }
+    goto done;
+fail:
+    status = cli_fail(&err);
+done:
+    if (md && md != stdout)
+        fclose(md);
+    if (html)
+        fclose(html);
+    for (int i = 0; i < ctx.nst; i++)
+        store_close(ctx.st[i]);
+    published_free(&pub);
+    return status;
+}

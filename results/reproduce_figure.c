@@ -1,0 +1,196 @@
+/* reproduce_figure.c - a figure of medians as the table behind it (a row per value of
+ * the row axis, a column per variant and value of the column axis, the fastest last),
+ * then the paper's claims about it, each judged on the same runs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "reproduce.h"
+
+#define MAX_COLS 64
+#define MAX_ROWS 128
+#define TABLE_COLS (REPORT_MAX_COLS - 1) /* data columns per table beside the row axis */
+
+/* The run's grid of medians (seconds; NAN where the point is not ok). */
+typedef struct grid {
+    char col_name[MAX_COLS][96];
+    double rows[MAX_ROWS];
+    double med[MAX_ROWS][MAX_COLS];
+    int ncols, nrows;
+} grid;
+
+/* The index of text in names (appending it when new and there is room), or -1. */
+static int col_index(grid *g, const char *text)
+{
+    for (int i = 0; i < g->ncols; i++)
+        if (strcmp(g->col_name[i], text) == 0)
+            return i;
+    if (g->ncols == MAX_COLS)
+        return -1;
+    snprintf(g->col_name[g->ncols], sizeof g->col_name[0], "%s", text);
+    return g->ncols++;
+}
+
+/* The index of row value v (rows kept sorted, v inserted when new), or -1. */
+static int row_index(grid *g, double v)
+{
+    int i = 0;
+    while (i < g->nrows && g->rows[i] < v)
+        i++;
+    if (i < g->nrows && g->rows[i] == v)
+        return i;
+    if (g->nrows == MAX_ROWS)
+        return -1;
+    memmove(&g->rows[i + 1], &g->rows[i], (size_t)(g->nrows - i) * sizeof g->rows[0]);
+    memmove(&g->med[i + 1], &g->med[i], (size_t)(g->nrows - i) * sizeof g->med[0]);
+    for (int k = 0; k < MAX_COLS; k++)
+        g->med[i][k] = NAN;
+    g->rows[i] = v;
+    g->nrows++;
+    return i;
+}
+
+/* Reads run's points into g: columns in the sweep's order of variants, then col_axis.
+ * Returns 0 or DM_ERUNTIME. */
+static int read_grid(dm_store *st, const repro_target *t, int64_t run, grid *g, dm_err *err)
+{
+    static const char sql[] =
+        "SELECT p.variant, c.value_text, r.value_num, s.median, p.status FROM points p"
+        " JOIN point_params r ON r.point_id = p.id AND r.name = ?2"
+        " JOIN point_params c ON c.point_id = p.id AND c.name = ?3"
+        " LEFT JOIN point_stats s ON s.point_id = p.id"
+        " WHERE p.run_id = ?1"
+        " ORDER BY (SELECT min(idx) FROM points o WHERE o.run_id = ?1 AND o.variant = p.variant),"
+        " c.value_num, p.idx";
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *q = NULL;
+    memset(g, 0, sizeof *g);
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        return dm_err_set(err, DM_ERUNTIME, "%s: %s", store_path(st), sqlite3_errmsg(db));
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, t->row_axis, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, t->col_axis, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char name[96];
+        snprintf(name, sizeof name, "%s %s %s", (const char *)sqlite3_column_text(q, 0),
+                 t->col_axis, (const char *)sqlite3_column_text(q, 1));
+        int ci = col_index(g, name), ri = row_index(g, sqlite3_column_double(q, 2));
+        const char *status = (const char *)sqlite3_column_text(q, 4);
+        if (ci >= 0 && ri >= 0 && strcmp(status, "ok") == 0 &&
+            sqlite3_column_type(q, 3) != SQLITE_NULL)
+            g->med[ri][ci] = sqlite3_column_double(q, 3);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        return dm_err_set(err, DM_ERUNTIME, "%s: %s", store_path(st), sqlite3_errmsg(db));
+    return 0;
+}
+
+/* The grid as tables of at most TABLE_COLS data columns, each ending with the fastest
+ * row value of every column. */
+static void write_grid(const grid *g, const repro_target *t, dm_report_doc *d)
+{
+    for (int c0 = 0; c0 < g->ncols; c0 += TABLE_COLS) {
+        int nc = g->ncols - c0 < TABLE_COLS ? g->ncols - c0 : TABLE_COLS;
+        const char *head[REPORT_MAX_COLS] = { t->row_axis };
+        for (int k = 0; k < nc; k++)
+            head[1 + k] = g->col_name[c0 + k];
+        report_table_begin(d, nc + 1, head);
+        char text[REPORT_MAX_COLS][48];
+        const char *cells[REPORT_MAX_COLS];
+        for (int r = 0; r < g->nrows; r++) {
+            snprintf(text[0], sizeof text[0], "%g", g->rows[r]);
+            cells[0] = text[0];
+            for (int k = 0; k < nc; k++) {
+                double m = g->med[r][c0 + k];
+                snprintf(text[1 + k], sizeof text[0], "%.4g", m * 1e3);
+                cells[1 + k] = isnan(m) ? NULL : text[1 + k];
+            }
+            report_table_row(d, cells);
+        }
+        cells[0] = "fastest";
+        for (int k = 0; k < nc; k++) {
+            int best = -1;
+            for (int r = 0; r < g->nrows; r++)
+                if (!isnan(g->med[r][c0 + k]) && (best < 0 || g->med[r][c0 + k] < g->med[best][c0 + k]))
+                    best = r;
+            snprintf(text[1 + k], sizeof text[0], "%.4g at %g", best < 0 ? NAN : g->med[best][c0 + k] * 1e3,
+                     best < 0 ? NAN : g->rows[best]);
+            cells[1 + k] = best < 0 ? NULL : text[1 + k];
+        }
+        report_table_row(d, cells);
+        report_table_end(d);
+    }
+}
+
+/* The claim of chz_tdm_claims with this id, or NULL. */
+static const chz_claim *claim(const char *id)
+{
+    for (const chz_claim *cl = chz_tdm_claims; cl->id; cl++)
+        if (strcmp(cl->id, id) == 0)
+            return cl;
+    return NULL;
+}
+
+/* Judges t's claims on the stores of c for the run's card and writes the verdict table,
+ * then each claim's wording, evidence and hardware note. Returns 0 or a check's error. */
+static int write_claims(const chz_ctx *c, const repro_target *t, const repro_run *run,
+                        dm_report_doc *d, dm_err *err)
+{
+    chz_ctx cc = *c;
+    cc.card = run->gpu;
+    cc.sweep = t->sweep;
+    chz_result res[16];
+    const chz_claim *cls[16];
+    int n = 0;
+    for (const char *const *id = t->claims; *id && n < 16; id++) {
+        if (!(cls[n] = claim(*id)))
+            return dm_err_set(err, DM_ERUNTIME, "reproduce %s: no claim %s", t->name, *id);
+        memset(&res[n], 0, sizeof res[n]);
+        if (cls[n]->check(&cc, &res[n], err))
+            return err->code;
+        n++;
+    }
+    static const char *const head[] = { "claim", "paper", "verdict" };
+    report_table_begin(d, 3, head);
+    for (int i = 0; i < n; i++) {
+        char what[256], line[32];
+        snprintf(what, sizeof what, "%s: %s", cls[i]->id, cls[i]->title);
+        snprintf(line, sizeof line, "line %d", cls[i]->line);
+        const char *cells[] = { what, line, chz_verdict_name(res[i].verdict) };
+        report_table_row(d, cells);
+    }
+    report_table_end(d);
+    for (int i = 0; i < n; i++) {
+        report_para(d, "%s (%s). Paper, line %d: \"%s\"", cls[i]->id,
+                    chz_verdict_name(res[i].verdict), cls[i]->quote_line, cls[i]->wording);
+        report_para(d, "Measured: %s", res[i].evidence);
+        if (res[i].hardware[0])
+            report_para(d, "What changed in the hardware: %s", res[i].hardware);
+    }
+    return 0;
+}
+
+int repro_write_figure(const chz_ctx *c, const repro_target *t, const repro_run *run,
+                       dm_report_doc *d, dm_err *err)
+{
+    grid *g = malloc(sizeof *g);
+    if (!g)
+        return dm_err_set(err, DM_ERUNTIME, "out of memory");
+    int rc = read_grid(c->st[run->store], t, run->id, g, err);
+    if (rc == 0) {
+        report_para(d, "Published: %s is a plot; the paper prints no numbers for it, so there "
+                       "is no published column. Measured: the median time in ms of each "
+                       "point (a dash where the point was pruned or failed), by %s; the "
+                       "paper's claims about the figure are judged below on these medians.",
+                    t->item, t->row_axis);
+        write_grid(g, t, d);
+        rc = write_claims(c, t, run, d, err);
+    }
+    free(g);
+    return rc;
+}

@@ -18,13 +18,15 @@ static int is_file(const char *path)
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* The source directory recorded in the CMakeCache.txt of build directory dir, in out;
- * 0 when found. */
+/* The source directory recorded in the CMakeCache.txt of build directory dir or of its
+ * parent (tests sit in build/tests), in out; 0 when found. */
 static int cmake_source_dir(const char *dir, char *out, size_t n)
 {
     static const char key[] = "CMAKE_HOME_DIRECTORY:INTERNAL=";
     char path[PATH_MAX + 32], line[PATH_MAX];
     snprintf(path, sizeof path, "%s/CMakeCache.txt", dir);
+    if (!is_file(path))
+        snprintf(path, sizeof path, "%s/../CMakeCache.txt", dir);
     FILE *fp = fopen(path, "r");
     int rc = -1;
     while (fp && rc != 0 && fgets(line, sizeof line, fp))

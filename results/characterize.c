@@ -1,6 +1,6 @@
 /* characterize.c - the queries the claim checks share (a median by variant, level and
- * block on a card; another card in the stores) and the markdown writer over a claim
- * table. */
+ * block on a card; another card in the stores), the run of a claim table's checks, the
+ * CUPTI lines under each claim, and the markdown writer over them. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -122,11 +122,11 @@ int chz_card(const chz_ctx *c, const char *sweep, const char *exclude, char *oth
     return 0;
 }
 
-/* Writes "CUPTI: metric (unit) at each variant's fastest block: ..." from the newest
- * complete tdm sweep run on the card that has values of the metric, if any store has
+/* Appends to buf "CUPTI, metric (unit) ...: variant L1 v L2 v ...; ...\n" from the newest
+ * complete run of the sweep on the card that has values of the metric, if any store has
  * one; sets *shown. Returns 0 or DM_ERUNTIME. */
-static int write_metric(const chz_ctx *c, const char *metric, FILE *out, int *shown,
-                        dm_err *err)
+static int metric_line(const chz_ctx *c, const char *metric, char *buf, size_t n, int *shown,
+                       dm_err *err)
 {
     static const char sql[] =
         "WITH run AS (SELECT r.id, r.started_at, r.gpu_name FROM runs r"
@@ -150,27 +150,27 @@ static int write_metric(const chz_ctx *c, const char *metric, FILE *out, int *sh
         sqlite3_bind_text(q, 1, chz_sweep(c), -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 2, c->card, -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 3, metric, -1, SQLITE_STATIC);
-        int rc, n = 0;
+        int rc, rows = 0;
         char last[64] = "";
         while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
             const char *variant = (const char *)sqlite3_column_text(q, 0);
             const char *unit = (const char *)sqlite3_column_text(q, 3);
-            if (n++ == 0)
-                fprintf(out, "\nCUPTI, %s (%s, mean over the launches of each variant's fastest "
-                             "block; %s run of %s started %s):", metric, unit ? unit : "",
-                        (const char *)sqlite3_column_text(q, 5), chz_sweep(c),
-                        (const char *)sqlite3_column_text(q, 4));
+            if (rows++ == 0)
+                chz_append(buf, n, "CUPTI, %s (%s, mean over the launches of each variant's "
+                                   "fastest block; %s run of %s started %s):", metric,
+                           unit ? unit : "", (const char *)sqlite3_column_text(q, 5),
+                           chz_sweep(c), (const char *)sqlite3_column_text(q, 4));
             if (strcmp(last, variant)) {
-                fprintf(out, "%s %s", last[0] ? ";" : "", variant);
+                chz_append(buf, n, "%s %s", last[0] ? ";" : "", variant);
                 snprintf(last, sizeof last, "%s", variant);
             }
-            fprintf(out, " L%d %.4g", sqlite3_column_int(q, 1), sqlite3_column_double(q, 2));
+            chz_append(buf, n, " L%d %.4g", sqlite3_column_int(q, 1), sqlite3_column_double(q, 2));
         }
         sqlite3_finalize(q);
         if (rc != SQLITE_DONE)
             return dm_err_set(err, DM_ERUNTIME, "characterize metric query: %s", sqlite3_errmsg(db));
-        if (n) {
-            fputs(".\n", out);
+        if (rows) {
+            chz_append(buf, n, ".\n");
             *shown = 1;
             return 0;
         }
@@ -178,39 +178,61 @@ static int write_metric(const chz_ctx *c, const char *metric, FILE *out, int *sh
     return 0;
 }
 
-int chz_write(const chz_ctx *c, const chz_claim *table, const char *title,
-              const char *preamble, FILE *out, int counts[3], dm_err *err)
+int chz_metric_lines(const chz_ctx *c, const chz_claim *cl, char *buf, size_t n, dm_err *err)
 {
-    counts[0] = counts[1] = counts[2] = 0;
-    fprintf(out, "## %s\n\n%s\n", title, preamble);
-    fprintf(out, "| claim | paper | verdict |\n|---|---|---|\n");
-    chz_result res[16];
+    int shown = 0;
+    buf[0] = '\0';
+    for (const char *const *m = cl->shorts; m && *m; m++)
+        if (metric_line(c, *m, buf, n, &shown, err))
+            return err->code;
+    if (!shown)
+        chz_append(buf, n, "CUPTI: %s would back this; not collected (no run of %s on this "
+                           "card was made with --metrics).\n", cl->metric, chz_sweep(c));
+    return 0;
+}
+
+int chz_check(const chz_ctx *c, const chz_claim *table, chz_result res[CHZ_MAX_CLAIMS],
+              int counts[3], dm_err *err)
+{
     int k = 0;
-    for (const chz_claim *cl = table; cl->id && k < 16; cl++, k++) {
+    counts[0] = counts[1] = counts[2] = 0;
+    for (const chz_claim *cl = table; cl->id && k < CHZ_MAX_CLAIMS; cl++, k++) {
         memset(&res[k], 0, sizeof res[k]);
         if (cl->check(c, &res[k], err))
             return err->code;
         counts[res[k].verdict]++;
+    }
+    return 0;
+}
+
+int chz_write(const chz_ctx *c, const chz_claim *table, const char *title,
+              const char *preamble, FILE *out, int counts[3], dm_err *err)
+{
+    chz_result res[CHZ_MAX_CLAIMS];
+    char lines[CHZ_METRIC_TEXT];
+    int k = 0;
+    if (chz_check(c, table, res, counts, err))
+        return err->code;
+    fprintf(out, "## %s\n\n%s\n", title, preamble);
+    fprintf(out, "| claim | paper | verdict |\n|---|---|---|\n");
+    for (const chz_claim *cl = table; cl->id && k < CHZ_MAX_CLAIMS; cl++, k++)
         fprintf(out, "| %s: %s | line %d | %s |\n", cl->id, cl->title, cl->line,
                 chz_verdict_name(res[k].verdict));
-    }
     k = 0;
-    for (const chz_claim *cl = table; cl->id && k < 16; cl++, k++) {
+    for (const chz_claim *cl = table; cl->id && k < CHZ_MAX_CLAIMS; cl++, k++) {
         fprintf(out, "\n### %s: %s - %s\n\n", cl->id, cl->title, chz_verdict_name(res[k].verdict));
         fprintf(out, "Paper (heading line %d), line %d: \"%s\"\n\n", cl->line, cl->quote_line,
                 cl->wording);
         fprintf(out, "Measured: %s\n", res[k].evidence);
         if (res[k].hardware[0])
             fprintf(out, "\nWhat changed in the hardware: %s\n", res[k].hardware);
-        int shown = 0;
-        for (const char *const *m = cl->shorts; m && *m; m++) {
-            int rc = write_metric(c, *m, out, &shown, err);
-            if (rc)
-                return rc;
+        if (chz_metric_lines(c, cl, lines, sizeof lines, err))
+            return err->code;
+        for (const char *line = lines; *line;) {
+            size_t len = strcspn(line, "\n");
+            fprintf(out, "\n%.*s\n", (int)len, line);
+            line += len + (line[len] == '\n');
         }
-        if (!shown)
-            fprintf(out, "\nCUPTI: %s would back this; not collected (no run of %s on this "
-                         "card was made with --metrics).\n", cl->metric, chz_sweep(c));
     }
     return 0;
 }

@@ -77,9 +77,23 @@ void chz_append(char *buf, size_t n, const char *fmt, ...) __attribute__((format
 /* The verdict in words: "holds", "does not hold", "not measurable here". */
 const char *chz_verdict_name(chz_verdict v);
 
+/* The most claims a table may have; the checks and writers read no further. */
+#define CHZ_MAX_CLAIMS 16
+/* The size of chz_metric_lines' buffer that holds every line of a claim's metrics. */
+#define CHZ_METRIC_TEXT 4096
+
+/* Runs every check of table into res (one per claim, in order); counts[v] gets the number
+ * of claims of each verdict. Returns 0, or the first failing check's status with err set. */
+int chz_check(const chz_ctx *c, const chz_claim *table, chz_result res[CHZ_MAX_CLAIMS],
+              int counts[3], dm_err *err);
+/* The CUPTI lines of claim cl into buf (n bytes, CHZ_METRIC_TEXT holds them all), each
+ * ended by a newline: for each of cl->shorts that the newest complete run of the sweep on
+ * the card has values of, its mean per variant and level at the variant's fastest block;
+ * when none has, which metric would back the claim. Returns 0 or DM_ERUNTIME. */
+int chz_metric_lines(const chz_ctx *c, const chz_claim *cl, char *buf, size_t n, dm_err *err);
 /* Checks every claim of table and writes the markdown section to out, headed by title and
  * the lines of preamble; counts[v] gets the number of claims of each verdict. Returns 0,
- * or the first failing check's status with err set. */
+ * or the first failing check's status with err set (nothing written then). */
 int chz_write(const chz_ctx *c, const chz_claim *table, const char *title,
               const char *preamble, FILE *out, int counts[3], dm_err *err);
 

@@ -11,7 +11,10 @@
 
 const dm_report_section report_sections[] = {
     { .id = "runs", .title = "Runs", .write = report_runs },
+    { .id = "reproduced", .title = "Reproduced tables", .write = report_reproduce },
     { .id = "tuning", .title = "Tuning", .write = report_tuning },
+    { .id = "fits", .title = "Crossover fits", .write = report_fits },
+    { .id = "characterization", .title = "Characterization", .write = report_characterize },
     { .id = "plots", .title = "Plots", .write = report_plots },
     { 0 },
 };

@@ -11,7 +11,7 @@
 #define REPORT_MAX_COLS 16
 
 struct dm_report_doc {
-    FILE *md, *html;
+    FILE *md, *html; /* html may be NULL: markdown only */
     int ncols; /* columns of the open table, 0 when none is open */
 };
 
@@ -30,9 +30,13 @@ void report_figure(dm_report_doc *d, const char *svg, const char *md_path, const
 /* Writes s escaped for HTML text and attributes. */
 void report_html_text(FILE *out, const char *s);
 
-/* The sections (report_runs.c, report_tune.c, report_plots.c). */
+/* The sections (report_runs.c, report_reproduce.c, report_tune.c, report_fits.c,
+ * report_characterize.c, report_plots.c). */
 int report_runs(const dm_report_ctx *c, dm_err *err);
+int report_reproduce(const dm_report_ctx *c, dm_err *err);
 int report_tuning(const dm_report_ctx *c, dm_err *err);
+int report_fits(const dm_report_ctx *c, dm_err *err);
+int report_characterize(const dm_report_ctx *c, dm_err *err);
 int report_plots(const dm_report_ctx *c, dm_err *err);
 
 #endif

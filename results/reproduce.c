@@ -71,6 +71,14 @@ const repro_target *repro_find(const char *name)
     return NULL;
 }
 
+const repro_target *repro_find_sweep(const char *sweep)
+{
+    for (const repro_target *t = repro_targets; t->name; t++)
+        if (t->sweep && strcmp(t->sweep, sweep) == 0)
+            return t;
+    return NULL;
+}
+
 /* Copies column i of q (NULL: "") into buf. */
 static void text_col(sqlite3_stmt *q, int i, char *buf, size_t n)
 {
@@ -78,11 +86,48 @@ static void text_col(sqlite3_stmt *q, int i, char *buf, size_t n)
     snprintf(buf, n, "%s", s ? (const char *)s : "");
 }
 
+/* The columns of a run that repro_run holds, then its sweep's name. */
+#define RUN_COLUMNS "SELECT id, gpu_name, no_gpu_reason, started_at, git_commit, sweep_name FROM runs"
+
+/* Fills run from a row of RUN_COLUMNS. */
+static void run_from_row(sqlite3_stmt *q, int store, repro_run *run)
+{
+    run->store = store;
+    run->id = sqlite3_column_int64(q, 0);
+    text_col(q, 1, run->gpu, sizeof run->gpu);
+    text_col(q, 2, run->no_gpu, sizeof run->no_gpu);
+    text_col(q, 3, run->started, sizeof run->started);
+    text_col(q, 4, run->commit, sizeof run->commit);
+}
+
+int repro_read_run(const chz_ctx *c, int store, int64_t id, repro_run *run, char *sweep,
+                   size_t n, dm_err *err)
+{
+    sqlite3 *db = store_db(c->st[store]);
+    sqlite3_stmt *q = NULL;
+    memset(run, 0, sizeof *run);
+    sweep[0] = '\0';
+    if (sqlite3_prepare_v2(db, RUN_COLUMNS " WHERE id = ?1 AND status = 'complete'", -1, &q,
+                           NULL) != SQLITE_OK)
+        return dm_err_set(err, DM_ERUNTIME, "%s: %s", store_path(c->st[store]),
+                          sqlite3_errmsg(db));
+    sqlite3_bind_int64(q, 1, id);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        run_from_row(q, store, run);
+        text_col(q, 5, sweep, n);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return dm_err_set(err, DM_ERUNTIME, "%s: %s", store_path(c->st[store]),
+                          sqlite3_errmsg(db));
+    return 0;
+}
+
 int repro_latest_run(const chz_ctx *c, const char *sweep, const char *card, repro_run *run,
                      dm_err *err)
 {
-    static const char sql[] =
-        "SELECT id, gpu_name, no_gpu_reason, started_at, git_commit FROM runs"
+    static const char sql[] = RUN_COLUMNS
         " WHERE sweep_name = ?1 AND status = 'complete'"
         " AND (?2 IS NULL OR instr(gpu_name, ?2) > 0)"
         " ORDER BY started_at DESC, id DESC LIMIT 1";
@@ -100,14 +145,8 @@ int repro_latest_run(const chz_ctx *c, const char *sweep, const char *card, repr
         char started[32];
         if (rc == SQLITE_ROW) {
             text_col(q, 3, started, sizeof started);
-            if (!run->id || strcmp(started, run->started) > 0) {
-                run->store = i;
-                run->id = sqlite3_column_int64(q, 0);
-                text_col(q, 1, run->gpu, sizeof run->gpu);
-                text_col(q, 2, run->no_gpu, sizeof run->no_gpu);
-                text_col(q, 4, run->commit, sizeof run->commit);
-                snprintf(run->started, sizeof run->started, "%s", started);
-            }
+            if (!run->id || strcmp(started, run->started) > 0)
+                run_from_row(q, i, run);
         }
         sqlite3_finalize(q);
         if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -120,9 +159,10 @@ int repro_latest_run(const chz_ctx *c, const char *sweep, const char *card, repr
 int repro_write(const chz_ctx *c, const dm_pub_table *pub, const repro_target *t,
                 const repro_run *run, dm_report_doc *d, dm_err *err)
 {
-    char head[256];
+    char head[256], anchor[96];
     snprintf(head, sizeof head, "%s: %s", t->name, t->item);
-    report_heading(d, 3, t->name, head);
+    snprintf(anchor, sizeof anchor, "%s-run%lld", t->name, (long long)(run ? run->id : 0));
+    report_heading(d, 3, run && run->id ? anchor : t->name, head);
     report_para(d, "%s, %s (papers/%s.txt): %s.", t->paper, t->item, t->paper, t->caption);
     if (!t->sweep) {
         report_para(d, "Not measurable here: this build has no %s workload, so nothing "

@@ -53,6 +53,15 @@ typedef struct repro_run {
 int repro_latest_run(const chz_ctx *c, const char *sweep, const char *card, repro_run *run,
                      dm_err *err);
 
+/* The target whose sweep is sweep, or NULL. */
+const repro_target *repro_find_sweep(const char *sweep);
+
+/* Run id of store c->st[store] into *run when it is complete, with its sweep's name in
+ * sweep. Returns 0 (run->id 0 when the run is not complete or not there), or
+ * DM_ERUNTIME. */
+int repro_read_run(const chz_ctx *c, int store, int64_t id, repro_run *run, char *sweep,
+                   size_t n, dm_err *err);
+
 /* Writes target t to d: what it is, the published values beside those of run (NULL:
  * not measured, said so), and for figures the claims judged on c's stores with the run's
  * card. pub holds results/published. Returns 0, or DM_ERUNTIME when a query fails. */

@@ -1,7 +1,9 @@
 /* test_report.c - `dmbench report` (results/report.c): on a fixture database with a
  * parameter value and a command line holding HTML's specials, the report has its
  * sections, the run's fingerprint, escaped text, balanced HTML tables and SVGs, and
- * markdown tables whose rows all have the header's column count. */
+ * markdown tables whose rows all have the header's column count; on fixtures with stored
+ * crossover fits and with tdm-fig7 runs, the fits with their crossovers and the tdm
+ * verdicts, in both formats. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,9 +13,11 @@
 #include <sys/wait.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "analysis_fixture.h"
 #include "report.h"
+#include "tdm_fixture.h"
 
 /* A run on a card with a full fingerprint; its command line holds a planted <script>. */
 static int64_t fingerprinted_run(afx *f)
@@ -274,6 +278,187 @@ static void report_command_writes_both_files_or_none(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+static void report_without_fits_or_tdm_runs_says_so(void **state)
+{
+    doc d = { 0 };
+    dm_err err = { 0 };
+    static const char *const notes[] = {
+        "No crossover fits are stored in this database; dmbench crossover WORKLOAD A B --axis "
+        "X --group G --store fits and stores them.",
+        "None of the report&#39;s runs is a complete GPU run of tdm-fig7, tdm-fig6 or "
+        "tdm-fig9, the sweeps",
+    };
+    assert_int_equal(report(*state, NULL, 0, 0, "/nonexistent", &d, &err), 0);
+    assert_non_null(strstr(d.md, notes[0]));
+    assert_non_null(strstr(d.md, "None of the report's runs is a complete GPU run of"));
+    assert_non_null(strstr(d.html, notes[0]));
+    assert_non_null(strstr(d.html, notes[1]));
+    doc_free(&d);
+}
+
+static const dm_param_spec level_spec = { .name = "level", .type = DM_P_INT, .def = "1" };
+
+/* Fills the fixture: on "Fixture H100", cpu takes n ns and kernel n/2 ns + c, crossing
+ * at n = 100000/level + 5000 for levels 1, 2, 4, 8; a run without points on "Empty
+ * Card"; fits of both cards stored, the Fixture H100 ones twice (the older with a = 777777). */
+static int fits_setup(void **state)
+{
+    if (afx_setup(state) != 0)
+        return -1;
+    afx *f = *state;
+    const dm_param_spec *specs[] = { &toy_dataset_params[0], &toy_problem_params[0], &level_spec };
+    const int levels[] = { 1, 2, 4, 8 };
+    int64_t run = afx_run(f, "Fixture H100", 9, 0), idx = 0;
+    double x[15];
+    for (int l = 0; l < 4; l++)
+        for (int64_t n = 10000; n <= 200000; n += 10000)
+            for (int v = 0; v < 2; v++) {
+                dm_value vals[3] = { { .type = DM_P_INT, .i = n }, { .type = DM_P_ENUM, .s = "copy" },
+                                     { .type = DM_P_INT, .i = levels[l] } };
+                double c = (100000.0 / levels[l] + 5000) / 2 * 1e-9;
+                afx_samples(x, 15, v == 0 ? (double)n * 1e-9 : (double)n * 0.5e-9 + c, 0.01);
+                afx_point_params(f, run, idx++, v, specs, vals, 3, x, 15);
+            }
+    afx_run(f, "Empty Card", 8, 0);
+    return sqlite3_exec(store_db(f->st),
+        "INSERT INTO crossover_fits (created_at, card, workload, variant_a, variant_b, axis, grp,"
+        " form, a, b, se_a, se_b, r2, n, better) VALUES"
+        " ('2026-01-01T00:00:00Z', 'Fixture H100', 'toy', 'cpu', 'kernel', 'n', 'level',"
+        "  'a/N + b', 777777, 1, 1, 1, 0.5, 3, 0),"
+        " ('2026-01-01T00:00:00Z', 'Fixture H100', 'toy', 'cpu', 'kernel', 'n', 'level',"
+        "  'a*N + b', 777777, 1, 1, 1, 0.6, 3, 1),"
+        " ('2026-01-02T00:00:00Z', 'Fixture H100', 'toy', 'cpu', 'kernel', 'n', 'level',"
+        "  'a/N + b', 100000, 5000, 0.5, 0.25, 0.999999, 4, 1),"
+        " ('2026-01-02T00:00:00Z', 'Fixture H100', 'toy', 'cpu', 'kernel', 'n', 'level',"
+        "  'a*N + b', -1000, 60000, NULL, NULL, 0.8, 4, 0),"
+        " ('2026-01-03T00:00:00Z', 'Empty Card', 'toy', 'cpu', 'kernel', 'n', 'level',"
+        "  'a*N + b', 2, 3, 0.1, 0.2, 0.9, 3, 1)", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+static void report_has_newest_fits_with_better_marked_and_crossovers(void **state)
+{
+    doc d = { 0 };
+    dm_err err = { 0 };
+    assert_int_equal(report(*state, NULL, 0, 0, "/nonexistent", &d, &err), 0);
+    assert_non_null(strstr(d.md, "| Fixture H100 | toy | cpu vs kernel | n | level | a/N + b | "
+                                 "100000 | 0.5 | 5000 | 0.25 | 0.999999 | 4 | yes | "
+                                 "2026-01-02T00:00:00Z |"));
+    assert_non_null(strstr(d.md, "| Fixture H100 | toy | cpu vs kernel | n | level | a*N + b | "
+                                 "-1000 | - | 60000 | - | 0.800000 | 4 | no |"));
+    assert_non_null(strstr(d.html, "<td>a/N + b</td><td>100000</td><td>0.5</td><td>5000</td>"
+                                   "<td>0.25</td><td>0.999999</td><td>4</td><td>yes</td>"));
+    assert_non_null(strstr(d.html, "<td>a*N + b</td><td>-1000</td><td>-</td><td>60000</td>"
+                                   "<td>-</td><td>0.800000</td><td>4</td><td>no</td>"));
+    assert_null(strstr(d.md, "777777"));
+    assert_non_null(strstr(d.md, "(2 older fits left out)"));
+    /* the planted crossovers, recomputed: n = 100000/level + 5000, cpu faster below */
+    assert_non_null(strstr(d.md, "### toy: cpu vs kernel over n by level on Fixture H100"));
+    assert_non_null(strstr(d.md, "| level | problem | n at the crossover | 95% interval | "
+                                 "faster below |"));
+    static const char *const rows[] = { "| 1 | op=copy | 105000 | [", "| 2 | op=copy | 55000 | [",
+                                        "| 4 | op=copy | 30000 | [", "| 8 | op=copy | 17500 | [" };
+    for (int i = 0; i < 4; i++) {
+        const char *row = strstr(d.md, rows[i]);
+        assert_non_null(row);
+        assert_non_null(strstr(row, "] | cpu |\n"));
+    }
+    assert_non_null(strstr(d.html, "<td>105000</td>"));
+    assert_non_null(strstr(d.md, "Not recomputed: no ok points of cpu or kernel (workload toy) "
+                                 "with 'n' on Empty Card."));
+    int tables = count(d.html, "<table>");
+    assert_int_equal(count(d.html, "</table>"), tables);
+    assert_int_equal(check_md_tables(d.md), tables);
+    doc_free(&d);
+}
+
+static void report_of_other_runs_does_not_recompute_crossovers(void **state)
+{
+    doc d = { 0 };
+    dm_err err = { 0 };
+    const int64_t empty[] = { 2 };
+    assert_int_equal(report(*state, empty, 1, 0, "/nonexistent", &d, &err), 0);
+    assert_non_null(strstr(d.md, "| Fixture H100 | toy | cpu vs kernel | n | level | a/N + b |"));
+    assert_non_null(strstr(d.md, "Not recomputed: none of the report's runs is a run of toy on "
+                                 "Fixture H100."));
+    assert_null(strstr(d.md, "| 1 | op=copy |"));
+    doc_free(&d);
+}
+
+/* Fills the fixture: a tdm-fig7 run without level 3 on a card whose name holds HTML's
+ * specials, a tdm-fig6 run on "Fig6 Card", and modern-card runs of tdm-fig7 on "H200"
+ * and "H100" (so that C8 has a second card). */
+static int tdm_setup(void **state)
+{
+    if (afx_setup(state) != 0)
+        return -1;
+    afx *f = *state;
+    fx_card(f, "R&D <GPU> \"x\"", 1980, 1600, modern_card, 1.0, 2.0, 2);
+    fx_sweep_card(f, "tdm-fig6", "Fig6 Card", 1980, 1600, modern_card, 1.0, 2.0, 3);
+    fx_card(f, "H200", 1980, 3200, modern_card, 1.0, 1.0, 3);
+    fx_card(f, "H100", 1980, 1600, modern_card, 1.0, 2.0, 3); /* the newest: C8's other card */
+    return 0;
+}
+
+static void report_has_the_tdm_verdicts_of_each_card(void **state)
+{
+    afx *f = *state;
+    doc d = { 0 };
+    dm_err err = { 0 };
+    assert_int_equal(report(f, NULL, 0, 0, "/nonexistent", &d, &err), 0);
+    assert_non_null(strstr(d.md, "### tdm on the H200"));
+    assert_non_null(strstr(d.md, "Judged on the latest complete run of tdm-fig7 on this card"));
+    assert_non_null(strstr(d.md, "4 hold, 3 do not hold, 1 not measurable here."));
+    assert_non_null(strstr(d.md, "| claim | paper | verdict |"));
+    assert_non_null(strstr(d.html, "<td>C6: Thread-Level Parallelism is Sufficient for Large "
+                                   "Problem Sizes</td><td>line 283</td><td>does not hold</td>"));
+    assert_non_null(strstr(d.md, "#### C6: Thread-Level Parallelism is Sufficient for Large "
+                                 "Problem Sizes - does not hold"));
+    assert_non_null(strstr(d.html, "What changed in the hardware: "));
+    assert_non_null(strstr(d.md, "CUPTI: dram__bytes_read.sum (dram_read_bytes) and "
+                                 "lts__t_sector_hit_rate.pct (l2_hit_rate) would back this"));
+    assert_non_null(strstr(d.md, "### tdm on the Fig6 Card"));
+    assert_non_null(strstr(d.md, "Judged on the latest complete run of tdm-fig6 on this card"));
+    /* the verdict rows are those of dmbench characterize tdm on the same card */
+    chz_ctx c = { .st = { f->st }, .nst = 1, .card = "H200" };
+    char *md = NULL;
+    size_t len = 0;
+    int counts[3], rows = 0;
+    FILE *out = open_memstream(&md, &len);
+    assert_int_equal(chz_write(&c, chz_tdm_claims, "title", "pre", out, counts, &err), 0);
+    fclose(out);
+    for (const char *line = strstr(md, "| C"); line && line[0] == '|'; rows++) {
+        const char *end = strchr(line, '\n');
+        char row[512];
+        snprintf(row, sizeof row, "%.*s", (int)(end - line), line);
+        assert_non_null(strstr(d.md, row));
+        line = end + 1;
+    }
+    assert_int_equal(rows, 8);
+    free(md);
+    int tables = count(d.html, "<table>");
+    assert_int_equal(count(d.html, "</table>"), tables);
+    assert_int_equal(check_md_tables(d.md), tables);
+    doc_free(&d);
+}
+
+static void report_escapes_the_evidence(void **state)
+{
+    doc d = { 0 };
+    dm_err err = { 0 };
+    const int64_t odd[] = { 1 };
+    assert_int_equal(report(*state, odd, 1, 0, "/nonexistent", &d, &err), 0);
+    /* level 3 is missing: C1's evidence names the card */
+    assert_non_null(strstr(d.html, "<p>Measured: no ok point of thread-tex at level 3 on a card "
+                                   "named like &quot;R&amp;D &lt;GPU&gt; &quot;x&quot;&quot; in "
+                                   "complete runs of tdm-fig7. "));
+    assert_non_null(strstr(d.md, "Measured: no ok point of thread-tex at level 3 on a card "
+                                 "named like \"R&amp;D &lt;GPU&gt; \"x\"\" in complete runs"));
+    assert_null(strstr(d.html, "<GPU>"));
+    assert_null(strstr(d.md, "<GPU>"));
+    assert_null(strstr(d.md, "### tdm on the H200"));
+    doc_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +470,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(report_of_chosen_runs_only, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(report_command_writes_both_files_or_none, setup,
                                         afx_teardown),
+        cmocka_unit_test_setup_teardown(report_without_fits_or_tdm_runs_says_so, setup,
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(report_has_newest_fits_with_better_marked_and_crossovers,
+                                        fits_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(report_of_other_runs_does_not_recompute_crossovers,
+                                        fits_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(report_has_the_tdm_verdicts_of_each_card, tdm_setup,
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(report_escapes_the_evidence, tdm_setup, afx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,280 @@
+/* test_reproduce.c - `dmbench reproduce`: the targets' sweeps and published rows exist;
+ * tdm Table 2 set beside a planted H100 run (facts, peak and measured bandwidth,
+ * ratios); a figure's grid and claim verdicts from planted tdm-fig7 runs; the unmeasured
+ * cases (no run, a run without a GPU, a workload this build lacks); and the command. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+
+#include "analysis_fixture.h"
+#include "report.h"
+#include "reproduce.h"
+#include "sweep.h"
+#include "tdm_fixture.h"
+
+#define PUB_DIR DM_SOURCE_DIR "/results/published"
+
+/* repro_write of target name, with the latest run of its sweep on card, as markdown in a
+ * malloc'd string. */
+static char *write_target(afx *f, const char *name, const char *card)
+{
+    const repro_target *t = repro_find(name);
+    assert_non_null(t);
+    chz_ctx c = { .st = { f->st }, .nst = 1 };
+    dm_pub_table pub = { 0 };
+    dm_err err = { 0 };
+    repro_run run = { 0 };
+    assert_int_equal(published_load_dir(PUB_DIR, &pub, &err), 0);
+    if (t->sweep)
+        assert_int_equal(repro_latest_run(&c, t->sweep, card, &run, &err), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *md = open_memstream(&buf, &len);
+    dm_report_doc d = { .md = md };
+    if (repro_write(&c, &pub, t, &run, &d, &err))
+        fail_msg("%s", err.msg);
+    fclose(md);
+    published_free(&pub);
+    return buf;
+}
+
+static void test_every_target_has_its_sweep_and_published_rows(void **state)
+{
+    (void)state;
+    dm_pub_table pub = { 0 };
+    dm_err err = { 0 };
+    assert_int_equal(published_load_dir(PUB_DIR, &pub, &err), 0);
+    const dm_device h100 = { .max_threads_per_block = 1024, .smem_per_block_optin = 232448,
+                             .sms = 132, .warp_size = 32 };
+    for (const repro_target *t = repro_targets; t->name; t++) {
+        assert_ptr_equal(repro_find(t->name), t);
+        size_t rows = 0;
+        for (size_t i = 0; t->table && i < pub.n; i++)
+            rows += !strcmp(pub.rows[i].paper, t->paper) && !strcmp(pub.rows[i].table, t->table);
+        if (t->table && !rows)
+            fail_msg("%s: no published rows of %s %s", t->name, t->paper, t->table);
+        assert_true(t->sweep || t->kind == REPRO_PUBLISHED);
+        if (!t->sweep)
+            continue;
+        char path[512];
+        dm_sweep *s;
+        dm_expansion e;
+        snprintf(path, sizeof path, "%s/sweeps/%s.yaml", DM_SOURCE_DIR, t->sweep);
+        if (sweep_load(path, &s, &err) || sweep_expand(s, &h100, &e, &err))
+            fail_msg("%s: %s", t->name, err.msg);
+        assert_string_equal(sweep_workload(s)->name, t->workload);
+        assert_true(e.n > e.n_pruned);
+        sweep_expansion_free(&e);
+        sweep_free(s);
+    }
+    assert_null(repro_find("tdm-fig10"));
+    published_free(&pub);
+}
+
+/* A complete run of tdm-table2 on an H100 with its device notes and one copy point of
+ * bytes moved in seconds; without a GPU when card is NULL. */
+static void plant_table2_run(afx *f, const char *card, double bytes, double seconds)
+{
+    static const char *const notes[][2] = {
+        { "sms", "132" },          { "mem_bytes", "85029158912" }, { "sm_clock_mhz", "1980" },
+        { "mem_clock_mhz", "2619" }, { "mem_bus_bits", "5120" },   { "regs_per_sm", "65536" },
+        { "max_threads", "1024" }, { "max_threads_per_sm", "2048" }, { "max_blocks_per_sm", "32" },
+        { "warp_size", "32" },     { "cc_major", "9" },            { "cc_minor", "0" },
+    };
+    dm_device dev = { .cc_major = 9, .cc_minor = 0, .sms = 132 };
+    snprintf(dev.name, sizeof dev.name, "%s", card ? card : "");
+    dm_measure_opts mo;
+    sweep_measure_defaults(&mo);
+    dm_run_info info = { .device = card ? &dev : NULL, .no_gpu_reason = "no CUDA device",
+                         .workload = "membw", .sweep_name = "tdm-table2",
+                         .sweep_text = "fixture", .measure = &mo, .sm_clock_mhz_start = NAN,
+                         .mem_clock_mhz_start = NAN };
+    int64_t run = 0;
+    dm_err err = { 0 };
+    assert_int_equal(store_run_begin(f->st, &info, &run, &err), 0);
+    for (size_t i = 0; card && i < sizeof notes / sizeof notes[0]; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "device.%s", notes[i][0]);
+        assert_int_equal(store_run_note(f->st, run, key, notes[i][1], &err), 0);
+    }
+    if (card) {
+        double x[10];
+        afx_samples(x, 10, seconds, 0.001);
+        afx_point(f, run, 0, 67108864, "copy", 256, x, 10);
+        char sql[160];
+        snprintf(sql, sizeof sql, "UPDATE points SET bytes_per_run = %.17g WHERE run_id = %lld",
+                 bytes, (long long)run);
+        assert_int_equal(sqlite3_exec(store_db(f->st), sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    assert_int_equal(store_run_end(f->st, run, "complete", &err), 0);
+}
+
+static void test_table2_sets_the_card_beside_the_papers(void **state)
+{
+    afx *f = *state;
+    plant_table2_run(f, "NVIDIA H100 80GB HBM3", 536870912.0, 0.2e-3);
+    char *md = write_target(f, "tdm-table2", NULL);
+    assert_non_null(strstr(md, "| feature | GeForce 8800 GTS 512 | GeForce 9800 GX2 | "
+                               "GeForce GTX 280 | NVIDIA H100 80GB HBM3 (this run) | "
+                               "this / GeForce GTX 280 |"));
+    assert_non_null(strstr(md, "| GPU | G92 | 2xG92 | GT280 | NVIDIA H100 80GB HBM3 | - |"));
+    assert_non_null(strstr(md, "| Memory (MB) | 512 | 2x512 | 1024 | 81090 | 79.2 |"));
+    /* peak: 2 x 2619 MHz x 5120 bits / 8 */
+    assert_non_null(strstr(md, "| Memory Bandwidth (GBps) | 57.6 | 2x64 | 141.7 | 3352 | 23.7 |"));
+    assert_non_null(strstr(md, "| Multiprocessors | 16 | 16 | 30 | 132 | 4.4 |"));
+    assert_non_null(strstr(md, "| Cores | 128 | 128 | 240 | 16896 | 70.4 |"));
+    assert_non_null(strstr(md, "| Compute Capability | 1.1 | 1.1 | 1.3 | 9.0 | - |"));
+    assert_non_null(strstr(md, "| Active Warps per Multiprocessor (Max) | 24 | 24 | 32 | 64 | 2 |"));
+    /* 536870912 bytes in 0.2 ms: 2684 GB/s of the 3352 peak */
+    assert_non_null(strstr(md, "| Memory Bandwidth measured, device copy (GBps) | - | - | - | "
+                               "2684 (kernel, 80% of peak) | 18.9 |"));
+    assert_non_null(strstr(md, "30 x 1024 = 30720 on the GeForce GTX 280, 132 x 2048 = 270336 "
+                               "here (8.8x)"));
+    free(md);
+}
+
+static void test_a_run_without_a_gpu_is_not_measurable(void **state)
+{
+    afx *f = *state;
+    plant_table2_run(f, NULL, 0, 0);
+    char *md = write_target(f, "tdm-table2", NULL);
+    assert_non_null(strstr(md, "Not measurable here: the run had no GPU (no CUDA device)."));
+    assert_non_null(strstr(md, "| card=GeForce GTX 280 | Cores | 240 | count | GeForce GTX 280 | "
+                               "tdm-characterization-ipdps09.txt:"));
+    assert_non_null(strstr(md, "36 published values"));
+    free(md);
+}
+
+static void test_a_figure_is_its_grid_and_its_claims(void **state)
+{
+    afx *f = *state;
+    fx_card(f, "H200", 1980, 3200, modern_card, 1.0, 1.0, 3);
+    fx_card(f, "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
+    char *md = write_target(f, "tdm-fig7", "H200");
+    assert_non_null(strstr(md, "on H200."));
+    assert_non_null(strstr(md, "| block | thread-tex level 1 | thread-tex level 2 | "));
+    /* modern_card: thread-tex 3.2 ms at every block; block-tex level 1 falls with block */
+    assert_non_null(strstr(md, "| 16 | 3.2 | 3.2 | 3.2 |"));
+    assert_non_null(strstr(md, "| fastest | 3.2 at"));
+    assert_non_null(strstr(md, "| C6: Thread-Level Parallelism is Sufficient for Large Problem "
+                               "Sizes | line 283 | does not hold |"));
+    assert_non_null(strstr(md, "C4 (holds). Paper, line 271:"));
+    assert_null(strstr(md, "C1:")); /* Fig. 7 bears on C4-C6 only */
+    free(md);
+    /* the grid reads the run of the figure's own sweep */
+    md = write_target(f, "tdm-fig6", NULL);
+    assert_non_null(strstr(md, "Not measured: the database holds no complete run of "
+                               "sweeps/tdm-fig6.yaml"));
+    free(md);
+    fx_sweep_card(f, "tdm-fig6", "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
+    md = write_target(f, "tdm-fig6", NULL);
+    assert_non_null(strstr(md, "| C1: Thread Parallel Algorithm has O(C) Time Complexity Per "
+                               "Episode | line 231 | holds |"));
+    free(md);
+}
+
+static void test_a_workload_not_built_lists_the_published_values(void **state)
+{
+    afx *f = *state;
+    char *md = write_target(f, "rules-table6", NULL);
+    assert_non_null(strstr(md, "Not measurable here: this build has no rules workload"));
+    assert_non_null(strstr(md, "| step=HtoD mem | Runtime | 11.456 | us | GeForce GTX 480 | "
+                               "rules-gpu-evaluation-cano2013.txt:1111 | - |"));
+    assert_non_null(strstr(md, "7 published values"));
+    free(md);
+}
+
+static void test_the_report_reproduces_the_newest_run_per_card(void **state)
+{
+    afx *f = *state;
+    fx_sweep_card(f, "tdm-fig6", "H100", 1980, 1600, flat_card, 1.0, 1.0, 3);
+    fx_sweep_card(f, "tdm-fig6", "H100", 1980, 1600, modern_card, 1.0, 1.0, 3);
+    fx_sweep_card(f, "tdm-fig6", "H200", 1980, 3200, modern_card, 1.0, 1.0, 3);
+    fx_run(f, "unrelated", "H100", 1980, 1600);
+    char *md = NULL, *html = NULL;
+    size_t mdlen = 0, htmllen = 0;
+    FILE *mf = open_memstream(&md, &mdlen), *hf = open_memstream(&html, &htmllen);
+    dm_report_opts o = { .outdir = "/nonexistent" };
+    dm_err err = { 0 };
+    if (report_write(f->st, &o, mf, hf, &err))
+        fail_msg("%s", err.msg);
+    fclose(mf);
+    fclose(hf);
+    const char *sec = strstr(md, "## Reproduced tables");
+    assert_non_null(sec);
+    /* run 1 (H100, flat) is replaced by run 2; run 3 is the H200's */
+    assert_null(strstr(sec, "Measured: run 1 of"));
+    assert_non_null(strstr(sec, "Measured: run 2 of sweeps/tdm-fig6.yaml"));
+    assert_non_null(strstr(sec, "Measured: run 3 of sweeps/tdm-fig6.yaml"));
+    assert_non_null(strstr(html, "<h3 id=\"tdm-fig6-run3\">tdm-fig6: Fig. 6</h3>"));
+    free(md);
+    free(html);
+}
+
+/* Runs dmbench with args, its output in out (static), and returns the exit status. */
+static int dmbench(const char *args, const char **out)
+{
+    static char buf[1 << 16];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= %s/dmbench %s 2>&1", DM_BINARY_DIR, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    *out = buf;
+    int rc = pclose(p);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void test_the_command(void **state)
+{
+    afx *f = *state;
+    const char *out;
+    char args[256];
+    assert_int_equal(dmbench("reproduce --list", &out), 0);
+    assert_non_null(strstr(out, "tdm-fig9"));
+    assert_non_null(strstr(out, "colocation-table2"));
+    assert_non_null(strstr(out, "coloc (not in this build)"));
+    assert_int_equal(dmbench("reproduce tdm-fgi7", &out), 2);
+    assert_non_null(strstr(out, "unknown target 'tdm-fgi7'; did you mean: "));
+    assert_non_null(strstr(out, "tdm-fig7"));
+    assert_int_equal(dmbench("reproduce", &out), 2);
+    assert_int_equal(dmbench("reproduce tdm-fig7 --no-run --db /nonexistent/x.sqlite", &out), 2);
+    assert_non_null(strstr(out, "/nonexistent/x.sqlite: no results database here"));
+    /* without a GPU the sweep runs its (GPU) points as skipped, and says so */
+    snprintf(args, sizeof args, "reproduce tdm-table2 --db %s -- --quiet", f->path);
+    assert_int_equal(dmbench(args, &out), 0);
+    assert_non_null(strstr(out, "Measured: run 1 of sweeps/tdm-table2.yaml"));
+    assert_non_null(strstr(out, "Not measurable here: the run had no GPU"));
+    /* options after -- are dmbench run's: a bad one is its usage error */
+    snprintf(args, sizeof args, "reproduce tdm-table2 --db %s -- --bogus", f->path);
+    assert_int_equal(dmbench(args, &out), 2);
+    assert_non_null(strstr(out, "unknown option '--bogus'"));
+    snprintf(args, sizeof args, "reproduce rules-table4 --db %s", f->path);
+    assert_int_equal(dmbench(args, &out), 0);
+    assert_non_null(strstr(out, "432 published values"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_target_has_its_sweep_and_published_rows),
+        cmocka_unit_test_setup_teardown(test_table2_sets_the_card_beside_the_papers, afx_setup,
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(test_a_run_without_a_gpu_is_not_measurable, afx_setup,
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(test_a_figure_is_its_grid_and_its_claims, afx_setup,
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(test_a_workload_not_built_lists_the_published_values,
+                                        afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_the_report_reproduces_the_newest_run_per_card,
+                                        afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_the_command, afx_setup, afx_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

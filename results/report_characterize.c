@@ -65,6 +65,40 @@ fail:
                       sqlite3_errmsg(store_db(c->st)));
 }
 
+int report_claims(dm_report_doc *d, const chz_ctx *x, const chz_claim *const *cls,
+                  const chz_result *res, int n, dm_err *err)
+{
+    char lines[CHZ_METRIC_TEXT];
+    report_table_begin(d, 3, (const char *[]){ "claim", "paper", "verdict" });
+    for (int k = 0; k < n; k++) {
+        char claim[256], line[32];
+        snprintf(claim, sizeof claim, "%s: %s", cls[k]->id, cls[k]->title);
+        snprintf(line, sizeof line, "line %d", cls[k]->line);
+        report_table_row(d, (const char *[]){ claim, line, chz_verdict_name(res[k].verdict) });
+    }
+    report_table_end(d);
+    for (int k = 0; k < n; k++) {
+        const chz_claim *cl = cls[k];
+        char heading[256];
+        snprintf(heading, sizeof heading, "%s: %s - %s", cl->id, cl->title,
+                 chz_verdict_name(res[k].verdict));
+        report_heading(d, 4, NULL, heading);
+        report_para(d, "Paper (heading line %d), line %d: \"%s\"", cl->line, cl->quote_line,
+                    cl->wording);
+        report_para(d, "Measured: %s", res[k].evidence);
+        if (res[k].hardware[0])
+            report_para(d, "What changed in the hardware: %s", res[k].hardware);
+        if (chz_metric_lines(x, cl, lines, sizeof lines, err))
+            return err->code;
+        for (const char *l = lines; *l;) {
+            size_t len = strcspn(l, "\n");
+            report_para(d, "%.*s", (int)len, l);
+            l += len + (l[len] == '\n');
+        }
+    }
+    return 0;
+}
+
 /* Checks every claim on one card and writes its verdicts and evidence. Returns 0 or the
  * first failing check's status. */
 static int characterize_card(const dm_report_ctx *c, const card_sweep *cs, dm_err *err)
@@ -72,7 +106,7 @@ static int characterize_card(const dm_report_ctx *c, const card_sweep *cs, dm_er
     chz_ctx x = { .st = { c->st }, .nst = 1, .card = cs->card, .sweep = tdm_sweeps[cs->sweep] };
     chz_result res[CHZ_MAX_CLAIMS];
     chz_point first;
-    char title[256], lines[CHZ_METRIC_TEXT];
+    char title[256];
     int counts[3], k = 0;
     if (chz_check(&x, chz_tdm_claims, res, counts, err) ||
         chz_median(&x, x.card, x.sweep, "block-tex", 1, -1, &first, err))
@@ -88,34 +122,10 @@ static int characterize_card(const dm_report_ctx *c, const card_sweep *cs, dm_er
         report_para(c->doc, "Judged on the latest complete run of %s on this card in the "
                     "database: %d hold, %d do not hold, %d not measurable here.", x.sweep,
                     counts[CHZ_HOLDS], counts[CHZ_BREAKS], counts[CHZ_UNMEASURED]);
-    report_table_begin(c->doc, 3, (const char *[]){ "claim", "paper", "verdict" });
-    for (const chz_claim *cl = chz_tdm_claims; cl->id && k < CHZ_MAX_CLAIMS; cl++, k++) {
-        char claim[256], line[32];
-        snprintf(claim, sizeof claim, "%s: %s", cl->id, cl->title);
-        snprintf(line, sizeof line, "line %d", cl->line);
-        report_table_row(c->doc, (const char *[]){ claim, line, chz_verdict_name(res[k].verdict) });
-    }
-    report_table_end(c->doc);
-    k = 0;
-    for (const chz_claim *cl = chz_tdm_claims; cl->id && k < CHZ_MAX_CLAIMS; cl++, k++) {
-        char heading[256];
-        snprintf(heading, sizeof heading, "%s: %s - %s", cl->id, cl->title,
-                 chz_verdict_name(res[k].verdict));
-        report_heading(c->doc, 4, NULL, heading);
-        report_para(c->doc, "Paper (heading line %d), line %d: \"%s\"", cl->line, cl->quote_line,
-                    cl->wording);
-        report_para(c->doc, "Measured: %s", res[k].evidence);
-        if (res[k].hardware[0])
-            report_para(c->doc, "What changed in the hardware: %s", res[k].hardware);
-        if (chz_metric_lines(&x, cl, lines, sizeof lines, err))
-            return err->code;
-        for (const char *l = lines; *l;) {
-            size_t len = strcspn(l, "\n");
-            report_para(c->doc, "%.*s", (int)len, l);
-            l += len + (l[len] == '\n');
-        }
-    }
-    return 0;
+    const chz_claim *cls[CHZ_MAX_CLAIMS];
+    for (const chz_claim *cl = chz_tdm_claims; cl->id && k < CHZ_MAX_CLAIMS; cl++)
+        cls[k++] = cl;
+    return report_claims(c->doc, &x, cls, res, k, err);
 }
 
 int report_characterize(const dm_report_ctx *c, dm_err *err)

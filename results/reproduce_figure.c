@@ -136,18 +136,18 @@ static const chz_claim *claim(const char *id)
     return NULL;
 }
 
-/* Judges t's claims on the stores of c for the run's card and writes the verdict table,
- * then each claim's wording, evidence and hardware note. Returns 0 or a check's error. */
+/* Judges t's claims on the stores of c for the run's card and writes them (report_claims).
+ * Returns 0 or a check's error. */
 static int write_claims(const chz_ctx *c, const repro_target *t, const repro_run *run,
                         dm_report_doc *d, dm_err *err)
 {
     chz_ctx cc = *c;
     cc.card = run->gpu;
     cc.sweep = t->sweep;
-    chz_result res[16];
-    const chz_claim *cls[16];
+    chz_result res[CHZ_MAX_CLAIMS];
+    const chz_claim *cls[CHZ_MAX_CLAIMS];
     int n = 0;
-    for (const char *const *id = t->claims; *id && n < 16; id++) {
+    for (const char *const *id = t->claims; *id && n < CHZ_MAX_CLAIMS; id++) {
         if (!(cls[n] = claim(*id)))
             return dm_err_set(err, DM_ERUNTIME, "reproduce %s: no claim %s", t->name, *id);
         memset(&res[n], 0, sizeof res[n]);
@@ -155,24 +155,7 @@ static int write_claims(const chz_ctx *c, const repro_target *t, const repro_run
             return err->code;
         n++;
     }
-    static const char *const head[] = { "claim", "paper", "verdict" };
-    report_table_begin(d, 3, head);
-    for (int i = 0; i < n; i++) {
-        char what[256], line[32];
-        snprintf(what, sizeof what, "%s: %s", cls[i]->id, cls[i]->title);
-        snprintf(line, sizeof line, "line %d", cls[i]->line);
-        const char *cells[] = { what, line, chz_verdict_name(res[i].verdict) };
-        report_table_row(d, cells);
-    }
-    report_table_end(d);
-    for (int i = 0; i < n; i++) {
-        report_para(d, "%s (%s). Paper, line %d: \"%s\"", cls[i]->id,
-                    chz_verdict_name(res[i].verdict), cls[i]->quote_line, cls[i]->wording);
-        report_para(d, "Measured: %s", res[i].evidence);
-        if (res[i].hardware[0])
-            report_para(d, "What changed in the hardware: %s", res[i].hardware);
-    }
-    return 0;
+    return report_claims(d, &cc, cls, res, n, err);
 }
 
 int repro_write_figure(const chz_ctx *c, const repro_target *t, const repro_run *run,

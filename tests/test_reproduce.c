@@ -163,7 +163,9 @@ static void test_a_figure_is_its_grid_and_its_claims(void **state)
     assert_non_null(strstr(md, "| fastest | 3.2 at"));
     assert_non_null(strstr(md, "| C6: Thread-Level Parallelism is Sufficient for Large Problem "
                                "Sizes | line 283 | does not hold |"));
-    assert_non_null(strstr(md, "C4 (holds). Paper, line 271:"));
+    assert_non_null(strstr(md, "#### C4: Thread Level Parallelism Alone is Not Sufficient for "
+                               "Small Problem Sizes - holds"));
+    assert_non_null(strstr(md, "Paper (heading line 269), line 271:"));
     assert_null(strstr(md, "C1:")); /* Fig. 7 bears on C4-C6 only */
     free(md);
     /* the grid reads the run of the figure's own sweep */

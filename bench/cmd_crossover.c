@@ -1,8 +1,10 @@
 /* cmd_crossover.c - `dmbench crossover`: where two variants' median curves cross over an
- * axis, per group, with bootstrap intervals and the a/N + b vs a*N + b fits. */
+ * axis, per group, with bootstrap intervals and the a/N + b vs a*N + b fits; and the
+ * stored fits written as the header hybrid variants compile in. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "crossover.h"
@@ -13,15 +15,33 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: dmbench crossover WORKLOAD VARIANT_A VARIANT_B --axis NAME [--group NAME]\n"
             "                         [--card NAME] [--resamples N] [--level P] [--seed S] [--store]\n"
-            "                         [--db PATH]\n\n"
+            "                         [--header FILE] [--db PATH]\n"
+            "       dmbench crossover --header FILE [--db PATH]\n\n"
             "For each value of the group axis (e.g. the episode level N), the value of --axis\n"
             "(e.g. the number of episodes) where the two variants' median times cross, by linear\n"
             "interpolation between measured points (each variant at its fastest configuration),\n"
             "with a bootstrap interval from the raw samples (default 1000 replicates, 95%%), or\n"
-            "'no crossover in range'. With --group, the crossovers are fitted to a/N + b and\n"
-            "a*N + b by least squares: coefficients, standard errors, R^2 and the better form.\n"
-            "The card defaults to that of the workload's newest run. --store keeps both fits\n"
-            "for the card in the database (table crossover_fits), for hybrid variants.\n");
+            "'no crossover in range', and the variant faster at the smallest axis value. With\n"
+            "--group, the crossovers are fitted to a/N + b and a*N + b by least squares:\n"
+            "coefficients, standard errors, R^2 and the better form. The card defaults to that\n"
+            "of the workload's newest run. --store keeps both fits for the card in the database\n"
+            "(table crossover_fits). --header writes the better form of the newest stored fit per\n"
+            "card, workload, pair, axis and group as the C header variants/crossover_fits.h\n"
+            "(\"-\": standard output), which hybrid variants switch kernels by once rebuilt.\n");
+}
+
+/* Writes the stored fits of st as a header to path ("-" is stdout). Returns 0 or sets
+ * err. */
+static int write_header(const char *path, dm_store *st, dm_err *err)
+{
+    int to_stdout = path[0] == '-' && path[1] == '\0';
+    FILE *f = to_stdout ? stdout : fopen(path, "w");
+    if (!f)
+        return dm_err_set(err, DM_EINPUT, "%s: cannot write", path);
+    int rc = crossover_write_header(st, store_path(st), f, err);
+    if ((to_stdout ? fflush(f) : fclose(f)) != 0 && rc == 0)
+        rc = dm_err_set(err, DM_ERUNTIME, "%s: write failed", path);
+    return rc;
 }
 
 int cmd_crossover(int argc, char **argv)
@@ -31,11 +51,11 @@ int cmd_crossover(int argc, char **argv)
         { "group", required_argument, NULL, 'g' },     { "card", required_argument, NULL, 'c' },
         { "resamples", required_argument, NULL, 'r' }, { "level", required_argument, NULL, 'l' },
         { "seed", required_argument, NULL, 's' },      { "help", no_argument, NULL, 'h' },
-        { "store", no_argument, NULL, 'S' },
+        { "store", no_argument, NULL, 'S' },           { "header", required_argument, NULL, 'H' },
         { 0 },
     };
     dm_crossover_opts o = { .resamples = 1000, .level = 0.95, .seed = 1 };
-    const char *db = NULL;
+    const char *db = NULL, *header = NULL;
     char *end;
     int c, store = 0;
     optind = 1;
@@ -62,16 +82,27 @@ int cmd_crossover(int argc, char **argv)
                 return cli_usage_error("crossover", "--seed %s: expected an integer", optarg);
             break;
         case 'S': store = 1; break;
+        case 'H': header = optarg; break;
         case 'h': usage(stdout); return DM_EXIT_OK;
         case ':': return cli_usage_error("crossover", "option %s needs a value", argv[optind - 1]);
         default: return cli_usage_error("crossover", "unknown option '%s'", argv[optind - 1]);
         }
     }
+    dm_err err = { 0 };
+    dm_store *st = NULL;
+    int status = DM_EXIT_OK;
+    if (header && argc == optind) { /* the stored fits only */
+        if (cli_open_existing(db, &st, &err) || write_header(header, st, &err))
+            status = cli_fail(&err);
+        else if (strcmp(header, "-") != 0)
+            printf("wrote the stored crossover fits of %s to %s\n", store_path(st), header);
+        store_close(st);
+        return status;
+    }
     if (argc - optind != 3)
         return cli_usage_error("crossover", "expected a workload and two variants");
     if (!o.axis)
         return cli_usage_error("crossover", "--axis is required");
-    dm_err err = { 0 };
     const dm_workload *w = registry_workload(argv[optind], &err);
     if (!w || !registry_variant(w, argv[optind + 1], &err) || !registry_variant(w, argv[optind + 2], &err))
         return cli_fail(&err);
@@ -79,9 +110,7 @@ int cmd_crossover(int argc, char **argv)
     o.variant_a = argv[optind + 1];
     o.variant_b = argv[optind + 2];
 
-    dm_store *st = NULL;
     dm_crossover_result r = { 0 };
-    int status = DM_EXIT_OK;
     if (cli_open_existing(db, &st, &err) || crossover_compute(st, &o, &r, &err))
         status = cli_fail(&err);
     else {
@@ -91,6 +120,8 @@ int cmd_crossover(int argc, char **argv)
         else if (store)
             printf("stored both fits for %s in %s\n", r.card[0] ? r.card : "no GPU",
                    store_path(st));
+        if (status == DM_EXIT_OK && header && write_header(header, st, &err))
+            status = cli_fail(&err);
     }
     crossover_free(&r);
     store_close(st);

@@ -199,6 +199,11 @@ struct dm_variant {
     /* Optional: 0 when the variant can run pt on dev (dev NULL without a GPU), else
      * nonzero with why filled ("block 2048 exceeds the device's 1024"). */
     int (*supports)(const dm_point *pt, const dm_device *dev, char *why, size_t n);
+    /* Optional: gives pt's open parameters (those at a value that means "what dmbench
+     * measured for this card", such as 0) the values compiled in for dev (tuned block
+     * sizes, crossover fits). Called at sweep expansion, before supports(), so the
+     * values used are stored with the point; dev is never NULL. */
+    void (*resolve)(dm_point *pt, const dm_device *dev);
     /* Allocates and uploads what the point needs; *state is handed to the others. */
     int (*setup)(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt, void **state,
                  dm_err *err);

@@ -1,7 +1,8 @@
 /* sweep_expand.c - a sweep's points: for each listed variant in order, the axes it has
  * crossed in file order (last fastest; a zip group advances as one axis at the place of
- * its first member), other parameters at their defaults; then pruned by the constraints
- * and by the variant's supports(). Pruned points stay in the list with their reason. */
+ * its first member), other parameters at their defaults or tuned values, open ones
+ * resolved by the variant for the device (a hybrid's switch point); then pruned by the
+ * constraints and by the variant's supports(). Pruned points stay with their reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,8 @@ static void xplan_fill(const xplan *p, const dm_device *dev, dm_sweep_point *out
             for (int m = p->dims[d].first; m < p->dims[d].first + p->dims[d].count; m++)
                 sp->point.values[p->members[m].param] = p->members[m].vals[idx[d]];
         xapply_tuned(p, dev, &sp->point);
+        if (dev && sp->point.variant->resolve)
+            sp->point.variant->resolve(&sp->point, dev);
         xprune(p, dev, sp);
         *n_pruned += sp->pruned != 0;
         for (int d = p->ndims - 1; d >= 0 && ++idx[d] == p->dims[d].len; d--)

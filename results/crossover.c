@@ -215,7 +215,8 @@ static int group_crossover(dm_store *st, const dm_crossover_opts *o, const cpoin
     const cpoint **pa = malloc(n * sizeof *pa), **pb = malloc(n * sizeof *pb);
     double *x = malloc(n * sizeof *x), *ma = malloc(n * sizeof *ma), *mb = malloc(n * sizeof *mb);
     int np = 0, rc = 0;
-    *g = (dm_crossover_group){ .group = v[0].group, .x = NAN, .lo = NAN, .hi = NAN };
+    *g = (dm_crossover_group){ .group = v[0].group, .x = NAN, .lo = NAN, .hi = NAN,
+                               .first_faster = -1 };
     snprintf(g->problem, sizeof g->problem, "%s", v[0].problem);
     if (!pa || !pb || !x || !ma || !mb) {
         rc = dm_err_set(err, DM_ERUNTIME, "out of memory");
@@ -231,6 +232,7 @@ static int group_crossover(dm_store *st, const dm_crossover_opts *o, const cpoin
             np++;
         }
     g->npoints = np;
+    g->first_faster = np == 0 || ma[0] == mb[0] ? -1 : ma[0] < mb[0] ? 0 : 1;
     if (first_crossing(x, ma, mb, np, &g->x, &g->a_faster_below, &g->crossings))
         rc = bootstrap(st, o, pa, pb, x, np, g, err);
 done:
@@ -262,6 +264,24 @@ int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *
     *f = (dm_fit){ .form = f->form, .a = c1, .b = c0, .se_a = sqrt(cov11), .se_b = sqrt(cov00),
                    .r2 = sstot > 0 ? 1 - sumsq / sstot : NAN, .n = n };
     return 0;
+}
+
+/* Sets r->below: the variant faster at the smallest axis value when every group that
+ * measured both variants agrees, else "". */
+static void below_variant(dm_crossover_result *r, const dm_crossover_opts *o)
+{
+    int side = -1;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->g[i].npoints == 0)
+            continue;
+        if (r->g[i].first_faster < 0 || (side >= 0 && r->g[i].first_faster != side)) {
+            r->below[0] = '\0';
+            return;
+        }
+        side = r->g[i].first_faster;
+    }
+    if (side >= 0)
+        snprintf(r->below, sizeof r->below, "%s", side == 0 ? o->variant_a : o->variant_b);
 }
 
 int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_result *r,
@@ -298,6 +318,7 @@ int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_res
         crossover_free(r);
         return rc;
     }
+    below_variant(r, o);
     double gx[r->n + 1], gy[r->n + 1];
     int k = 0;
     for (size_t i = 0; i < r->n; i++)
@@ -316,8 +337,9 @@ int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover
 {
     static const char sql[] =
         "INSERT INTO crossover_fits (created_at, card, workload, variant_a, variant_b, axis,"
-        " grp, form, a, b, se_a, se_b, r2, n, better) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ',"
-        " 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+        " grp, form, a, b, se_a, se_b, r2, n, better, below) VALUES"
+        " (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+        " ?11, ?12, ?13, ?14, ?15)";
     if (r->better < 0)
         return dm_err_set(err, DM_EINPUT, "no fit to store: it needs --group and crossovers in "
                           "3 groups or more");
@@ -341,6 +363,10 @@ int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover
                 sqlite3_bind_null(q, k + 8);
         sqlite3_bind_int(q, 13, f->n);
         sqlite3_bind_int(q, 14, i == r->better);
+        if (r->below[0])
+            sqlite3_bind_text(q, 15, r->below, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(q, 15);
         rc = sqlite3_step(q) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
     }
     sqlite3_finalize(q);
@@ -377,6 +403,11 @@ void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, F
                 g->a_faster_below ? o->variant_a : o->variant_b,
                 g->crossings > 1 ? " (the curves cross more than once)" : "");
     }
+    if (r->below[0])
+        fprintf(out, "faster at the smallest %s: %s, in every group\n", o->axis, r->below);
+    else
+        fprintf(out, "faster at the smallest %s: not the same variant in every group\n",
+                o->axis);
     if (!o->group)
         return;
     if (r->better < 0) {

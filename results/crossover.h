@@ -3,7 +3,9 @@
  * their median curves cross, by linear interpolation between measured points, with a
  * bootstrap confidence interval from the raw samples (each problem, i.e. the other
  * problem parameters, separately); then crossover against group
- * fitted to a/N + b and a*N + b by least squares (the episodes papers' Table 1, Fig. 9). */
+ * fitted to a/N + b and a*N + b by least squares (the episodes papers' Table 1, Fig. 9),
+ * with the variant that is faster below the crossover, so a hybrid knows which side
+ * each kernel wins. */
 #ifndef DM_CROSSOVER_H
 #define DM_CROSSOVER_H
 
@@ -31,6 +33,8 @@ typedef struct dm_crossover_group {
     double lo, hi;     /* its bootstrap interval; NAN when none */
     double found;      /* fraction of replicates with a crossing */
     int a_faster_below; /* 1: variant a is faster below x */
+    int first_faster;  /* at the smallest axis value: 0 variant a, 1 variant b; -1 when
+                          they tie or npoints is 0 */
 } dm_crossover_group;
 
 typedef struct dm_fit {
@@ -45,6 +49,8 @@ typedef struct dm_crossover_result {
     size_t n;
     dm_fit fit[2];     /* a/N + b, a*N + b; n 0 when fewer than 3 groups cross */
     int better;        /* index of the better fit (higher R^2), -1 when none */
+    char below[64];    /* the variant faster at the smallest axis value, when that is the
+                          same in every group measured; "" otherwise */
 } dm_crossover_result;
 
 /* Computes the crossovers. Returns 0, DM_EINPUT when the workload has no ok points of
@@ -58,11 +64,21 @@ void crossover_free(dm_crossover_result *r);
 int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *f);
 
 /* Stores both fits of r (when there are fits) in crossover_fits, for the card, in one
- * transaction, the better one marked. Returns 0, DM_EINPUT when r has no fits (fewer
- * than 3 groups crossed, or no group axis), or DM_ERUNTIME. */
+ * transaction, the better one marked, with r->below (NULL when ""). Returns 0,
+ * DM_EINPUT when r has no fits (fewer than 3 groups crossed, or no group axis), or
+ * DM_ERUNTIME. */
 int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover_result *r,
                     dm_err *err);
 
 void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, FILE *out);
+
+/* Writes the stored fits as a C header defining dm_crossover_fit_table (entries of
+ * bench/crossover_lookup.h's dm_crossover_fit, ending with a zeroed one), which
+ * bench/crossover_lookup.c includes as variants/crossover_fits.h: for each card (runs
+ * without a GPU left out), workload, variant pair (either order), axis and group, the
+ * better form of the newest fit stored, with the card's compute capability from its
+ * newest run. source names the database in the header's comment. Returns 0, or
+ * DM_ERUNTIME when reading fails. */
+int crossover_write_header(dm_store *st, const char *source, FILE *out, dm_err *err);
 
 #endif

@@ -1,4 +1,4 @@
--- schema.sql - the results database, schema version 3 (compiled into dmbench). Each
+-- schema.sql - the results database, schema version 4 (compiled into dmbench). Each
 -- section below opens with a marked line naming the version N it makes, and takes a
 -- database from version N-1 to N: an empty file gets them all in order, an older
 -- database the ones it lacks (store.c). Times are ISO-8601 UTC text; a real that was NaN (unknown) is NULL.
@@ -301,3 +301,9 @@ CREATE TABLE crossover_fits (
     better     INTEGER NOT NULL CHECK (better IN (0, 1))
 );
 CREATE INDEX crossover_fits_by_pair ON crossover_fits (workload, variant_a, variant_b, card);
+
+-- ==== version 4: which variant of a crossover fit wins below the crossover
+-- The variant faster at the smallest axis value, when that was the same in every group
+-- (a hybrid runs it below the crossover and the other one above); NULL when the groups
+-- disagreed, and for fits stored before version 4.
+ALTER TABLE crossover_fits ADD COLUMN below TEXT;

@@ -1,7 +1,8 @@
 /* test_crossover.c - `dmbench crossover` on a fixture database with a planted crossover
  * at a known axis value for each level N, following f(N) = 100000/N + 5000: the
- * crossings, their bootstrap intervals, the fits and which form wins; and the fit on
- * its own against hand-computed values. */
+ * crossings, their bootstrap intervals, the fits and which form wins, and which variant
+ * is faster below (or no one, when the levels disagree); and the fit on its own against
+ * hand-computed values. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,6 +59,7 @@ static void planted_crossovers_and_their_fit_are_recovered(void **state)
         assert_true(r.g[l].lo <= want && want <= r.g[l].hi);
         assert_true(r.g[l].found > 0.99);
     }
+    assert_string_equal(r.below, "cpu"); /* faster at the smallest n in every level */
     assert_int_equal(r.better, 0);
     assert_string_equal(r.fit[0].form, "a/N + b");
     assert_true(fabs(r.fit[0].a - 100000) < 1e-3);
@@ -68,9 +70,9 @@ static void planted_crossovers_and_their_fit_are_recovered(void **state)
     /* both fits are stored for the card, the better one marked */
     assert_int_equal(crossover_store(f->st, &o, &r, &err), 0);
     sqlite3_stmt *q;
-    assert_int_equal(sqlite3_prepare_v2(store_db(f->st), "SELECT card, form, a, b, n, better"
-                                        " FROM crossover_fits ORDER BY better DESC", -1, &q,
-                                        NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(store_db(f->st), "SELECT card, form, a, b, n, better,"
+                                        " below FROM crossover_fits ORDER BY better DESC", -1,
+                                        &q, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(q), SQLITE_ROW);
     assert_string_equal((const char *)sqlite3_column_text(q, 0), "NVIDIA H100 80GB HBM3");
     assert_string_equal((const char *)sqlite3_column_text(q, 1), "a/N + b");
@@ -78,6 +80,7 @@ static void planted_crossovers_and_their_fit_are_recovered(void **state)
     assert_true(fabs(sqlite3_column_double(q, 3) - 5000) < 1e-3);
     assert_int_equal(sqlite3_column_int(q, 4), 4);
     assert_int_equal(sqlite3_column_int(q, 5), 1);
+    assert_string_equal((const char *)sqlite3_column_text(q, 6), "cpu");
     assert_int_equal(sqlite3_step(q), SQLITE_ROW);
     assert_string_equal((const char *)sqlite3_column_text(q, 1), "a*N + b");
     assert_int_equal(sqlite3_column_int(q, 5), 0);
@@ -118,6 +121,51 @@ static void curves_that_never_cross_say_so(void **state)
     assert_non_null(strstr(err.msg, "no ok points"));
 }
 
+static void below_is_unknown_when_the_groups_disagree(void **state)
+{
+    afx *f = *state;
+    int64_t run = afx_run(f, "card", 9, 0);
+    /* level 1: cpu faster at small n, crossing at 5000; level 2: the other way round,
+     * crossing at 6000; level 3: kernel faster at small n, crossing at 7000 */
+    const double cross[] = { 5000, 6000, 7000 };
+    int64_t idx = 0;
+    for (int l = 0; l < 3; l++)
+        for (int64_t n = 1000; n <= 10000; n += 1000) {
+            double cpu = (double)n * 1e-9, kernel = (double)n * 0.5e-9 + cross[l] * 0.5e-9;
+            if (l > 0) { /* mirror: the kernel wins below */
+                kernel = (double)n * 1e-9;
+                cpu = (double)n * 0.5e-9 + cross[l] * 0.5e-9;
+            }
+            put(f, run, idx++, 0, n, l + 1, cpu);
+            put(f, run, idx++, 1, n, l + 1, kernel);
+        }
+    dm_crossover_opts o = { .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
+                            .axis = "n", .group = "level", .resamples = 50, .level = 0.95,
+                            .seed = 3 };
+    dm_crossover_result r;
+    dm_err err = { 0 };
+    assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.g[0].first_faster, 0);
+    assert_int_equal(r.g[1].first_faster, 1);
+    assert_string_equal(r.below, "");
+    assert_int_equal(crossover_store(f->st, &o, &r, &err), 0);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(f->st), "SELECT count(*) FROM crossover_fits"
+                                        " WHERE below IS NULL", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 2);
+    sqlite3_finalize(q);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    crossover_print(&r, &o, out);
+    fclose(out);
+    assert_non_null(strstr(text, "faster at the smallest n: not the same variant in every group"));
+    free(text);
+    crossover_free(&r);
+}
+
 static void fits_match_hand_computed_least_squares(void **st)
 {
     (void)st;
@@ -138,6 +186,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(planted_crossovers_and_their_fit_are_recovered, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(curves_that_never_cross_say_so, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(below_is_unknown_when_the_groups_disagree, afx_setup, afx_teardown),
         cmocka_unit_test(fits_match_hand_computed_least_squares),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

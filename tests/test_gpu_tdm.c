@@ -1,7 +1,8 @@
 /* test_gpu_tdm.c - every GPU variant of tdm against the CPU reference, count for count:
  * uniform and planted databases of odd lengths (1, shorter than a block, not a multiple
- * of 16), levels 1-4, block sizes 16 to 1024, the tile, piece and chunk sizes, episode
- * files of 6 and 12 letters, and the paper's full size. Exits 77 (skip) without a GPU. */
+ * of 16), levels 1-4, block sizes 16 to 1024, the tile, piece and chunk sizes, hybrid's
+ * switch points, prefixes of levels 4-6 (count), episode files of 6 and 12 letters, and
+ * the paper's full size. Exits 77 (skip) without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,6 +39,8 @@ static void copy_problem(dm_point *to, const dm_point *from)
 static int extra_values(const char *variant, const char **name, const int64_t **values)
 {
     static const int64_t tiles[] = {16, 4096}, pieces[] = {16, 64}, chunks[] = {0, 16, 48};
+    /* hybrid: each kernel everywhere, and a switch between levels 1 (26 episodes) and 2 */
+    static const int64_t switches[] = {1, 100, 1LL << 40};
     static const int64_t none[] = {0};
     *name = NULL;
     *values = none;
@@ -54,6 +57,11 @@ static int extra_values(const char *variant, const char **name, const int64_t **
     if (strcmp(variant, "packed") == 0) {
         *name = "chunk";
         *values = chunks;
+        return 3;
+    }
+    if (strcmp(variant, "hybrid") == 0) {
+        *name = "switch_at";
+        *values = switches;
         return 3;
     }
     return 1;
@@ -142,6 +150,24 @@ static void test_gpu_level_4_and_full_size(void **state)
     tdm_workload.dataset_close(&ds);
 }
 
+/* Prefixes (count) of levels 4 to 6, level 6 only as a prefix: its 165,765,600
+ * episodes are too many to count whole. */
+static void test_gpu_count_prefixes(void **state)
+{
+    gpu_fixture *f = *state;
+    const int block[] = {128};
+    const int64_t counts[] = {1000, 4097, 3000};
+    dm_point pt;
+    dm_dataset ds;
+    open_dataset(&pt, "uniform", 20011, &ds);
+    for (int level = 4; level <= 6; level++) {
+        set_int(&pt, "level", level);
+        set_int(&pt, "count", counts[level - 4]);
+        check_all(f, &pt, &ds, block, 1);
+    }
+    tdm_workload.dataset_close(&ds);
+}
+
 /* Episodes of 6 and 12 letters from a file, over a database of few letters so they
  * complete often. */
 static void test_gpu_long_episodes_from_a_file(void **state)
@@ -182,6 +208,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_variants_match_reference),
         cmocka_unit_test(test_gpu_level_4_and_full_size),
+        cmocka_unit_test(test_gpu_count_prefixes),
         cmocka_unit_test(test_gpu_long_episodes_from_a_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

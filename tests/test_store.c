@@ -14,6 +14,7 @@
 
 #include <ftw.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -179,18 +180,18 @@ static int64_t begin_run(dm_store *st, const char *sweep, const char *text, cons
 
 /* ---- schema and opening ---- */
 
-static void test_fresh_db_gets_schema_version_3(void **state)
+static void test_fresh_db_gets_schema_version_4(void **state)
 {
     fixture *f = *state;
     char buf[64];
     dm_err err = { 0 };
     int version = -1;
     dm_store *st = open_ok(f);
-    assert_int_equal(store_schema_version(), 3);
+    assert_int_equal(store_schema_version(), 4);
     assert_int_equal(store_db_version(st, &version, &err), 0);
-    assert_int_equal(version, 3);
-    assert_int_equal(q_int(st, "PRAGMA user_version"), 3);
-    assert_int_equal(q_int(st, "SELECT max(version) FROM schema_version"), 3);
+    assert_int_equal(version, 4);
+    assert_int_equal(q_int(st, "PRAGMA user_version"), 4);
+    assert_int_equal(q_int(st, "SELECT max(version) FROM schema_version"), 4);
     assert_string_equal(q_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 1);
     assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
@@ -207,10 +208,66 @@ static void test_reopen_is_idempotent(void **state)
     int64_t run = begin_run(st, "s", "t", NULL);
     store_close(st);
     st = open_ok(f);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), 3);
-    assert_int_equal(q_int(st, "PRAGMA user_version"), 3);
+    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), 4);
+    assert_int_equal(q_int(st, "PRAGMA user_version"), 4);
     assert_int_equal(q_int(st, "SELECT count(*) FROM runs"), 1);
     assert_int_equal(q_int(st, "SELECT max(id) FROM runs"), run);
+}
+
+/* Makes path a version-3 database: schema.sql up to its version-4 section, with a
+ * crossover fit stored as dmbench 3 wrote them (no `below`). */
+static void make_version_3(const char *path)
+{
+    char file[512], *sql = malloc(1 << 20);
+    snprintf(file, sizeof file, "%s/results/schema.sql", DM_SOURCE_DIR);
+    FILE *fp = fopen(file, "r");
+    assert_non_null(fp);
+    assert_non_null(sql);
+    size_t n = fread(sql, 1, (1 << 20) - 1, fp);
+    fclose(fp);
+    sql[n] = '\0';
+    char *v4 = strstr(sql, "-- ==== version 4");
+    assert_non_null(v4);
+    *v4 = '\0';
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        fail_msg("version 3 schema: %s", sqlite3_errmsg(db));
+    assert_int_equal(sqlite3_exec(db,
+                                  "INSERT INTO schema_version VALUES (1, '2026-01-01'),"
+                                  " (2, '2026-01-02'), (3, '2026-01-03');"
+                                  "PRAGMA user_version = 3;"
+                                  "INSERT INTO crossover_fits (created_at, card, workload,"
+                                  " variant_a, variant_b, axis, grp, form, a, b, n, better)"
+                                  " VALUES ('2026-01-03', 'NVIDIA H100 80GB HBM3', 'tdm',"
+                                  " 'block-tex', 'thread-tex', 'count', 'level', 'a/N + b',"
+                                  " 100000, 5000, 4, 1);",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    free(sql);
+}
+
+static void test_version_3_migrates_to_4_with_below_unknown(void **state)
+{
+    fixture *f = *state;
+    char buf[64], sub[160];
+    snprintf(sub, sizeof sub, "%s/sub", f->dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    make_version_3(f->path);
+    dm_store *st = open_ok(f);
+    assert_int_equal(q_int(st, "PRAGMA user_version"), 4);
+    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), 4);
+    /* the old fit keeps its numbers; which variant wins below it is unknown */
+    assert_int_equal(q_int(st, "SELECT count(*) FROM crossover_fits WHERE a = 100000"
+                               " AND b = 5000 AND better = 1"), 1);
+    assert_string_equal(q_text(st, "SELECT below FROM crossover_fits", buf, sizeof buf),
+                        "<null>");
+    /* and a new one can say it */
+    assert_int_equal(sqlite3_exec(store_db(st), "UPDATE crossover_fits SET below = 'block-tex'",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    assert_string_equal(q_text(st, "SELECT below FROM crossover_fits", buf, sizeof buf),
+                        "block-tex");
 }
 
 static void test_newer_version_is_rejected(void **state)
@@ -611,7 +668,9 @@ static void test_two_processes_write_one_database(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_3, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_4, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_version_3_migrates_to_4_with_below_unknown, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_version_is_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_non_sqlite_file_is_rejected, setup, teardown),

@@ -1,7 +1,8 @@
 /* test_tdm.c - the host side of the tdm workload: generators, the file loader and its
- * errors, episode enumeration and files, the counting machine against a brute-force
- * count, planted answers, the multi-threaded count, the span composition the block
- * variants use, packed groups, comparison, work, and the variant table. */
+ * errors, episode enumeration and files and their prefixes (count), the counting machine
+ * against a brute-force count, planted answers, the multi-threaded count, the span
+ * composition the block variants use, packed groups, comparison, work, the variant
+ * table and its pruning reasons. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -259,7 +260,7 @@ static void test_enumeration_counts_and_order(void **state)
     dm_err err = {0};
     for (int level = 1; level <= 4; level++) {
         tdm_episodes e;
-        assert_int_equal(tdm_episodes_enumerate(level, &e, &err), 0);
+        assert_int_equal(tdm_episodes_enumerate(level, 0, &e, &err), 0);
         assert_int_equal(e.n, want[level - 1]);
         assert_int_equal(tdm_episodes_count(level), want[level - 1]);
         for (int64_t i = 0; i < e.n; i++) {
@@ -282,11 +283,76 @@ static void test_enumeration_counts_and_order(void **state)
     tdm_episodes e;
     assert_int_equal(tdm_episodes_count(5), 7893600);
     assert_int_equal(tdm_episodes_count(27), 0);
-    assert_int_equal(tdm_episodes_enumerate(0, &e, &err), DM_EINPUT);
-    assert_int_equal(tdm_episodes_enumerate(27, &e, &err), DM_EINPUT);
+    assert_int_equal(tdm_episodes_enumerate(0, 0, &e, &err), DM_EINPUT);
+    assert_int_equal(tdm_episodes_enumerate(27, 0, &e, &err), DM_EINPUT);
     assert_non_null(strstr(err.msg, "level 27"));
-    assert_int_equal(tdm_episodes_enumerate(6, &e, &err), DM_EINPUT);
+    assert_int_equal(tdm_episodes_enumerate(6, 0, &e, &err), DM_EINPUT);
     assert_non_null(strstr(err.msg, "165765600"));
+}
+
+static void test_count_keeps_a_prefix_of_the_enumeration(void **state)
+{
+    (void)state;
+    dm_err err = {0};
+    for (int level = 2; level <= 3; level++) {
+        tdm_episodes all, some;
+        assert_int_equal(tdm_episodes_enumerate(level, 0, &all, &err), 0);
+        const int64_t counts[] = {1, 27, 600, all.n};
+        for (int k = 0; k < 4; k++) {
+            assert_int_equal(tdm_episodes_enumerate(level, counts[k], &some, &err), 0);
+            assert_int_equal(some.n, counts[k]);
+            assert_memory_equal(some.letters, all.letters, (size_t)(counts[k] * level));
+            tdm_episodes_free(&some);
+        }
+        tdm_episodes_free(&all);
+    }
+    /* level 6 has 165,765,600 episodes: too many to keep, but a prefix is enumerated on
+     * its own, and a shorter prefix is the start of a longer one */
+    tdm_episodes a, b;
+    assert_int_equal(tdm_episodes_enumerate(6, 0, &a, &err), DM_EINPUT);
+    assert_non_null(strstr(err.msg, "set count"));
+    assert_int_equal(tdm_episodes_enumerate(6, 262144, &a, &err), 0);
+    assert_int_equal(tdm_episodes_enumerate(6, 1000, &b, &err), 0);
+    assert_memory_equal(a.letters, b.letters, 1000 * 6);
+    char first[8], last[8];
+    tdm_episode_format(&a, 0, first, sizeof first);
+    tdm_episode_format(&a, a.n - 1, last, sizeof last);
+    assert_string_equal(first, "ABCDEF");
+    /* 24 * 23 * 22 * 21 = 255024 episodes start with AB, so the 262144th is the 7120th
+     * of those starting with AC, among the 23 * 22 * 21 = 10626 starting with ACB
+     * (itertools.permutations agrees) */
+    assert_string_equal(last, "ACBSMD");
+    for (int64_t i = 1; i < a.n; i++)
+        assert_true(memcmp(a.letters + (i - 1) * 6, a.letters + i * 6, 6) < 0);
+    tdm_episodes_free(&a);
+    tdm_episodes_free(&b);
+    /* more than the level has */
+    assert_int_equal(tdm_episodes_enumerate(3, 20000, &a, &err), DM_EINPUT);
+    assert_string_equal(err.msg, "count 20000 exceeds the 15600 episodes of level 3");
+    assert_int_equal(tdm_episodes_enumerate(3, 15600, &a, &err), 0);
+    tdm_episodes_free(&a);
+}
+
+static void test_count_takes_a_files_first_episodes_in_order(void **state)
+{
+    (void)state;
+    const char text[] = "ZYX\nABC\nQRS\nABD\n";
+    const char *path = temp_file(text, sizeof text - 1, 0);
+    tdm_episodes e;
+    dm_err err = {0};
+    char name[8];
+    assert_int_equal(tdm_episodes_load(path, 3, 2, &e, &err), 0);
+    assert_int_equal(e.n, 2);
+    tdm_episode_format(&e, 0, name, sizeof name);
+    assert_string_equal(name, "ABC");
+    tdm_episode_format(&e, 1, name, sizeof name);
+    assert_string_equal(name, "ABD");
+    tdm_episodes_free(&e);
+    assert_int_equal(tdm_episodes_load(path, 3, 5, &e, &err), DM_EINPUT);
+    char want[128];
+    snprintf(want, sizeof want, "count 5 exceeds the 4 episodes of %s", path);
+    assert_string_equal(err.msg, want);
+    unlink(path);
 }
 
 static void test_episodes_file(void **state)
@@ -296,13 +362,13 @@ static void test_episodes_file(void **state)
     const char *path = temp_file(good, sizeof good - 1, 0);
     tdm_episodes e;
     dm_err err = {0};
-    assert_int_equal(tdm_episodes_load(path, 3, &e, &err), 0);
+    assert_int_equal(tdm_episodes_load(path, 3, 0, &e, &err), 0);
     assert_int_equal(e.n, 3);
     char name[8];
     tdm_episode_format(&e, 1, name, sizeof name);
     assert_string_equal(name, "ZYX");
     tdm_episodes_free(&e);
-    assert_int_equal(tdm_episodes_load(path, 2, &e, &err), DM_EINPUT);
+    assert_int_equal(tdm_episodes_load(path, 2, 0, &e, &err), DM_EINPUT);
     assert_non_null(strstr(err.msg, ":2: more than level=2"));
     unlink(path);
 
@@ -311,11 +377,11 @@ static void test_episodes_file(void **state)
                           ":3: episode ABC repeats line 1", "no episodes"};
     for (int i = 0; i < 5; i++) {
         path = temp_file(bad[i], strlen(bad[i]), 1);
-        assert_int_equal(tdm_episodes_load(path, 3, &e, &err), DM_EINPUT);
+        assert_int_equal(tdm_episodes_load(path, 3, 0, &e, &err), DM_EINPUT);
         assert_non_null(strstr(err.msg, says[i]));
         unlink(path);
     }
-    assert_int_equal(tdm_episodes_load("/nonexistent/eps", 3, &e, &err), DM_EINPUT);
+    assert_int_equal(tdm_episodes_load("/nonexistent/eps", 3, 0, &e, &err), DM_EINPUT);
 }
 
 /* ---- counting ---- */
@@ -371,7 +437,7 @@ static void test_multithreaded_count_equals_single(void **state)
     tdm_generate_uniform(3, N, sym);
     tdm_episodes e;
     dm_err err = {0};
-    assert_int_equal(tdm_episodes_enumerate(2, &e, &err), 0);
+    assert_int_equal(tdm_episodes_enumerate(2, 0, &e, &err), 0);
     uint32_t *one = malloc((size_t)e.n * 4), *many = malloc((size_t)e.n * 4);
     assert_non_null(one);
     assert_non_null(many);
@@ -449,7 +515,7 @@ static void test_groups_pack_each_episode_once(void **state)
     for (int level = 1; level <= 3; level++) {
         tdm_episodes e;
         tdm_groups g;
-        assert_int_equal(tdm_episodes_enumerate(level, &e, &err), 0);
+        assert_int_equal(tdm_episodes_enumerate(level, 0, &e, &err), 0);
         assert_int_equal(tdm_groups_build(&e, &g, &err), 0);
         const int64_t groups[] = {1, 26, 650};
         assert_int_equal(g.n, groups[level - 1]);
@@ -543,20 +609,53 @@ static void test_reference_compare_and_work(void **state)
     tdm_dataset_close(&ds);
 }
 
+static void test_reference_of_a_prefix_is_the_prefix_of_the_reference(void **state)
+{
+    (void)state;
+    dm_point pt;
+    dm_dataset ds;
+    dm_err err = {0};
+    dm_data_source src = {.generator = "uniform"};
+    void *full, *some;
+    point_at(&pt, "cpu", 3001, 3);
+    assert_int_equal(tdm_dataset_open(&src, &pt, &ds, &err), 0);
+    assert_int_equal(tdm_reference(&ds, &pt, &full, &err), 0);
+    const int64_t counts[] = {1, 700, 15600};
+    for (int k = 0; k < 3; k++) {
+        set_int(&pt, "count", counts[k]);
+        assert_int_equal(tdm_reference(&ds, &pt, &some, &err), 0);
+        const tdm_ref *f = full, *r = some;
+        assert_int_equal(r->eps.n, counts[k]);
+        assert_memory_equal(r->eps.letters, f->eps.letters, (size_t)(counts[k] * 3));
+        assert_memory_equal(r->counts, f->counts, (size_t)counts[k] * sizeof *r->counts);
+        tdm_reference_free(some);
+        dm_work w;
+        tdm_work(&pt, &w);
+        assert_true(w.ops == 3001.0 * (double)counts[k]);
+    }
+    tdm_reference_free(full);
+    /* a count over the level's: the reference refuses it with the pruning words */
+    set_int(&pt, "count", 20000);
+    assert_int_equal(tdm_reference(&ds, &pt, &some, &err), DM_EINPUT);
+    assert_string_equal(err.msg, "count 20000 exceeds the 15600 episodes of level 3");
+    tdm_dataset_close(&ds);
+}
+
 /* ---- the variant table ---- */
 
 static void test_variant_table_is_well_formed(void **state)
 {
     (void)state;
     const char *names[] = {"cpu",       "cpu-mt",       "thread-tex", "thread-shared",
-                           "block-tex", "block-shared", "packed"};
+                           "block-tex", "block-shared", "packed",     "hybrid"};
     dm_err err = {0};
     size_t count = 0;
     for (const dm_variant *v = tdm_workload.variants; v->name; v++, count++) {
-        assert_true(count < 7);
+        assert_true(count < 8);
         assert_string_equal(v->name, names[count]);
         assert_int_equal(v->needs_gpu, count >= 2);
-        assert_int_equal(v->supports != NULL, count >= 2);
+        assert_non_null(v->supports); /* every variant honours count */
+        assert_int_equal(v->resolve != NULL, strcmp(v->name, "hybrid") == 0);
         assert_non_null(v->setup);
         assert_non_null(v->run);
         assert_non_null(v->output);
@@ -566,7 +665,7 @@ static void test_variant_table_is_well_formed(void **state)
         assert_int_equal(dm_point_int(&pt, "length"), 393019);
         assert_int_equal(dm_point_int(&pt, "level"), 3);
     }
-    assert_int_equal(count, 7);
+    assert_int_equal(count, 8);
     assert_ptr_equal(registry_workload("tdm", &err), &tdm_workload);
 }
 
@@ -640,6 +739,26 @@ static void test_supports_pruning_reasons(void **state)
     assert_pruned("packed", &pt, &h100, "block 1024 exceeds the 512 threads per block");
 }
 
+static void test_a_count_over_the_level_prunes_every_variant(void **state)
+{
+    (void)state;
+    const dm_device h100 = {.name = "NVIDIA H100 80GB HBM3", .cc_major = 9,
+                            .max_threads_per_block = 1024, .smem_per_block_optin = 232448};
+    for (const dm_variant *v = tdm_workload.variants; v->name; v++) {
+        dm_point pt;
+        point_at(&pt, v->name, 393019, 3);
+        set_int(&pt, "switch_at", 1000); /* hybrid: not waiting for a fit */
+        set_int(&pt, "count", 15600);
+        assert_kept(v->name, &pt, &h100);
+        assert_kept(v->name, &pt, NULL);
+        set_int(&pt, "count", 20000);
+        assert_pruned(v->name, &pt, &h100, "count 20000 exceeds the 15600 episodes of level 3");
+        assert_pruned(v->name, &pt, NULL, "count 20000 exceeds the 15600 episodes of level 3");
+        set_int(&pt, "level", 6); /* which has more than count asks for */
+        assert_kept(v->name, &pt, &h100);
+    }
+}
+
 static void test_plan_sizes(void **state)
 {
     (void)state;
@@ -677,6 +796,7 @@ static void test_cpu_variants_match_reference(void **state)
     dm_point pt;
     dm_data_source src = {.generator = "uniform"};
     point_at(&pt, "cpu", 5003, 3);
+    set_int(&pt, "count", 9000); /* a prefix, checked like the whole */
     assert_int_equal(tdm_dataset_open(&src, &pt, &ds, &err), 0);
     void *ref;
     assert_int_equal(tdm_reference(&ds, &pt, &ref, &err), 0);
@@ -687,6 +807,7 @@ static void test_cpu_variants_match_reference(void **state)
         const dm_variant *v = registry_variant(&tdm_workload, variants[k], &err);
         dm_point vp;
         point_at(&vp, variants[k], 5003, 3);
+        set_int(&vp, "count", 9000);
         assert_int_equal(v->setup(&ex, &ds, &vp, &st, &err), 0);
         assert_int_equal(v->run(st, &err), 0);
         assert_int_equal(v->output(st, &out, &err), 0);
@@ -710,6 +831,8 @@ int main(void)
         cmocka_unit_test(test_plant_parse_errors),
         cmocka_unit_test(test_planted_episodes_count_as_planted),
         cmocka_unit_test(test_enumeration_counts_and_order),
+        cmocka_unit_test(test_count_keeps_a_prefix_of_the_enumeration),
+        cmocka_unit_test(test_count_takes_a_files_first_episodes_in_order),
         cmocka_unit_test(test_episodes_file),
         cmocka_unit_test(test_fsm_follows_the_definition_not_the_reset_edge),
         cmocka_unit_test(test_fsm_equals_brute_force_on_small_databases),
@@ -718,8 +841,10 @@ int main(void)
         cmocka_unit_test(test_span_tables_compose_in_order),
         cmocka_unit_test(test_groups_pack_each_episode_once),
         cmocka_unit_test(test_reference_compare_and_work),
+        cmocka_unit_test(test_reference_of_a_prefix_is_the_prefix_of_the_reference),
         cmocka_unit_test(test_variant_table_is_well_formed),
         cmocka_unit_test(test_supports_pruning_reasons),
+        cmocka_unit_test(test_a_count_over_the_level_prunes_every_variant),
         cmocka_unit_test(test_plan_sizes),
         cmocka_unit_test(test_cpu_variants_match_reference),
     };

@@ -2,7 +2,8 @@
  * cpu is the counting machine on one thread; cpu-mt the same across episodes on all
  * cores; thread-tex, thread-shared, block-tex and block-shared are the paper's four
  * algorithms (Archuleta et al., IPDPS 2009, §3.3); packed is ours: episodes sharing a
- * suffix as bits of one word, the database in chunks composed exactly. */
+ * suffix as bits of one word, the database in chunks composed exactly; hybrid runs
+ * block-tex or thread-tex, whichever the stored crossover fit says wins at the point. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include "crossover_lookup.h"
 #include "tdm/tdm.h"
+#include "tuned.h"
+
+/* Threads per block of the paper's kernels unless a sweep or the tuned table sets it. */
+#define TDM_BLOCK_DEFAULT "64"
 
 /* ---- cpu and cpu-mt ------------------------------------------------------------- */
 
@@ -69,6 +75,12 @@ static int tdm_cpu_mt_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
 {
     (void)ex;
     return tdm_cpu_setup_threads(ds, pt, 1, (int)dm_point_int(pt, "threads"), state, err);
+}
+
+static int tdm_cpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    (void)dev;
+    return tdm_count_refuse(pt, why, n);
 }
 
 static int tdm_cpu_run(void *state, dm_err *err)
@@ -212,12 +224,15 @@ static int tdm_gpu_output(void *state, const void **out, dm_err *err)
 
 /* ---- supports(): the pruning reasons ------------------------------------------------ */
 
-/* 1 with why set when the block is over the device's limit, the level over max_level,
- * or smem over the device's shared memory per block (dev NULL: the level only). */
+/* 1 with why set when the count is over the level's episodes, the block over the
+ * device's limit, the level over max_level, or smem over the device's shared memory per
+ * block (dev NULL: the count and the level only). */
 static int tdm_refuse(const dm_point *pt, const dm_device *dev, int max_level, int64_t smem,
                       char *why, size_t n)
 {
     int64_t block = dm_point_int(pt, "block"), level = dm_point_int(pt, "level");
+    if (tdm_count_refuse(pt, why, n))
+        return 1;
     if (level > max_level) {
         snprintf(why, n, "level %" PRId64 " exceeds the %d letters %s counts", level,
                  max_level, pt->variant->name);
@@ -364,6 +379,109 @@ static int tdm_paper_run(void *state, dm_err *err)
                                  : tdm_block_launch(&s->la, err);
 }
 
+/* ---- hybrid -------------------------------------------------------------------------- */
+
+/* Sets the named integer parameter of pt (one the variant declared). */
+static void tdm_set_int(dm_point *pt, const char *name, int64_t v)
+{
+    for (int i = 0; i < pt->nparams; i++)
+        if (strcmp(pt->specs[i]->name, name) == 0)
+            pt->values[i].i = v;
+}
+
+/* Gives an open block (0) of pt the block of kernel: tuned for dev (NULL: none) and
+ * pt's problem, else the kernel's default. */
+static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
+{
+    char bucket[1024];
+    const char *how;
+    int64_t tuned;
+    if (dm_point_int(pt, "block") != 0)
+        return;
+    dm_point_problem_key(pt, bucket, sizeof bucket);
+    if (dev && tuned_lookup(tuned_table(), dev, "tdm", kernel, "block", bucket, &tuned, &how))
+        tdm_set_int(pt, "block", tuned);
+    else
+        tdm_set_int(pt, "block", strtoll(TDM_BLOCK_DEFAULT, NULL, 10));
+}
+
+/* Why a point that leaves its switch point open cannot run on dev. */
+static void tdm_no_fit(const dm_device *dev, char *why, size_t n)
+{
+    snprintf(why, n,
+             "no crossover fit for tdm thread-tex/block-tex on %s or compute capability "
+             "%d.%d; run dmbench crossover --store then --header, or set switch_at",
+             dev->name, dev->cc_major, dev->cc_minor);
+}
+
+/* The kernel hybrid runs at pt on dev (NULL: no fit to use), or NULL when the switch
+ * point is open with no fit or the problem's size is unknown (a bad episodes file). */
+static const char *tdm_hybrid_kernel(const dm_point *pt, const dm_device *dev)
+{
+    const char *how;
+    int64_t episodes;
+    if (tdm_problem_size(pt, &episodes, NULL) != 0)
+        return NULL;
+    return tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
+                             dev ? tdm_hybrid_fit(dev, &how) : NULL,
+                             dm_point_int(pt, "switch_at"));
+}
+
+/* At expansion: an open switch point becomes the fit's f(level), an open block the
+ * chosen kernel's. */
+static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
+{
+    const char *how, *kernel;
+    const dm_crossover_fit *fit = tdm_hybrid_fit(dev, &how);
+    int64_t level = dm_point_int(pt, "level");
+    if (level < 1 || level > TDM_MAX_LEVEL)
+        return;
+    if (fit && dm_point_int(pt, "switch_at") == 0)
+        tdm_set_int(pt, "switch_at", tdm_hybrid_switch_at(fit, (int)level));
+    if ((kernel = tdm_hybrid_kernel(pt, dev)) != NULL)
+        tdm_hybrid_block(pt, dev, kernel);
+}
+
+static int tdm_hybrid_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    const char *how, *kernel;
+    if (tdm_count_refuse(pt, why, n))
+        return 1;
+    if (dev && dm_point_int(pt, "switch_at") == 0 && !tdm_hybrid_fit(dev, &how)) {
+        tdm_no_fit(dev, why, n);
+        return 1;
+    }
+    if ((kernel = tdm_hybrid_kernel(pt, dev)) == NULL)
+        return tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL, 0, why, n);
+    dm_point kp = *pt;
+    tdm_hybrid_block(&kp, dev, kernel);
+    return strcmp(kernel, "thread-tex") == 0 ? tdm_thread_tex_supports(&kp, dev, why, n)
+                                             : tdm_block_tex_supports(&kp, dev, why, n);
+}
+
+/* Sets up the kernel tdm_hybrid_choose picks, through that kernel's own setup; its
+ * run, output and teardown then serve. */
+static int tdm_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                            void **state, dm_err *err)
+{
+    const char *how, *kernel;
+    char why[512];
+    int64_t episodes;
+    int rc;
+    if ((rc = tdm_problem_size(pt, &episodes, err)) != 0)
+        return rc;
+    kernel = tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
+                               tdm_hybrid_fit(ex->device, &how), dm_point_int(pt, "switch_at"));
+    if (!kernel) {
+        tdm_no_fit(ex->device, why, sizeof why);
+        return dm_err_set(err, DM_EINPUT, "%s", why);
+    }
+    dm_point kp = *pt;
+    tdm_hybrid_block(&kp, ex->device, kernel);
+    return strcmp(kernel, "thread-tex") == 0 ? tdm_thread_tex_setup(ex, ds, &kp, state, err)
+                                             : tdm_block_tex_setup(ex, ds, &kp, state, err);
+}
+
 /* ---- packed -------------------------------------------------------------------------- */
 
 static int tdm_packed_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
@@ -441,6 +559,9 @@ static const dm_param_spec tdm_problem_params[] = {
      .help = "episode length: 26, 650, 15600, 358800 episodes at levels 1-4"},
     {.name = "episodes", .type = DM_P_ENUM, .def = "all", .allowed = NULL,
      .help = "all: every sequence of level distinct letters; else a file, one per line"},
+    {.name = "count", .type = DM_P_INT, .def = "0", .allowed = "0..",
+     .help = "episodes to count: 0 = all of the level's (or the file's); else the first "
+             "count in lexicographic order"},
     {0},
 };
 
@@ -451,7 +572,7 @@ static const dm_param_spec tdm_cpu_mt_params[] = {
 };
 
 #define TDM_BLOCK_PARAM                                                                      \
-    {.name = "block", .type = DM_P_INT, .def = "64", .allowed = "1..",                     \
+    {.name = "block", .type = DM_P_INT, .def = TDM_BLOCK_DEFAULT, .allowed = "1..",        \
      .help = "threads per block"}
 
 static const dm_param_spec tdm_tex_params[] = {
@@ -473,6 +594,16 @@ static const dm_param_spec tdm_block_shared_params[] = {
     {0},
 };
 
+static const dm_param_spec tdm_hybrid_params[] = {
+    {.name = "block", .type = DM_P_INT, .def = "0", .allowed = "0..",
+     .help = "threads per block (0: the tuned block of the kernel it runs, for the card; "
+             "else that kernel's default)"},
+    {.name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
+     .help = "episodes from which it runs the kernel that wins above the crossover "
+             "(0: f(level) of the stored crossover fit for the card)"},
+    {0},
+};
+
 static const dm_param_spec tdm_packed_params[] = {
     {.name = "block", .type = DM_P_INT, .def = "128", .allowed = "1..",
      .help = "threads per block (multiple of 32, at most 512)"},
@@ -483,11 +614,12 @@ static const dm_param_spec tdm_packed_params[] = {
 
 static const dm_variant tdm_variants[] = {
     {.name = "cpu", .description = "counting machine, one thread (the reference's algorithm)",
-     .needs_gpu = 0, .setup = tdm_cpu_setup, .run = tdm_cpu_run, .output = tdm_cpu_output,
-     .teardown = tdm_cpu_teardown},
-    {.name = "cpu-mt", .description = "counting machine across episodes on all cores (pthreads)",
-     .needs_gpu = 0, .params = tdm_cpu_mt_params, .setup = tdm_cpu_mt_setup,
+     .needs_gpu = 0, .supports = tdm_cpu_supports, .setup = tdm_cpu_setup,
      .run = tdm_cpu_run, .output = tdm_cpu_output, .teardown = tdm_cpu_teardown},
+    {.name = "cpu-mt", .description = "counting machine across episodes on all cores (pthreads)",
+     .needs_gpu = 0, .params = tdm_cpu_mt_params, .supports = tdm_cpu_supports,
+     .setup = tdm_cpu_mt_setup, .run = tdm_cpu_run, .output = tdm_cpu_output,
+     .teardown = tdm_cpu_teardown},
     {.name = "thread-tex", .description = "Algorithm 1: a thread per episode, texture reads",
      .needs_gpu = 1, .params = tdm_tex_params, .supports = tdm_thread_tex_supports,
      .setup = tdm_thread_tex_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
@@ -512,6 +644,12 @@ static const dm_variant tdm_variants[] = {
      .needs_gpu = 1, .params = tdm_packed_params, .supports = tdm_packed_supports,
      .setup = tdm_packed_setup, .run = tdm_packed_run_state, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
+    {.name = "hybrid",
+     .description = "block-tex or thread-tex, the faster at the point by the stored "
+                    "crossover fit f(level)",
+     .needs_gpu = 1, .params = tdm_hybrid_params, .supports = tdm_hybrid_supports,
+     .resolve = tdm_hybrid_resolve, .setup = tdm_hybrid_setup, .run = tdm_paper_run,
+     .output = tdm_gpu_output, .teardown = tdm_gpu_teardown},
     {0},
 };
 

@@ -73,18 +73,33 @@ typedef struct tdm_episodes {
 int64_t tdm_episodes_count(int level);
 
 /* All ordered sequences of level distinct letters, in lexicographic order (first
- * letter slowest). Returns 0, DM_EINPUT for a level outside 1..26 or one with more
- * than TDM_MAX_EPISODES episodes, DM_ERUNTIME when memory runs out. */
-int tdm_episodes_enumerate(int level, tdm_episodes *e, dm_err *err);
+ * letter slowest); with count > 0 only the first count of them: the enumeration stops
+ * there, so a prefix of level 6's 165,765,600 episodes costs what the prefix does.
+ * Returns 0, DM_EINPUT for a level outside 1..26, a count above the level's episodes
+ * or more than TDM_MAX_EPISODES episodes to keep, DM_ERUNTIME when memory runs out. */
+int tdm_episodes_enumerate(int level, int64_t count, tdm_episodes *e, dm_err *err);
 
 /* Episodes from a file: one per line (blank lines and lines starting with '#' are
- * skipped), each `level` distinct letters A-Z, no episode twice. Returns 0, or
- * DM_EINPUT naming the file and line. */
-int tdm_episodes_load(const char *path, int level, tdm_episodes *e, dm_err *err);
+ * skipped), each `level` distinct letters A-Z, no episode twice; with count > 0 only
+ * the first count in lexicographic order, in that order. Returns 0, or DM_EINPUT
+ * naming the file (and line), also for a count above the file's episodes. */
+int tdm_episodes_load(const char *path, int level, int64_t count, tdm_episodes *e,
+                      dm_err *err);
 
 /* The episodes of pt's problem: "episodes" all (tdm_episodes_enumerate of "level") or
- * a file path (tdm_episodes_load). Errors as those. */
+ * a file path (tdm_episodes_load), the first "count" of them when it is not 0. Errors
+ * as those. */
 int tdm_episodes_for_point(const dm_point *pt, tdm_episodes *e, dm_err *err);
+
+/* The number of episodes pt's problem counts, in *n: "count" when set, else the
+ * level's, else (a file) the file's, read to count them. Returns 0, or the errors of
+ * tdm_episodes_for_point. */
+int tdm_problem_size(const dm_point *pt, int64_t *n, dm_err *err);
+
+/* 1 with why set ("count 20000 exceeds the 15600 episodes of level 3") when pt's count
+ * asks for more episodes than its level has; 0 otherwise (a file's episodes are
+ * checked when it is read). */
+int tdm_count_refuse(const dm_point *pt, char *why, size_t n);
 
 void tdm_episodes_free(tdm_episodes *e);
 
@@ -185,6 +200,30 @@ int64_t tdm_block_smem(int block, int64_t piece, int level);
  * about 32 warps per SM to sms SMs, but at least 1024 letters, so that composing the
  * chunks stays short) in letters, a multiple of 16 in 16..32768. */
 int64_t tdm_packed_chunk(int64_t n, int64_t groups, int sms, int64_t chunk_param);
+
+/* ---- hybrid (tdm_hybrid.c): which paper kernel the hybrid variant runs ---- */
+
+struct dm_crossover_fit; /* bench/crossover_lookup.h */
+
+#define TDM_HYBRID_MAX_SWITCH 1000000000000000LL /* a fit's switch point at most */
+
+/* The switch point fit gives at level: f(level) rounded to the nearest episode count,
+ * in 1..TDM_HYBRID_MAX_SWITCH (a fit below 1, or not a number, gives 1: the kernel
+ * above the crossover always). */
+int64_t tdm_hybrid_switch_at(const struct dm_crossover_fit *fit, int level);
+
+/* The kernel, "block-tex" or "thread-tex", that hybrid runs for `episodes` episodes of
+ * level letters: below the switch point the fit's `below` variant (block-tex, the one
+ * that wins on few episodes, when there is no fit or it names none), from the switch
+ * point on the other. The switch point is switch_at, or with switch_at 0 the fit's
+ * (tdm_hybrid_switch_at). NULL when switch_at is 0 and fit is NULL. */
+const char *tdm_hybrid_choose(int level, int64_t episodes, const struct dm_crossover_fit *fit,
+                              int64_t switch_at);
+
+/* The compiled-in fit of tdm's block-tex and thread-tex crossover over count grouped by
+ * level for dev (its card, else its architecture family), or NULL when there is none;
+ * *how says which ("card", "architecture family") when found. */
+const struct dm_crossover_fit *tdm_hybrid_fit(const dm_device *dev, const char **how);
 
 /* ---- CUDA launchers (tdm_thread.cu, tdm_block.cu, tdm_packed.cu) ---- */
 

@@ -65,15 +65,8 @@ void tdm_work(const dm_point *pt, dm_work *w)
 {
     double length = (double)dm_point_int(pt, "length");
     int64_t neps = 0;
-    if (strcmp(dm_point_str(pt, "episodes"), "all") == 0) {
-        neps = tdm_episodes_count((int)dm_point_int(pt, "level"));
-    } else {
-        tdm_episodes e;
-        if (tdm_episodes_for_point(pt, &e, NULL) == 0) {
-            neps = e.n;
-            tdm_episodes_free(&e);
-        }
-    }
+    if (tdm_problem_size(pt, &neps, NULL) != 0)
+        neps = 0;
     w->bytes = length;
     w->ops = length * (double)neps;
     w->ops_unit = neps ? "steps" : NULL;

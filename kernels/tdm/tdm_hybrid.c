@@ -1,0 +1,37 @@
+/* tdm_hybrid.c - the hybrid variant's choice between the paper's block-tex (fast on few
+ * episodes: time grows with them) and thread-tex (about constant until the card is
+ * full), switching where the stored crossover fit f(level) says their times cross. */
+#include <math.h>
+#include <string.h>
+
+#include "crossover_lookup.h"
+#include "tdm/tdm.h"
+
+int64_t tdm_hybrid_switch_at(const dm_crossover_fit *fit, int level)
+{
+    double x = round(crossover_fit_at(fit, level));
+    if (!(x >= 1))
+        return 1;
+    return x > (double)TDM_HYBRID_MAX_SWITCH ? TDM_HYBRID_MAX_SWITCH : (int64_t)x;
+}
+
+const char *tdm_hybrid_choose(int level, int64_t episodes, const dm_crossover_fit *fit,
+                              int64_t switch_at)
+{
+    if (switch_at == 0 && !fit)
+        return NULL;
+    int64_t at = switch_at ? switch_at : tdm_hybrid_switch_at(fit, level);
+    int thread_below = fit && fit->below && strcmp(fit->below, "thread-tex") == 0;
+    if (episodes < at)
+        return thread_below ? "thread-tex" : "block-tex";
+    return thread_below ? "block-tex" : "thread-tex";
+}
+
+const dm_crossover_fit *tdm_hybrid_fit(const dm_device *dev, const char **how)
+{
+    const dm_crossover_fit *fit;
+    if (!crossover_lookup(crossover_fit_table(), dev, "tdm", "block-tex", "thread-tex", "count",
+                          "level", &fit, how))
+        return NULL;
+    return fit;
+}

@@ -1,0 +1,189 @@
+/* test_crossover_fits.c - stored crossover fits as the compiled-in header and back:
+ * `dmbench crossover --header` keeps the better form of the newest fit per card and key
+ * (a variant pair in either order is one key), with the card's compute capability, and
+ * leaves runs without a GPU out; a table in the header's form is looked up for the same
+ * card, else the architecture family; the fitted crossover at a group value. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "analysis_fixture.h"
+#include "cli_fixture.h"
+#include "crossover.h"
+#include "crossover_lookup.h"
+
+#define H100 "NVIDIA H100 80GB HBM3"
+#define A100 "NVIDIA A100-SXM4-40GB"
+
+/* Stores both forms of a fit of tdm over count grouped by level, as `crossover --store`
+ * does, the better one with coefficient a. */
+static void store_fit(dm_store *st, const char *card, const char *va, const char *vb,
+                      const char *better_form, double a, double b, double r2, int n,
+                      const char *below)
+{
+    char sql[1024];
+    for (int k = 0; k < 2; k++) {
+        const char *form = k ? "a*N + b" : "a/N + b";
+        int better = strcmp(form, better_form) == 0;
+        char below_sql[64];
+        snprintf(below_sql, sizeof below_sql, below ? "'%s'" : "NULL", below);
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO crossover_fits (created_at, card, workload, variant_a, variant_b,"
+                 " axis, grp, form, a, b, r2, n, better, below) VALUES ('2026-11-22', '%s',"
+                 " 'tdm', '%s', '%s', 'count', 'level', '%s', %.17g, %.17g, %.17g, %d, %d, %s)",
+                 card, va, vb, form, better ? a : a + 1, b, r2, n, better, below_sql);
+        assert_int_equal(sqlite3_exec(store_db(st), sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+}
+
+/* Plants: an H100 fit replaced by a newer one stored with the pair the other way round,
+ * an A100 fit, a fit from a run without a GPU, and one on a card with no runs. */
+static void plant_fits(afx *f)
+{
+    afx_run(f, H100, 9, 0);
+    afx_run(f, A100, 8, 0);
+    store_fit(f->st, H100, "block-tex", "thread-tex", "a/N + b", 111, 1, 0.9, 4, "block-tex");
+    store_fit(f->st, A100, "block-tex", "thread-tex", "a*N + b", -2.5, 10000, 0.875, 3,
+              "block-tex");
+    store_fit(f->st, "", "block-tex", "thread-tex", "a/N + b", 7, 7, 0.5, 3, NULL);
+    store_fit(f->st, H100, "thread-tex", "block-tex", "a/N + b", 3, 4000, 0.5, 4, NULL);
+    store_fit(f->st, "Card Without Runs", "block-tex", "thread-tex", "a/N + b", 5, 6, 1, 3,
+              "thread-tex");
+}
+
+static char *header_of(afx *f)
+{
+    char *text = NULL;
+    size_t len = 0;
+    dm_err err = { 0 };
+    FILE *out = open_memstream(&text, &len);
+    assert_int_equal(crossover_write_header(f->st, "fixture.sqlite", out, &err), 0);
+    fclose(out);
+    return text;
+}
+
+static void header_keeps_the_newest_better_fit_per_card(void **state)
+{
+    afx *f = *state;
+    plant_fits(f);
+    char *text = header_of(f);
+    assert_non_null(strstr(text, " * fixture.sqlite.\n"));
+    assert_non_null(strstr(text, "static const dm_crossover_fit dm_crossover_fit_table[] = {\n"));
+    assert_non_null(strstr(text, "\n    { \"" A100 "\", \"8.0\", \"tdm\", \"block-tex\", "
+                                 "\"thread-tex\", \"count\", \"level\", \"a*N + b\", -2.5, "
+                                 "10000, 0.875, 3, \"block-tex\" },\n"));
+    assert_non_null(strstr(text, "\n    { \"Card Without Runs\", \"\", \"tdm\", \"block-tex\", "
+                                 "\"thread-tex\", \"count\", \"level\", \"a/N + b\", 5, 6, 1, "
+                                 "3, \"thread-tex\" },\n"));
+    /* the H100's newer fit, its pair the other way round, replaces the older */
+    assert_non_null(strstr(text, "\n    { \"" H100 "\", \"9.0\", \"tdm\", \"thread-tex\", "
+                                 "\"block-tex\", \"count\", \"level\", \"a/N + b\", 3, 4000, "
+                                 "0.5, 4, NULL },\n"));
+    assert_null(strstr(text, "111"));
+    assert_null(strstr(text, "{ \"\","));  /* no GPU: no card to look up */
+    int rows = 0;
+    for (const char *p = text; (p = strstr(p, "\n    { \"")); p++)
+        rows++;
+    assert_int_equal(rows, 3);
+    assert_non_null(strstr(text, "    { 0 },\n};\n"));
+    assert_null(strstr(text, "none stored yet"));
+    free(text);
+}
+
+static void header_of_no_fits_says_so(void **state)
+{
+    afx *f = *state;
+    char *text = header_of(f);
+    assert_non_null(strstr(text, "none stored yet"));
+    assert_non_null(strstr(text, "= {\n    /* none"));
+    assert_non_null(strstr(text, "    { 0 },\n};\n"));
+    free(text);
+}
+
+/* The planted fits as the header writes them, compiled in. */
+static const dm_crossover_fit table[] = {
+    { "Card Without Runs", "", "tdm", "block-tex", "thread-tex", "count", "level", "a/N + b", 5, 6, 1, 3, "thread-tex" },
+    { "NVIDIA A100-SXM4-40GB", "8.0", "tdm", "block-tex", "thread-tex", "count", "level", "a*N + b", -2.5, 10000, 0.875, 3, "block-tex" },
+    { "NVIDIA H100 80GB HBM3", "9.0", "tdm", "thread-tex", "block-tex", "count", "level", "a/N + b", 3, 4000, 0.5, 4, NULL },
+    { 0 },
+};
+
+static void lookup_falls_back_from_card_to_family(void **st)
+{
+    (void)st;
+    dm_device h100 = { .cc_major = 9 }, h200 = h100, a30 = { .cc_major = 8 },
+              v100 = { .cc_major = 7 };
+    strcpy(h100.name, H100);
+    strcpy(h200.name, "NVIDIA H200");
+    strcpy(a30.name, "NVIDIA A30");
+    strcpy(v100.name, "Tesla V100");
+    const dm_crossover_fit *fit;
+    const char *how;
+    assert_true(crossover_lookup(table, &h100, "tdm", "block-tex", "thread-tex", "count", "level",
+                                 &fit, &how));
+    assert_ptr_equal(fit, &table[2]); /* the pair in either order */
+    assert_string_equal(how, "card");
+    assert_true(crossover_lookup(table, &h200, "tdm", "thread-tex", "block-tex", "count", "level",
+                                 &fit, &how));
+    assert_ptr_equal(fit, &table[2]);
+    assert_string_equal(how, "architecture family");
+    assert_true(crossover_lookup(table, &a30, "tdm", "block-tex", "thread-tex", "count", "level",
+                                 &fit, &how));
+    assert_ptr_equal(fit, &table[1]);
+    assert_false(crossover_lookup(table, &v100, "tdm", "block-tex", "thread-tex", "count",
+                                  "level", &fit, &how));
+    assert_false(crossover_lookup(table, &h100, "tdm", "block-tex", "packed", "count", "level",
+                                  &fit, &how));
+    assert_false(crossover_lookup(table, &h100, "tdm", "block-tex", "thread-tex", "length",
+                                  "level", &fit, &how));
+    /* the same card wins over an earlier entry of its family */
+    const dm_crossover_fit two[] = { table[1], table[2], { 0 } };
+    dm_device a100 = { .cc_major = 8 };
+    strcpy(a100.name, A100);
+    assert_true(crossover_lookup(two, &a100, "tdm", "block-tex", "thread-tex", "count", "level",
+                                 &fit, &how));
+    assert_ptr_equal(fit, &two[0]);
+}
+
+static void fit_is_evaluated_in_its_form(void **st)
+{
+    (void)st;
+    assert_true(crossover_fit_at(&table[2], 4) == 3.0 / 4 + 4000);
+    assert_true(crossover_fit_at(&table[1], 4) == -2.5 * 4 + 10000);
+}
+
+static void command_writes_the_header_file(void **state)
+{
+    fixture *f = *state;
+    dm_store *st;
+    dm_err err = { 0 };
+    char path[160];
+    assert_int_equal(store_open(f->db, &st, &err), 0);
+    store_fit(st, H100, "block-tex", "thread-tex", "a/N + b", 120000, 2500, 0.99, 4,
+              "block-tex");
+    store_close(st);
+    snprintf(path, sizeof path, "%s/crossover_fits.h", f->dir);
+    assert_int_equal(dmbench(f, "crossover --header %s --db %s", path, f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "wrote the stored crossover fits of"));
+    assert_non_null(strstr(slurp(path), "\"a/N + b\", 120000, 2500, 0.99, 4, \"block-tex\" },"));
+    /* without --header the workload and variants are needed */
+    assert_int_equal(dmbench(f, "crossover --db %s", f->db), 2);
+    assert_non_null(strstr(slurp(f->errf), "expected a workload and two variants"));
+    assert_int_equal(dmbench(f, "crossover --header %s/none/x.h --db %s", f->dir, f->db), 2);
+    assert_non_null(strstr(slurp(f->errf), "cannot write"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(header_keeps_the_newest_better_fit_per_card, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(header_of_no_fits_says_so, afx_setup, afx_teardown),
+        cmocka_unit_test(lookup_falls_back_from_card_to_family),
+        cmocka_unit_test(fit_is_evaluated_in_its_form),
+        cmocka_unit_test_setup_teardown(command_writes_the_header_file, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

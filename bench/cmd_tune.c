@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "registry.h"
@@ -11,15 +12,17 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dmbench tune WORKLOAD [--variant V] [--axis NAME] [--alpha P] [--tolerance F]\n"
-            "                    [--explain] [--json FILE] [--header FILE] [--db PATH]\n\n"
-            "For each card, variant and problem bucket (the other parameters) in the database,\n"
-            "picks the value of the block-size axis (default 'block') with the lowest median\n"
-            "time. Values whose raw samples a Mann-Whitney U test cannot tell from the best\n"
-            "(p >= alpha, default 0.05) or whose median is within the tolerance of the best\n"
-            "(default 0.01) are ties, and the smallest tie wins. --explain shows every\n"
-            "candidate; --json and --header write the choices (the header is the compiled-in\n"
-            "table variants/tuned_blocks.h that sweeps use when they leave the axis open).\n");
+            "usage: dmbench tune WORKLOAD[,WORKLOAD...] [--variant V] [--axis NAME] [--alpha P]\n"
+            "                    [--tolerance F] [--explain] [--json FILE] [--header FILE]\n"
+            "                    [--db PATH]\n\n"
+            "For each workload, card, variant and problem bucket (the other parameters) in\n"
+            "the database, picks the value of the block-size axis (default 'block') with the\n"
+            "lowest median time. Values whose raw samples a Mann-Whitney U test cannot tell\n"
+            "from the best (p >= alpha, default 0.05) or whose median is within the\n"
+            "tolerance of the best (default 0.01) are ties, and the smallest tie wins.\n"
+            "--explain shows every candidate; --json and --header write the choices (the\n"
+            "header is the compiled-in table variants/tuned_blocks.h that sweeps use when\n"
+            "they leave the axis open: tune every workload it should hold in one call).\n");
 }
 
 static int parse_unit(const char *opt, const char *s, double *out)
@@ -87,12 +90,17 @@ int cmd_tune(int argc, char **argv)
     if (argc - optind != 1)
         return cli_usage_error("tune", "expected one workload");
     dm_err err = { 0 };
-    const dm_workload *w = registry_workload(argv[optind], &err);
-    if (!w)
-        return cli_fail(&err);
-    o.workload = w->name;
-    if (o.variant && !registry_variant(w, o.variant, &err))
-        return cli_fail(&err);
+    char names[256];
+    snprintf(names, sizeof names, "%s", argv[optind]);
+    o.workload = argv[optind];
+    for (char *save = NULL, *tok = strtok_r(names, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        const dm_workload *w = registry_workload(tok, &err);
+        if (!w)
+            return cli_fail(&err);
+        if (o.variant && !registry_variant(w, o.variant, &err))
+            return cli_fail(&err);
+    }
 
     dm_store *st = NULL;
     dm_tune_result r = { 0 };

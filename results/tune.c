@@ -17,7 +17,7 @@
 
 /* One ok point that has the axis, as read from the database. */
 typedef struct row {
-    char card[128], cc[16], variant[64], bucket[512];
+    char workload[32], card[128], cc[16], variant[64], bucket[512];
     dm_tune_cand c;
 } row;
 
@@ -25,7 +25,8 @@ static int row_cmp(const void *a, const void *b)
 {
     const row *x = a, *y = b;
     int c;
-    if ((c = strcmp(x->card, y->card)) || (c = strcmp(x->cc, y->cc)) ||
+    if ((c = strcmp(x->workload, y->workload)) || (c = strcmp(x->card, y->card)) ||
+        (c = strcmp(x->cc, y->cc)) ||
         (c = strcmp(x->variant, y->variant)) || (c = strverscmp(x->bucket, y->bucket)))
         return c;
     if (x->c.block != y->c.block)
@@ -35,7 +36,8 @@ static int row_cmp(const void *a, const void *b)
 
 static int same_group(const row *a, const row *b)
 {
-    return !strcmp(a->card, b->card) && !strcmp(a->cc, b->cc) && !strcmp(a->variant, b->variant) &&
+    return !strcmp(a->workload, b->workload) && !strcmp(a->card, b->card) &&
+           !strcmp(a->cc, b->cc) && !strcmp(a->variant, b->variant) &&
            !strcmp(a->bucket, b->bucket);
 }
 
@@ -43,11 +45,12 @@ static int read_rows(dm_store *st, const dm_tune_opts *o, row **rows, size_t *nr
 {
     static const char sql[] =
         "SELECT r.gpu_name, coalesce(r.gpu_cc, ''), p.variant, p.params, p.id, p.run_id,"
-        " pp.value_num, s.median, s.n"
+        " pp.value_num, s.median, s.n, r.workload"
         " FROM points p JOIN runs r ON r.id = p.run_id"
         " JOIN point_params pp ON pp.point_id = p.id AND pp.name = ?2"
         " JOIN point_stats s ON s.point_id = p.id"
-        " WHERE r.workload = ?1 AND p.status = 'ok' AND r.gpu_name IS NOT NULL"
+        " WHERE instr(',' || ?1 || ',', ',' || r.workload || ',') > 0"
+        " AND p.status = 'ok' AND r.gpu_name IS NOT NULL"
         " AND (?3 IS NULL OR p.variant = ?3) AND s.median > 0";
     sqlite3 *db = store_db(st);
     sqlite3_stmt *q = NULL;
@@ -73,6 +76,7 @@ static int read_rows(dm_store *st, const dm_tune_opts *o, row **rows, size_t *nr
         }
         row *w = &(*rows)[(*nrows)++];
         memset(w, 0, sizeof *w);
+        snprintf(w->workload, sizeof w->workload, "%s", (const char *)sqlite3_column_text(q, 9));
         snprintf(w->card, sizeof w->card, "%s", (const char *)sqlite3_column_text(q, 0));
         snprintf(w->cc, sizeof w->cc, "%s", (const char *)sqlite3_column_text(q, 1));
         snprintf(w->variant, sizeof w->variant, "%s", (const char *)sqlite3_column_text(q, 2));
@@ -154,6 +158,7 @@ int tune_compute(dm_store *st, const dm_tune_opts *o, dm_tune_result *r, dm_err 
         r->c = grown;
         dm_tune_choice *c = &r->c[r->n++];
         memset(c, 0, sizeof *c);
+        memcpy(c->workload, rows[i].workload, sizeof c->workload);
         memcpy(c->card, rows[i].card, sizeof c->card);
         memcpy(c->cc, rows[i].cc, sizeof c->cc);
         memcpy(c->variant, rows[i].variant, sizeof c->variant);
@@ -185,8 +190,8 @@ void tune_print(const dm_tune_result *r, const dm_tune_opts *o, int explain, FIL
         fprintf(out, "no ok GPU points of workload %s with parameter '%s'\n", o->workload, o->axis);
         return;
     }
-    fprintf(out, "%-24s %-4s %-10s %-48s %6s %10s  %s\n", "card", "cc", "variant", "bucket",
-            o->axis, "median", "ties");
+    fprintf(out, "%-8s %-24s %-4s %-14s %-48s %6s %10s  %s\n", "workload", "card", "cc",
+            "variant", "bucket", o->axis, "median", "ties");
     for (size_t i = 0; i < r->n; i++) {
         const dm_tune_choice *c = &r->c[i];
         char med[32], ties[256] = "";
@@ -195,8 +200,8 @@ void tune_print(const dm_tune_result *r, const dm_tune_opts *o, int explain, FIL
             if (c->cand[k].tie && k != c->chosen)
                 snprintf(ties + strlen(ties), sizeof ties - strlen(ties), "%s%lld",
                          ties[0] ? "," : "", (long long)c->cand[k].block);
-        fprintf(out, "%-24.24s %-4s %-10s %-48s %6lld %10s  %s\n", c->card, c->cc, c->variant,
-                c->bucket, (long long)c->cand[c->chosen].block, med, ties[0] ? ties : "-");
+        fprintf(out, "%-8s %-24.24s %-4s %-14s %-48s %6lld %10s  %s\n", c->workload, c->card,
+                c->cc, c->variant, c->bucket, (long long)c->cand[c->chosen].block, med, ties[0] ? ties : "-");
         if (!explain)
             continue;
         for (size_t k = 0; k < c->ncand; k++) {
@@ -213,7 +218,7 @@ void tune_print(const dm_tune_result *r, const dm_tune_opts *o, int explain, FIL
 
 void tune_write_json(const dm_tune_result *r, const dm_tune_opts *o, FILE *out)
 {
-    const char *const keys[] = { "workload", "axis", "card", "cc", "variant", "bucket" };
+    const char *const keys[] = { "workload", "axis" };
     json_write_members(out, "{", ", ", keys, (const char *const[]){ o->workload, o->axis }, 2);
     fputs(", \"alpha\": ", out);
     json_write_number(out, o->alpha);
@@ -222,8 +227,10 @@ void tune_write_json(const dm_tune_result *r, const dm_tune_opts *o, FILE *out)
     fputs(", \"choices\": [", out);
     for (size_t i = 0; i < r->n; i++) {
         const dm_tune_choice *c = &r->c[i];
-        json_write_members(out, i ? ",\n  {" : "\n  {", ", ", keys + 2,
-                           (const char *const[]){ c->card, c->cc, c->variant, c->bucket }, 4);
+        static const char *const ckeys[] = { "workload", "card", "cc", "variant", "bucket" };
+        json_write_members(out, i ? ",\n  {" : "\n  {", ", ", ckeys,
+                           (const char *const[]){ c->workload, c->card, c->cc, c->variant,
+                                                  c->bucket }, 5);
         fprintf(out, ", \"block\": %lld, \"median\": ", (long long)c->cand[c->chosen].block);
         json_write_number(out, c->cand[c->chosen].median);
         fputs(", \"candidates\": [", out);
@@ -265,7 +272,7 @@ void tune_write_header(const dm_tune_result *r, const dm_tune_opts *o, const cha
     for (size_t i = 0; i < r->n; i++) {
         const dm_tune_choice *c = &r->c[i];
         json_write_members(out, "    { ", ", ", NULL,
-                           (const char *const[]){ c->card, c->cc, o->workload, c->variant,
+                           (const char *const[]){ c->card, c->cc, c->workload, c->variant,
                                                   o->axis, c->bucket }, 6);
         fprintf(out, ", %lld },\n", (long long)c->cand[c->chosen].block);
     }

@@ -10,7 +10,7 @@
 #include "store.h"
 
 typedef struct dm_tune_opts {
-    const char *workload;
+    const char *workload; /* a workload, or several joined by commas ("membw,tdm") */
     const char *variant; /* NULL: every variant with the axis */
     const char *axis;    /* the block-size parameter, "block" by default */
     double alpha;        /* the test's level: p >= alpha is a tie (0.05) */
@@ -26,6 +26,7 @@ typedef struct dm_tune_cand {
 } dm_tune_cand;
 
 typedef struct dm_tune_choice {
+    char workload[32];
     char card[128];
     char cc[16];
     char variant[64];
@@ -41,7 +42,7 @@ typedef struct dm_tune_result {
     size_t n;
 } dm_tune_result;
 
-/* Tunes every (card, variant, bucket) of o->workload with at least one ok GPU point,
+/* Tunes every (workload, card, variant, bucket) of o->workload with at least one ok GPU point,
  * using the newest point for each block value. Returns 0 (r->n may be 0), or
  * DM_ERUNTIME. */
 int tune_compute(dm_store *st, const dm_tune_opts *o, dm_tune_result *r, dm_err *err);

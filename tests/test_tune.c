@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "analysis_fixture.h"
 #include "registry.h"
@@ -115,6 +116,42 @@ static void cards_and_buckets_are_tuned_apart_newest_point_first(void **state)
     tune_free(&r);
 }
 
+static void several_workloads_are_tuned_in_one_call(void **state)
+{
+    afx *f = *state;
+    int64_t toy = afx_run(f, H100, 9, 0), other = afx_run(f, H100, 9, 0);
+    const int64_t blocks[] = { 64, 128 };
+    const double fast64[] = { 1.0e-3, 2.0e-3 }, fast128[] = { 2.0e-3, 1.0e-3 };
+    plant(f, toy, 4096, blocks, fast64, 2, 0.002);
+    plant(f, other, 4096, blocks, fast128, 2, 0.002);
+    char sql[96];
+    snprintf(sql, sizeof sql, "UPDATE runs SET workload = 'other' WHERE id = %lld", (long long)other);
+    assert_int_equal(sqlite3_exec(store_db(f->st), sql, NULL, NULL, NULL), SQLITE_OK);
+    dm_tune_opts both = opts;
+    both.workload = "toy,other";
+    dm_tune_result r;
+    dm_err err = { 0 };
+    assert_int_equal(tune_compute(f->st, &both, &r, &err), 0);
+    assert_int_equal(r.n, 2); /* the same card, variant and bucket, apart by workload */
+    assert_string_equal(r.c[0].workload, "other");
+    assert_int_equal(r.c[0].cand[r.c[0].chosen].block, 128);
+    assert_string_equal(r.c[1].workload, "toy");
+    assert_int_equal(r.c[1].cand[r.c[1].chosen].block, 64);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    tune_write_header(&r, &both, "fixture", out);
+    fclose(out);
+    assert_non_null(strstr(text, "`dmbench tune toy,other --axis block`"));
+    assert_non_null(strstr(text, "\"9.0\", \"other\", \"kernel\""));
+    assert_non_null(strstr(text, "\"9.0\", \"toy\", \"kernel\""));
+    free(text);
+    tune_free(&r);
+    assert_int_equal(tune_compute(f->st, &opts, &r, &err), 0); /* toy alone */
+    assert_int_equal(r.n, 1);
+    tune_free(&r);
+}
+
 static const dm_tuned table[] = {
     { "NVIDIA H100 80GB HBM3", "9.0", "w", "k", "block", "n=1", 128 },
     { "NVIDIA H100 80GB HBM3", "9.0", "w", "k", "block", "n=2", 256 },
@@ -192,6 +229,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(best_block_wins_when_clearly_faster, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(planted_ties_go_to_the_smallest_block, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(cards_and_buckets_are_tuned_apart_newest_point_first, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(several_workloads_are_tuned_in_one_call, afx_setup, afx_teardown),
         cmocka_unit_test(lookup_falls_back_from_bucket_to_card_to_family),
         cmocka_unit_test(expansion_fills_an_open_block_from_the_table),
     };

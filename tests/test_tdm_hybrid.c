@@ -50,24 +50,28 @@ static void test_choice_switches_at_the_fit_or_at_switch_at(void **state)
 {
     (void)state;
     /* the fit: block-tex below f(4) = 30000, thread-tex from it on */
-    assert_string_equal(tdm_hybrid_choose(4, 29999, &inverse, 0), "block-tex");
-    assert_string_equal(tdm_hybrid_choose(4, 30000, &inverse, 0), "thread-tex");
-    assert_string_equal(tdm_hybrid_choose(5, 25000, &inverse, 0), "thread-tex");
-    assert_string_equal(tdm_hybrid_choose(5, 24999, &inverse, 0), "block-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 29999, &inverse, 0, "auto"), "block-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 30000, &inverse, 0, "auto"), "thread-tex");
+    assert_string_equal(tdm_hybrid_choose(5, 25000, &inverse, 0, "auto"), "thread-tex");
+    assert_string_equal(tdm_hybrid_choose(5, 24999, &inverse, 0, "auto"), "block-tex");
     /* switch_at set: it wins over the fit, whose side still holds */
-    assert_string_equal(tdm_hybrid_choose(4, 29999, &inverse, 100), "thread-tex");
-    assert_string_equal(tdm_hybrid_choose(4, 99, &inverse, 100), "block-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 29999, &inverse, 100, "auto"), "thread-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 99, &inverse, 100, "auto"), "block-tex");
     /* a fit whose thread-tex wins below */
     dm_crossover_fit flipped = inverse;
     flipped.below = "thread-tex";
-    assert_string_equal(tdm_hybrid_choose(4, 29999, &flipped, 0), "thread-tex");
-    assert_string_equal(tdm_hybrid_choose(4, 30000, &flipped, 0), "block-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 29999, &flipped, 0, "auto"), "thread-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 30000, &flipped, 0, "auto"), "block-tex");
     /* a fit that names no side, or none at all: block-tex below */
     flipped.below = NULL;
-    assert_string_equal(tdm_hybrid_choose(4, 29999, &flipped, 0), "block-tex");
-    assert_string_equal(tdm_hybrid_choose(4, 7, NULL, 8), "block-tex");
-    assert_string_equal(tdm_hybrid_choose(4, 8, NULL, 8), "thread-tex");
-    assert_null(tdm_hybrid_choose(4, 8, NULL, 0));
+    assert_string_equal(tdm_hybrid_choose(4, 29999, &flipped, 0, "auto"), "block-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 7, NULL, 8, "auto"), "block-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 8, NULL, 8, "auto"), "thread-tex");
+    assert_null(tdm_hybrid_choose(4, 8, NULL, 0, "auto"));
+    /* below set: it wins over the fit's side */
+    assert_string_equal(tdm_hybrid_choose(4, 29999, &inverse, 0, "thread-tex"), "thread-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 30000, &inverse, 0, "thread-tex"), "block-tex");
+    assert_string_equal(tdm_hybrid_choose(4, 7, NULL, 8, "block-tex"), "block-tex");
 }
 
 /* The reason hybrid gives for pt on dev, "" when it is kept. */
@@ -173,7 +177,8 @@ static void test_expansion_takes_the_compiled_in_fit(void **state)
         int level = (int)dm_point_int(pt, "level");
         int64_t at = tdm_hybrid_switch_at(fit, level), block, want = 64;
         assert_int_equal(dm_point_int(pt, "switch_at"), at);
-        const char *kernel = tdm_hybrid_choose(level, dm_point_int(pt, "count"), fit, at);
+        assert_string_equal(dm_point_str(pt, "below"), fit->below ? fit->below : "block-tex");
+        const char *kernel = tdm_hybrid_choose(level, dm_point_int(pt, "count"), fit, at, "auto");
         char bucket[512];
         dm_point_problem_key(pt, bucket, sizeof bucket);
         if (tuned_lookup(tuned_table(), &dev, "tdm", kernel, "block", bucket, &block, &how))

@@ -389,6 +389,14 @@ static void tdm_set_int(dm_point *pt, const char *name, int64_t v)
             pt->values[i].i = v;
 }
 
+/* Sets pt's below parameter to kernel. */
+static void tdm_set_below(dm_point *pt, const char *kernel)
+{
+    for (int i = 0; i < pt->nparams; i++)
+        if (strcmp(pt->specs[i]->name, "below") == 0)
+            snprintf(pt->values[i].s, sizeof pt->values[i].s, "%s", kernel);
+}
+
 /* Gives an open block (0) of pt the block of kernel: tuned for dev (NULL: none) and
  * pt's problem, else the kernel's default. */
 static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
@@ -424,11 +432,12 @@ static const char *tdm_hybrid_kernel(const dm_point *pt, const dm_device *dev)
         return NULL;
     return tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
                              dev ? tdm_hybrid_fit(dev, &how) : NULL,
-                             dm_point_int(pt, "switch_at"));
+                             dm_point_int(pt, "switch_at"), dm_point_str(pt, "below"));
 }
 
-/* At expansion: an open switch point becomes the fit's f(level), an open block the
- * chosen kernel's. */
+/* At expansion: an open switch point becomes the fit's f(level), an open side (below
+ * auto) the fit's, and an open block the chosen kernel's; so the stored parameters say
+ * which kernel ran. */
 static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
 {
     const char *how, *kernel;
@@ -438,6 +447,8 @@ static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
         return;
     if (fit && dm_point_int(pt, "switch_at") == 0)
         tdm_set_int(pt, "switch_at", tdm_hybrid_switch_at(fit, (int)level));
+    if (fit && strcmp(dm_point_str(pt, "below"), "auto") == 0)
+        tdm_set_below(pt, fit->below ? fit->below : "block-tex");
     if ((kernel = tdm_hybrid_kernel(pt, dev)) != NULL)
         tdm_hybrid_block(pt, dev, kernel);
 }
@@ -471,7 +482,8 @@ static int tdm_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
     if ((rc = tdm_problem_size(pt, &episodes, err)) != 0)
         return rc;
     kernel = tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
-                               tdm_hybrid_fit(ex->device, &how), dm_point_int(pt, "switch_at"));
+                               tdm_hybrid_fit(ex->device, &how), dm_point_int(pt, "switch_at"),
+                               dm_point_str(pt, "below"));
     if (!kernel) {
         tdm_no_fit(ex->device, why, sizeof why);
         return dm_err_set(err, DM_EINPUT, "%s", why);
@@ -601,6 +613,9 @@ static const dm_param_spec tdm_hybrid_params[] = {
     {.name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
      .help = "episodes from which it runs the kernel that wins above the crossover "
              "(0: f(level) of the stored crossover fit for the card)"},
+    {.name = "below", .type = DM_P_ENUM, .def = "auto", .allowed = "auto|block-tex|thread-tex",
+     .help = "the kernel it runs below switch_at (auto: the one the stored fit says wins "
+             "there, else block-tex)"},
     {0},
 };
 

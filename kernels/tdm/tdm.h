@@ -213,12 +213,13 @@ struct dm_crossover_fit; /* bench/crossover_lookup.h */
 int64_t tdm_hybrid_switch_at(const struct dm_crossover_fit *fit, int level);
 
 /* The kernel, "block-tex" or "thread-tex", that hybrid runs for `episodes` episodes of
- * level letters: below the switch point the fit's `below` variant (block-tex, the one
- * that wins on few episodes, when there is no fit or it names none), from the switch
- * point on the other. The switch point is switch_at, or with switch_at 0 the fit's
- * (tdm_hybrid_switch_at). NULL when switch_at is 0 and fit is NULL. */
+ * level letters: below the switch point the `below` kernel, from the switch point on the
+ * other. below is "block-tex" or "thread-tex", or "auto" (or NULL): the fit's `below`
+ * variant, else block-tex (the one that wins on few episodes). The switch point is
+ * switch_at, or with switch_at 0 the fit's (tdm_hybrid_switch_at). NULL when switch_at
+ * is 0 and fit is NULL. */
 const char *tdm_hybrid_choose(int level, int64_t episodes, const struct dm_crossover_fit *fit,
-                              int64_t switch_at);
+                              int64_t switch_at, const char *below);
 
 /* The compiled-in fit of tdm's block-tex and thread-tex crossover over count grouped by
  * level for dev (its card, else its architecture family), or NULL when there is none;

@@ -16,12 +16,14 @@ int64_t tdm_hybrid_switch_at(const dm_crossover_fit *fit, int level)
 }
 
 const char *tdm_hybrid_choose(int level, int64_t episodes, const dm_crossover_fit *fit,
-                              int64_t switch_at)
+                              int64_t switch_at, const char *below)
 {
     if (switch_at == 0 && !fit)
         return NULL;
     int64_t at = switch_at ? switch_at : tdm_hybrid_switch_at(fit, level);
-    int thread_below = fit && fit->below && strcmp(fit->below, "thread-tex") == 0;
+    if (!below || strcmp(below, "auto") == 0)
+        below = fit && fit->below ? fit->below : "block-tex";
+    int thread_below = strcmp(below, "thread-tex") == 0;
     if (episodes < at)
         return thread_below ? "thread-tex" : "block-tex";
     return thread_below ? "block-tex" : "thread-tex";

@@ -20,8 +20,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dmbench plot NAME [RUN] [--db PATH] [--axis NAME] [--where NAME=VALUE ...]\n"
-            "                    [--variants A[,B]] [--group NAME] [--metric NAME] [--out DIR]\n"
-            "                    [--format png|svg|both]\n"
+            "                    [--by NAME] [--variants A[,B]] [--group NAME] [--metric NAME]\n"
+            "                    [--out DIR] [--format png|svg|both]\n"
             "       dmbench plot --list\n\n"
             "Draws plot NAME of a run (a run id or 'latest', the default) from the results\n"
             "database: writes the plot's data to DIR/NAME-runID.dat (a header naming the run,\n"
@@ -35,8 +35,11 @@ static void usage(FILE *out)
             "                       first numeric dataset or problem parameter that varies)\n"
             "  --where NAME=VALUE   only points whose NAME is VALUE (points without NAME stay);\n"
             "                       repeatable, and named in the output files\n"
+            "  --by NAME            throughput-vs-size, speedup-vs-size: a series per value of\n"
+            "                       NAME too (other parameters still at their fastest)\n"
             "  --variants A,B       crossover: the two variants (default: the run's two);\n"
-            "                       timeline: one variant (A) whose point to draw\n"
+            "                       timeline: one variant (A) whose point to draw;\n"
+            "                       stage-times: only the points of these variants\n"
             "  --metric NAME        metric-vs-axis: the CUPTI metric, by its short name\n"
             "  --group NAME         crossover: the axis grouping the crossovers (required)\n"
             "  --out DIR            where the files go (default: %s)\n"
@@ -52,18 +55,27 @@ static void list_plots(FILE *out)
         fprintf(out, "%-20s %s\n", k->name, k->summary);
 }
 
-/* The plot's files' base name: NAME-runID, then each --where as -name-value. */
+/* Appends prefix and text to out, with what is not a letter, digit, '.' or '_' in text
+ * turned into '-'. */
+static void append_safe(char *out, size_t n, const char *prefix, const char *text)
+{
+    size_t used = strlen(out), start = used + strlen(prefix);
+    snprintf(out + used, n - used, "%s%s", prefix, text);
+    for (char *p = out + (start < n ? start : n - 1); *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '.' || *p == '_'))
+            *p = '-';
+}
+
+/* The plot's files' base name: NAME-runID, then each --where as -name-value, then --by
+ * as -by-name. */
 static void base_name(const char *name, int64_t run, const dm_plot_opts *o, char *out, size_t n)
 {
     snprintf(out, n, "%s-run%lld", name, (long long)run);
-    for (int i = 0; i < o->nwhere; i++) {
-        size_t used = strlen(out);
-        snprintf(out + used, n - used, "-%s", o->where[i]);
-        for (char *p = out + used + 1; *p; p++)
-            if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-                  *p == '.' || *p == '_'))
-                *p = '-';
-    }
+    for (int i = 0; i < o->nwhere; i++)
+        append_safe(out, n, "-", o->where[i]);
+    if (o->by)
+        append_safe(out, n, "-by-", o->by);
 }
 
 /* Writes the data, then draws each format. Returns 0 or a dm_err code. */
@@ -131,7 +143,7 @@ int cmd_plot(int argc, char **argv)
         { "where", required_argument, NULL, 'w' },    { "variants", required_argument, NULL, 'v' },
         { "group", required_argument, NULL, 'g' },    { "out", required_argument, NULL, 'o' },
         { "format", required_argument, NULL, 'f' },   { "list", no_argument, NULL, 'l' },
-        { "metric", required_argument, NULL, 'm' },
+        { "metric", required_argument, NULL, 'm' },   { "by", required_argument, NULL, 'b' },
         { "help", no_argument, NULL, 'h' },           { 0 },
     };
     dm_plot_opts o = { 0 };
@@ -148,6 +160,7 @@ int cmd_plot(int argc, char **argv)
         case 'x': o.axis = optarg; break;
         case 'g': o.group = optarg; break;
         case 'm': o.metric = optarg; break;
+        case 'b': o.by = optarg; break;
         case 'o': outdir = optarg; break;
         case 'w':
             if (o.nwhere == PLOTDATA_MAX_WHERE)

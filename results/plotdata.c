@@ -160,6 +160,36 @@ static int resolve_axis(pd_ctx *c, dm_err *err)
                       (long long)c->run.id, names);
 }
 
+/* Checks --by: the plot takes it, it is not the x axis, and the run's ok points have
+ * the parameter. */
+static int check_by(pd_ctx *c, dm_err *err)
+{
+    pd_param ps[DM_MAX_PARAMS * 2];
+    int n, rc;
+    char names[1024] = "";
+    if (!c->o->by)
+        return 0;
+    if (!c->kind->by) {
+        for (const dm_plot_kind *k = plotdata_kinds; k->name; k++)
+            if (k->by) {
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", k->name);
+            }
+        return dm_err_set(err, DM_EINPUT, "--by %s: plot %s does not take --by (plots that "
+                          "do: %s)", c->o->by, c->kind->name, names);
+    }
+    if (c->axis && !strcmp(c->o->by, c->axis))
+        return dm_err_set(err, DM_EINPUT, "--by %s: that is the x axis", c->o->by);
+    if ((rc = read_params(c, ps, DM_MAX_PARAMS * 2, &n, err)))
+        return rc;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(ps[i].name, c->o->by))
+            return 0;
+    list_names(ps, n, 0, names, sizeof names);
+    return dm_err_set(err, DM_EINPUT, "--by %s: no ok point of run %lld has that parameter "
+                      "(it has: %s)", c->o->by, (long long)c->run.id, names);
+}
+
 /* ---- labels, scales and the header ----------------------------------------------- */
 
 void pd_set_title(const pd_ctx *c, dm_plot_meta *m, const char *what)
@@ -242,29 +272,47 @@ static void v_range(const pd_rows *rows, int j, double *lo, double *hi)
         }
 }
 
-/* Reads rows, chooses the scales and writes the series. The y tics take ylog_format on
+/* Chooses the scales of rows and writes them as series. The y tics take ylog_format on
  * a log scale and ylin_format on a linear one (NULL: gnuplot's or pd_scale's). */
+static int write_series(pd_ctx *c, pd_rows *rows, int nv, const char *columns,
+                        const char *ylog_format, const char *ylin_format, FILE *out,
+                        dm_plot_meta *m, dm_err *err)
+{
+    if (rows->n) {
+        double lo, hi;
+        int pow2;
+        x_range(rows, &lo, &hi, &pow2);
+        pd_scale(lo, hi, pow2, &m->logx, m->xformat, sizeof m->xformat);
+        v_range(rows, 0, &lo, &hi);
+        pd_scale(lo, hi, 0, &m->logy, m->yformat, sizeof m->yformat);
+        const char *yf = m->logy ? ylog_format : ylin_format;
+        if (yf)
+            snprintf(m->yformat, sizeof m->yformat, "%s", yf);
+    }
+    return pd_series_write(c, rows, nv, columns, out, m, err);
+}
+
+/* Reads rows with sql and writes them as series (see write_series). */
 static int export_series(pd_ctx *c, const char *sql, int nv, const char *columns,
                          const char *ylog_format, const char *ylin_format, FILE *out,
                          dm_plot_meta *m, dm_err *err)
 {
     pd_rows rows = { 0 };
     int rc = pd_rows_read(c, sql, nv, &rows, err);
-    if (rc == 0 && rows.n) {
-        double lo, hi;
-        int pow2;
-        x_range(&rows, &lo, &hi, &pow2);
-        pd_scale(lo, hi, pow2, &m->logx, m->xformat, sizeof m->xformat);
-        v_range(&rows, 0, &lo, &hi);
-        pd_scale(lo, hi, 0, &m->logy, m->yformat, sizeof m->yformat);
-        const char *yf = m->logy ? ylog_format : ylin_format;
-        if (yf)
-            snprintf(m->yformat, sizeof m->yformat, "%s", yf);
-    }
     if (rc == 0)
-        rc = pd_series_write(c, &rows, nv, columns, out, m, err);
+        rc = write_series(c, &rows, nv, columns, ylog_format, ylin_format, out, m, err);
     pd_rows_free(&rows);
     return rc;
+}
+
+/* The subtitle of plots whose series keep each variant's fastest configuration. */
+static void fastest_subtitle(const pd_ctx *c, dm_plot_meta *m)
+{
+    if (c->o->by)
+        snprintf(m->subtitle, sizeof m->subtitle, "each variant at its fastest configuration "
+                 "for each %s", c->o->by);
+    else
+        snprintf(m->subtitle, sizeof m->subtitle, "each variant at its fastest configuration");
 }
 
 /* ---- the plots ------------------------------------------------------------------- */
@@ -306,9 +354,25 @@ static int export_speedup(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
     snprintf(m->ylabel, sizeof m->ylabel, "speedup over %s (x, its median time / the "
              "variant's)", c->run.baseline);
     snprintf(m->baseline, sizeof m->baseline, "%s", c->run.baseline);
-    snprintf(m->subtitle, sizeof m->subtitle, "each variant at its fastest configuration");
+    fastest_subtitle(c, m);
     snprintf(columns, sizeof columns, "%s speedup median_s baseline_median_s", c->axis);
     return export_series(c, sql, 3, columns, NULL, NULL, out, m, err);
+}
+
+/* Divides value 0 of rows by the power of 1000 that brings their largest below 1000
+ * (up to 10^12); returns its SI prefix ("" for none). */
+static const char *si_scale(pd_rows *rows)
+{
+    static const char *const prefixes[] = { "", "k", "M", "G", "T" };
+    double hi = 0, div = 1;
+    int k = 0;
+    for (size_t i = 0; i < rows->n; i++)
+        hi = isfinite(rows->r[i].v[0]) ? fmax(hi, rows->r[i].v[0]) : hi;
+    while (hi / div >= 1000 && k < 4)
+        div *= 1000, k++;
+    for (size_t i = 0; i < rows->n; i++)
+        rows->r[i].v[0] /= div;
+    return prefixes[k];
 }
 
 static int export_throughput(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
@@ -340,14 +404,22 @@ static int export_throughput(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
     snprintf(what, sizeof what, "Throughput vs %s", c->axis);
     pd_set_title(c, m, what);
     pd_param_label(c, c->axis, m->xlabel, sizeof m->xlabel);
-    if (gb)
+    fastest_subtitle(c, m);
+    pd_rows rows = { 0 };
+    int rc = pd_rows_read(c, ops ? ops_sql : gb_sql, 2, &rows, err);
+    if (rc == 0 && ops) { /* the workload's own work: "Gsteps/s", in those units */
+        const char *prefix = si_scale(&rows);
+        snprintf(m->ylabel, sizeof m->ylabel, "throughput, %s%s/s (%s per median time)", prefix,
+                 unit, unit);
+        snprintf(columns, sizeof columns, "%s %s%s_per_s median_s", c->axis, prefix, unit);
+    } else {
         snprintf(m->ylabel, sizeof m->ylabel, "throughput, GB/s (ideal bytes moved / median time)");
-    else
-        snprintf(m->ylabel, sizeof m->ylabel, "throughput, %s/s (per median time)", unit);
-    snprintf(m->subtitle, sizeof m->subtitle, "each variant at its fastest configuration");
-    snprintf(columns, sizeof columns, "%s %s median_s", c->axis, gb ? "gb_per_s" : "ops_per_s");
-    return export_series(c, gb ? gb_sql : ops_sql, 2, columns, NULL, gb ? NULL : "%.1s%c", out,
-                         m, err);
+        snprintf(columns, sizeof columns, "%s gb_per_s median_s", c->axis);
+    }
+    if (rc == 0)
+        rc = write_series(c, &rows, 2, columns, NULL, NULL, out, m, err);
+    pd_rows_free(&rows);
+    return rc;
 }
 
 static int export_occupancy(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
@@ -434,10 +506,11 @@ const dm_plot_kind plotdata_kinds[] = {
     { .name = "time-vs-block", .axis = "block", .export = export_time,
       .summary = "median time (Q1..Q3 bars) vs threads per block, a line per variant and "
                  "other parameters" },
-    { .name = "speedup-vs-size", .export = export_speedup,
+    { .name = "speedup-vs-size", .export = export_speedup, .by = 1,
       .summary = "speedup over the run's baseline vs a problem-size axis, per variant" },
-    { .name = "throughput-vs-size", .export = export_throughput,
-      .summary = "GB/s (or ops/s) vs a problem-size axis, per variant" },
+    { .name = "throughput-vs-size", .export = export_throughput, .by = 1,
+      .summary = "the workload's ops/s (else GB/s) vs a problem-size axis, per variant "
+                 "(and --by parameter)" },
     { .name = "occupancy-vs-block", .axis = "block", .export = export_occupancy,
       .summary = "achieved occupancy (CUPTI) and the runtime calculator's prediction vs "
                  "threads per block, per variant and kernel" },
@@ -447,6 +520,9 @@ const dm_plot_kind plotdata_kinds[] = {
     { .name = "timeline", .no_axis = 1, .export = pd_export_timeline,
       .summary = "the traced kernels and copies of one point (--where selects it) as a "
                  "Gantt chart, one row per stream" },
+    { .name = "stage-times", .no_axis = 1, .export = pd_export_stages,
+      .summary = "time per execution of each traced stage (kernel, copy direction), their "
+                 "sum and the wall time, clustered per point" },
     { .name = "crossover", .export = pd_export_crossover,
       .summary = "crossover points of two variants per group (--group) with the a/N + b "
                  "and a*N + b fits" },
@@ -470,7 +546,7 @@ int plotdata_export(dm_store *st, const dm_plot_kind *k, const dm_plot_opts *o, 
     for (int i = 0; i < o->nwhere; i++)
         if (!strchr(o->where[i], '=') || o->where[i][0] == '=')
             return dm_err_set(err, DM_EINPUT, "--where %s: expected NAME=VALUE", o->where[i]);
-    if ((rc = read_run(&c, err)) || (rc = resolve_axis(&c, err)))
+    if ((rc = read_run(&c, err)) || (rc = resolve_axis(&c, err)) || (rc = check_by(&c, err)))
         return rc;
     m->run_id = c.run.id;
     snprintf(m->card, sizeof m->card, "%s", c.run.card);

@@ -22,6 +22,9 @@ typedef struct dm_plot_opts {
     const char *variant_a, *variant_b; /* crossover: NULL for the run's two variants */
     const char *group;                 /* crossover: the grouping axis */
     const char *metric;                /* metric-vs-axis: the metric's short name */
+    /* plots whose series keep each variant's fastest configuration (kind->by): a
+     * parameter whose every value gets its own series; NULL for none */
+    const char *by;
     const char *command;               /* the command line, for the header; may be NULL */
 } dm_plot_opts;
 
@@ -48,6 +51,7 @@ typedef struct dm_plot_kind {
     const char *axis;    /* the default axis; NULL: the run's first numeric dataset or
                             problem parameter that varies */
     int no_axis;         /* the plot has no parameter axis (a timeline) */
+    int by;              /* takes --by: its series keep each variant's fastest configuration */
     /* Writes the header and blocks to out and fills m; returns 0 or a dm_err code. */
     int (*export)(struct pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err);
 } dm_plot_kind;
@@ -60,8 +64,9 @@ const dm_plot_kind *plotdata_find(const char *name);
 
 /* Writes the data of plot k for o to out and fills m. Returns 0; DM_EINPUT when there
  * is no such run, the axis is not a numeric parameter of the run (the message lists
- * those that are), a --where names no parameter of the run, or no point is left to
- * plot; DM_ERUNTIME when SQLite fails. */
+ * those that are), a --where or --by names no parameter of the run, --by is given to a
+ * plot that does not take it or names the axis, or no point is left to plot;
+ * DM_ERUNTIME when SQLite fails. */
 int plotdata_export(dm_store *st, const dm_plot_kind *k, const dm_plot_opts *o, FILE *out,
                     dm_plot_meta *m, dm_err *err);
 

@@ -42,9 +42,9 @@ typedef struct pd_rows {
 } pd_rows;
 
 /* Runs sql with ?1 bound to the run id and ?2 to the axis; its columns must be variant,
- * params (for the --where filters), key (params or problem key), x, order and nv values
- * (NULL reads as NAN). Appends the rows that pass the filters. Returns 0, or
- * DM_ERUNTIME. */
+ * params (for the --where filters and --by), key (params or problem key), x, order and
+ * nv values (NULL reads as NAN). Appends the rows that pass the filters, the --by
+ * parameter added to a key that lacks it. Returns 0, or DM_ERUNTIME. */
 int pd_rows_read(pd_ctx *c, const char *sql, int nv, pd_rows *rows, dm_err *err);
 void pd_rows_free(pd_rows *rows);
 /* Whether a "name=value,..." list passes every --where filter of c. */
@@ -89,5 +89,7 @@ void pd_block_title(FILE *out, const char *title);
 int pd_export_crossover(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err);
 /* The stream timeline of one traced point (plotdata_timeline.c). */
 int pd_export_timeline(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err);
+/* Each traced point's time per stage, their sum and the wall time (plotdata_stages.c). */
+int pd_export_stages(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err);
 
 #endif

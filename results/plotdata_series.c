@@ -1,6 +1,7 @@
-/* plotdata_series.c - points read for a plot become series: the --where filters, sorting
- * by variant and parameters, one row per x, titles from the parameters that vary, and
- * the .dat text (header comment, then one titled block per series). */
+/* plotdata_series.c - points read for a plot become series: the --where filters, --by
+ * splitting series by a parameter, sorting by variant and parameters, one row per x,
+ * titles from the parameters that vary, and the .dat text (header comment, then one
+ * titled block per series). */
 #define _GNU_SOURCE /* strverscmp: n=2^20 before n=2^24 */
 #include <math.h>
 #include <stdlib.h>
@@ -52,6 +53,18 @@ int pd_passes(const pd_ctx *c, const char *params)
     return 1;
 }
 
+/* --by: appends "by=value" from params to a series key that lacks it, so that each of
+ * its values is a series of its own. */
+static void by_key(const pd_ctx *c, const char *params, char *key, size_t n)
+{
+    char value[DM_STR_MAX + 32], have[DM_STR_MAX + 32];
+    if (!c->o->by || !param_value(params, c->o->by, value, sizeof value) ||
+        param_value(key, c->o->by, have, sizeof have))
+        return;
+    size_t used = strlen(key);
+    snprintf(key + used, n - used, "%s%s=%s", used ? "," : "", c->o->by, value);
+}
+
 int pd_rows_read(pd_ctx *c, const char *sql, int nv, pd_rows *rows, dm_err *err)
 {
     sqlite3 *db = store_db(c->st);
@@ -79,6 +92,7 @@ int pd_rows_read(pd_ctx *c, const char *sql, int nv, pd_rows *rows, dm_err *err)
         snprintf(w->variant, sizeof w->variant, "%s", (const char *)sqlite3_column_text(q, 0));
         dm_params_without((const char *)sqlite3_column_text(q, 2), c->axis, w->key,
                           sizeof w->key);
+        by_key(c, params, w->key, sizeof w->key);
         w->x = sqlite3_column_double(q, 3);
         w->order = sqlite3_column_double(q, 4);
         for (int i = 0; i < PD_MAXV; i++)

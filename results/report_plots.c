@@ -15,7 +15,7 @@
 
 static const char *const report_plot_kinds[] = { "time-vs-block", "throughput-vs-size",
                                                  "speedup-vs-size", "occupancy-vs-block",
-                                                 "timeline", NULL };
+                                                 "timeline", "stage-times", NULL };
 
 /* The whole of file path in *text (malloc'd). Returns 0 or DM_ERUNTIME. */
 static int slurp(const char *path, char **text, dm_err *err)

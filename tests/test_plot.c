@@ -1,7 +1,8 @@
 /* test_plot.c - `dmbench plot` end to end on fixture databases: each plot's .dat has the
  * expected blocks, titles and values, and gnuplot renders it to a PNG and an SVG; the
- * --where filter, the crossover plot with its fits, and the errors (unknown plot, axis
- * or parameter, no gnuplot, no scripts). */
+ * --where filter, --by, the crossover plot with its fits, stage times from planted
+ * timelines, and the errors (unknown plot, axis or parameter, no gnuplot, no scripts,
+ * no timelines). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -275,6 +276,53 @@ static void throughput_vs_size_is_in_gb_per_s(void **state)
     assert_rendered(f, "throughput-vs-size-run1");
 }
 
+static void throughput_by_a_second_axis_splits_the_series(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    /* one op per element: ops are preferred to bytes, in the unit's SI multiple */
+    assert_int_equal(sqlite3_exec(store_db(f->db.st), "UPDATE points SET ops_unit = 'pops',"
+                                  " ops_per_run = bytes_per_run / 8", NULL, NULL, NULL), SQLITE_OK);
+    plot_ok(f, "throughput-vs-size --axis n --by block");
+    datfile d;
+    read_dat(f, "throughput-vs-size-run1-by-block", &d);
+    assert_int_equal(d.blocks, 8); /* cpu (no block) per op, the kernel per op and block */
+    assert_string_equal(d.b[0].title, "cpu op=copy");
+    assert_string_equal(d.b[1].title, "cpu op=triad");
+    for (int o = 0; o < 2; o++)
+        for (int b = 0; b < 3; b++) {
+            block *k = &d.b[2 + 3 * o + b];
+            char want[64];
+            snprintf(want, sizeof want, "kernel op=%s block=%lld", ops[o], (long long)blocks[b]);
+            assert_string_equal(k->title, want);
+            assert_int_equal(k->rows, 3);
+            for (int s = 0; s < 3; s++) {
+                assert_true(k->v[s][0] == sizes[s]);
+                assert_true(close_to(k->v[s][1], sizes[s] / kernel_time(sizes[s], blocks[b]) / 1e9));
+            }
+        }
+    assert_true(close_to(d.b[1].v[0][1], sizes[0] / cpu_time(sizes[0], 1) / 1e9));
+    assert_non_null(strstr(slurp(f->out, NULL), "8 series, 24 rows"));
+    char path[256];
+    snprintf(path, sizeof path, "%s/throughput-vs-size-run1-by-block.dat", f->dir);
+    const char *text = slurp(path, NULL);
+    assert_non_null(strstr(text, "# y: throughput, Gpops/s (pops per median time)"));
+    assert_non_null(strstr(text, "# columns: n Gpops_per_s median_s"));
+    assert_non_null(strstr(text, "fastest configuration for each block"));
+    assert_rendered(f, "throughput-vs-size-run1-by-block");
+
+    /* speedups split the same way; the other plots, the axis and unknown names refuse */
+    plot_ok(f, "speedup-vs-size --by block --format svg");
+    read_dat(f, "speedup-vs-size-run1-by-block", &d);
+    assert_int_equal(d.blocks, 6);
+    assert_int_equal(plot(f, "", "time-vs-block --by n"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "plots that do: speedup-vs-size, throughput-vs-size"));
+    assert_int_equal(plot(f, "", "throughput-vs-size --by n"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "--by n: that is the x axis"));
+    assert_int_equal(plot(f, "", "throughput-vs-size --by blok"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "--by blok: no ok point of run 1"));
+}
+
 /* A point of variant (0 cpu, 1 kernel) at n and level with samples around t. */
 static void put_level(fixture *f, int64_t run, int64_t idx, int variant, int64_t n, int64_t level,
                       double t)
@@ -425,6 +473,74 @@ static void timeline_draws_one_row_per_stream(void **state)
     assert_non_null(strstr(slurp(f->errf, NULL), "names one variant"));
 }
 
+/* Activities of fill_sweep's kernel points at n=1024 (ids 2, 3, 4 and 6), one traced
+ * execution each: point 2 serial (a copy in, two launches of k_a, a copy out), point 3
+ * the same on two streams, overlapping, point 4 a failed trace, point 6 one k_a only. */
+static const char stage_rows[] =
+    "INSERT INTO timelines VALUES (2, 4, 1, 9000, 0, 0, NULL), (3, 6, 2, 6500, 4000, 0.6154, NULL),"
+    " (4, 0, 0, NULL, NULL, NULL, 'CUPTI_ERROR_NOT_INITIALIZED'), (6, 1, 1, 3000, 0, 0, NULL);"
+    "INSERT INTO activities (point_id, idx, kind, name, stream, start_ns, end_ns) VALUES"
+    " (2, 0, 'memcpy', 'memcpy HtoD', 7, 0, 2000), (2, 1, 'kernel', 'k_a', 7, 2000, 5000),"
+    " (2, 2, 'kernel', 'k_a', 7, 5000, 8000), (2, 3, 'memcpy', 'memcpy DtoH', 7, 8000, 9000),"
+    " (3, 0, 'memcpy', 'memcpy HtoD', 7, 0, 2000), (3, 1, 'memcpy', 'memcpy HtoD', 8, 500, 2500),"
+    " (3, 2, 'kernel', 'k_a', 7, 2000, 5000), (3, 3, 'kernel', 'k_a', 8, 2500, 5500),"
+    " (3, 4, 'memcpy', 'memcpy DtoH', 7, 5000, 6000), (3, 5, 'memcpy', 'memcpy DtoH', 8, 5500, 6500),"
+    " (6, 0, 'kernel', 'k_a', 7, 0, 3000);";
+
+static void stage_times_sum_each_stage_beside_the_wall_time(void **state)
+{
+    fixture *f = *state;
+    fill_sweep(f);
+    assert_int_equal(plot(f, "", "stage-times"), 2); /* nothing traced yet */
+    const char *err = slurp(f->errf, NULL);
+    assert_string_equal(err, "dmbench: error: run 1 has no stream timelines, so no stage times "
+                             "(run it with --timeline)\n");
+    assert_int_equal(sqlite3_exec(store_db(f->db.st), stage_rows, NULL, NULL, NULL), SQLITE_OK);
+    plot_ok(f, "stage-times");
+    char path[256];
+    snprintf(path, sizeof path, "%s/stage-times-run1.dat", f->dir);
+    const char *text = slurp(path, NULL);
+    assert_non_null(strstr(text, "# columns: point seconds activities label\n"));
+    assert_non_null(strstr(text, "series=5; fits=0; logx=0; logy=0;"));
+    assert_non_null(strstr(text, "constant: n=1024, scale=0.5"));
+    /* stages in pipeline order; seconds per execution, summed over a stage's activities */
+    static const char body[] =
+        "\n\"memcpy HtoD\"\n"
+        "0 2e-06 1 \"kernel op=copy block=128\"\n"
+        "1 4e-06 2 \"kernel op=copy block=256\"\n"
+        "2 NaN 0 \"kernel op=triad block=128\"\n"
+        "\n\n\"k_a\"\n"
+        "0 6e-06 2 \"kernel op=copy block=128\"\n"
+        "1 6e-06 2 \"kernel op=copy block=256\"\n"
+        "2 3e-06 1 \"kernel op=triad block=128\"\n"
+        "\n\n\"memcpy DtoH\"\n"
+        "0 1e-06 1 \"kernel op=copy block=128\"\n"
+        "1 2e-06 2 \"kernel op=copy block=256\"\n"
+        "2 NaN 0 \"kernel op=triad block=128\"\n"
+        "\n\n\"sum of stages\"\n"
+        "0 9e-06 4 \"kernel op=copy block=128\"\n"
+        "1 1.2e-05 6 \"kernel op=copy block=256\"\n"
+        "2 3e-06 1 \"kernel op=triad block=128\"\n"
+        "\n\n\"wall (first start to last end)\"\n"
+        "0 9e-06 4 \"kernel op=copy block=128\"\n"
+        "1 6.5e-06 6 \"kernel op=copy block=256\"\n"
+        "2 3e-06 1 \"kernel op=triad block=128\"\n";
+    const char *start = strstr(text, "\n\n\"memcpy HtoD\"");
+    assert_non_null(start);
+    assert_string_equal(start + 1, body);
+    assert_non_null(strstr(slurp(f->out, NULL), "5 series, 15 rows"));
+    assert_rendered(f, "stage-times-run1");
+
+    plot_ok(f, "stage-times --where block=256 --format png");
+    assert_non_null(strstr(slurp(f->out, NULL), "5 series, 5 rows"));
+    assert_int_equal(plot(f, "", "stage-times --variants cpu"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "no traced ok point of run 1 passes"));
+    sqlite3_exec(store_db(f->db.st), "DELETE FROM timelines WHERE reason IS NULL", NULL, NULL, NULL);
+    assert_int_equal(plot(f, "", "stage-times"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "every trace of run 1 failed "
+                                                 "(CUPTI_ERROR_NOT_INITIALIZED)"));
+}
+
 static void list_names_every_plot(void **state)
 {
     fixture *f = *state;
@@ -433,7 +549,7 @@ static void list_names_every_plot(void **state)
     for (const char *const *name = (const char *const[]){ "time-vs-block", "speedup-vs-size",
                                                           "throughput-vs-size", "crossover",
                                                           "occupancy-vs-block", "metric-vs-axis",
-                                                          "timeline", NULL };
+                                                          "timeline", "stage-times", NULL };
          *name; name++)
         assert_non_null(strstr(text, *name));
 }
@@ -477,10 +593,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(where_keeps_the_selected_points, setup, teardown),
         cmocka_unit_test_setup_teardown(speedup_vs_size_is_against_the_baseline, setup, teardown),
         cmocka_unit_test_setup_teardown(throughput_vs_size_is_in_gb_per_s, setup, teardown),
+        cmocka_unit_test_setup_teardown(throughput_by_a_second_axis_splits_the_series, setup, teardown),
         cmocka_unit_test_setup_teardown(crossover_has_points_and_both_fits, setup, teardown),
         cmocka_unit_test_setup_teardown(occupancy_vs_block_shows_achieved_and_predicted, setup, teardown),
         cmocka_unit_test_setup_teardown(metric_vs_axis_plots_the_named_metric, setup, teardown),
         cmocka_unit_test_setup_teardown(timeline_draws_one_row_per_stream, setup, teardown),
+        cmocka_unit_test_setup_teardown(stage_times_sum_each_stage_beside_the_wall_time, setup, teardown),
         cmocka_unit_test_setup_teardown(list_names_every_plot, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_names_are_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(missing_gnuplot_or_scripts_fail_in_one_line, setup, teardown),

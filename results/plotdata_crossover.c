@@ -110,13 +110,12 @@ int pd_export_crossover(pd_ctx *c, FILE *out, dm_plot_meta *m, dm_err *err)
         goto done;
     }
 
-    char what[256], axis_label[192], columns[160], constants[512], title[640];
+    char what[256], columns[160], constants[512], title[640];
     snprintf(what, sizeof what, "Crossover of %s and %s over %s, by %s", a, b, c->axis, group);
     pd_set_title(c, m, what);
     pd_param_label(c, group, m->xlabel, sizeof m->xlabel);
-    pd_param_label(c, c->axis, axis_label, sizeof axis_label);
-    snprintf(m->ylabel, sizeof m->ylabel, "%s where the median times are equal (bars: 95%% "
-             "bootstrap interval)", axis_label);
+    snprintf(m->ylabel, sizeof m->ylabel, "%s at equal medians (bars: 95%% bootstrap)",
+             c->axis);
     const char **keys = malloc(n * sizeof *keys);
     if (!keys) {
         rc = dm_err_set(err, DM_ERUNTIME, "out of memory");

@@ -572,8 +572,7 @@ static const dm_param_spec tdm_problem_params[] = {
     {.name = "episodes", .type = DM_P_ENUM, .def = "all", .allowed = NULL,
      .help = "all: every sequence of level distinct letters; else a file, one per line"},
     {.name = "count", .type = DM_P_INT, .def = "0", .allowed = "0..",
-     .help = "episodes to count: 0 = all of the level's (or the file's); else the first "
-             "count in lexicographic order"},
+     .help = "episodes counted: the first N in lexicographic order (0: all)"},
     {0},
 };
 

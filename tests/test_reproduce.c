@@ -260,6 +260,22 @@ static void test_the_command(void **state)
     snprintf(args, sizeof args, "reproduce rules-table4 --db %s", f->path);
     assert_int_equal(dmbench(args, &out), 0);
     assert_non_null(strstr(out, "432 published values"));
+    /* --out and --html: the same section in both, nothing on stdout */
+    snprintf(args, sizeof args, "reproduce rules-table6 --out %s.md --html %s.html", f->path,
+             f->path);
+    assert_int_equal(dmbench(args, &out), 0);
+    assert_string_equal(out, "");
+    char path[96], text[8192];
+    snprintf(path, sizeof path, "%s.html", f->path);
+    FILE *h = fopen(path, "r");
+    assert_non_null(h);
+    text[fread(text, 1, sizeof text - 1, h)] = '\0';
+    fclose(h);
+    unlink(path);
+    assert_non_null(strstr(text, "<h3 id=\"rules-table6\">rules-table6: Table 6</h3>"));
+    assert_non_null(strstr(text, "<td>step=HtoD mem</td><td>Runtime</td><td>11.456</td>"));
+    snprintf(path, sizeof path, "%s.md", f->path);
+    assert_int_equal(unlink(path), 0);
 }
 
 int main(void)

@@ -26,11 +26,11 @@ static void usage(FILE *out)
 static void preamble(char *buf, size_t n, const chz_ctx *c, const char *const *dbs,
                      const chz_point *p)
 {
-    chz_append(buf, n, "\n\nCard: %s (compute capability %s, %d SMs), run of %s started %s.\n"
+    dm_append(buf, n, "\n\nCard: %s (compute capability %s, %d SMs), run of %s started %s.\n"
                        "Databases:", p->gpu, p->cc, p->sms, chz_sweep(c), p->started);
     for (int i = 0; i < c->nst; i++)
-        chz_append(buf, n, " %s", dbs[i]);
-    chz_append(buf, n, ". Every time is the median of at least 10 cold samples of a point "
+        dm_append(buf, n, " %s", dbs[i]);
+    dm_append(buf, n, ". Every time is the median of at least 10 cold samples of a point "
                        "verified against the CPU reference; \"best\" is the fastest block of "
                        "those measured (16 to 1024 threads per block).\n");
 }
@@ -48,7 +48,7 @@ int cmd_characterize(int argc, char **argv)
     chz_ctx ctx = { 0 };
     char pre[3072] = "Written by\n\n    dmbench";
     for (int i = 0; i < argc; i++) /* before getopt_long reorders argv */
-        chz_append(pre, sizeof pre, " %s", argv[i]);
+        dm_append(pre, sizeof pre, " %s", argv[i]);
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {

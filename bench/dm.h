@@ -71,6 +71,9 @@ typedef struct dm_value {
 /* Parses text as a value of spec's type and checks spec->allowed. Returns 0, or
  * DM_EINPUT with err saying what was expected. */
 int dm_value_parse(const dm_param_spec *spec, const char *text, dm_value *out, dm_err *err);
+/* Appends printf-style text to the string in buf (of size n), truncating, keeping it
+ * terminated (strbuf.c). */
+void dm_append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Writes a double as the shortest %g text that reads back as the same double. */
 void dm_format_double(double v, char *buf, size_t n);
 /* Writes the value as text (integers exactly, reals by dm_format_double). */
@@ -130,6 +133,10 @@ const dm_value *dm_point_get(const dm_point *pt, const char *name);
 int64_t dm_point_int(const dm_point *pt, const char *name);
 double dm_point_real(const dm_point *pt, const char *name);
 const char *dm_point_str(const dm_point *pt, const char *name);
+/* Typed setters, for variants that resolve their own open parameters at expansion (the
+ * same rule: the parameter exists with that type). The text is truncated to fit. */
+void dm_point_set_int(dm_point *pt, const char *name, int64_t v);
+void dm_point_set_str(dm_point *pt, const char *name, const char *text);
 /* "name=value,name=value" over all parameters, in point order. */
 void dm_point_format(const dm_point *pt, char *buf, size_t n);
 /* The problem key: "name=value,..." over the workload's dataset and problem parameters

@@ -42,6 +42,17 @@ const char *dm_point_str(const dm_point *pt, const char *name)
     return get_typed(pt, name, DM_P_ENUM)->s;
 }
 
+void dm_point_set_int(dm_point *pt, const char *name, int64_t v)
+{
+    ((dm_value *)get_typed(pt, name, DM_P_INT))->i = v; /* a value of pt, not const */
+}
+
+void dm_point_set_str(dm_point *pt, const char *name, const char *text)
+{
+    dm_value *v = (dm_value *)get_typed(pt, name, DM_P_ENUM);
+    snprintf(v->s, sizeof v->s, "%s", text);
+}
+
 /* Appends "name=value" pairs for the parameters in specs (or all when specs is NULL). */
 static void format_params(const dm_point *pt, const dm_param_spec *const *only, int nonly,
                           char *buf, size_t n)

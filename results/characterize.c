@@ -20,17 +20,6 @@ const char *chz_sweep(const chz_ctx *c)
     return c->sweep ? c->sweep : CHZ_TDM_SWEEP;
 }
 
-void chz_append(char *buf, size_t n, const char *fmt, ...)
-{
-    size_t used = strlen(buf);
-    if (used + 1 >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, n - used, fmt, ap);
-    va_end(ap);
-}
-
 static double column_or_nan(sqlite3_stmt *q, int i)
 {
     return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN : sqlite3_column_double(q, i);
@@ -156,21 +145,21 @@ static int metric_line(const chz_ctx *c, const char *metric, char *buf, size_t n
             const char *variant = (const char *)sqlite3_column_text(q, 0);
             const char *unit = (const char *)sqlite3_column_text(q, 3);
             if (rows++ == 0)
-                chz_append(buf, n, "CUPTI, %s (%s, mean over the launches of each variant's "
+                dm_append(buf, n, "CUPTI, %s (%s, mean over the launches of each variant's "
                                    "fastest block; %s run of %s started %s):", metric,
                            unit ? unit : "", (const char *)sqlite3_column_text(q, 5),
                            chz_sweep(c), (const char *)sqlite3_column_text(q, 4));
             if (strcmp(last, variant)) {
-                chz_append(buf, n, "%s %s", last[0] ? ";" : "", variant);
+                dm_append(buf, n, "%s %s", last[0] ? ";" : "", variant);
                 snprintf(last, sizeof last, "%s", variant);
             }
-            chz_append(buf, n, " L%d %.4g", sqlite3_column_int(q, 1), sqlite3_column_double(q, 2));
+            dm_append(buf, n, " L%d %.4g", sqlite3_column_int(q, 1), sqlite3_column_double(q, 2));
         }
         sqlite3_finalize(q);
         if (rc != SQLITE_DONE)
             return dm_err_set(err, DM_ERUNTIME, "characterize metric query: %s", sqlite3_errmsg(db));
         if (rows) {
-            chz_append(buf, n, ".\n");
+            dm_append(buf, n, ".\n");
             *shown = 1;
             return 0;
         }
@@ -186,7 +175,7 @@ int chz_metric_lines(const chz_ctx *c, const chz_claim *cl, char *buf, size_t n,
         if (metric_line(c, *m, buf, n, &shown, err))
             return err->code;
     if (!shown)
-        chz_append(buf, n, "CUPTI: %s would back this; not collected (no run of %s on this "
+        dm_append(buf, n, "CUPTI: %s would back this; not collected (no run of %s on this "
                            "card was made with --metrics).\n", cl->metric, chz_sweep(c));
     return 0;
 }

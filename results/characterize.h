@@ -72,8 +72,6 @@ int chz_median(const chz_ctx *c, const char *card, const char *sweep, const char
  * none). Returns 0 or DM_ERUNTIME. */
 int chz_card(const chz_ctx *c, const char *sweep, const char *exclude, char *out, size_t n,
              dm_err *err);
-/* Appends printf-style text to buf (size n), truncating. */
-void chz_append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The verdict in words: "holds", "does not hold", "not measurable here". */
 const char *chz_verdict_name(chz_verdict v);
 

@@ -7,8 +7,8 @@
 
 #include "characterize.h"
 
-#define EV(r, ...) chz_append((r)->evidence, sizeof (r)->evidence, __VA_ARGS__)
-#define HW(r, ...) chz_append((r)->hardware, sizeof (r)->hardware, __VA_ARGS__)
+#define EV(r, ...) dm_append((r)->evidence, sizeof (r)->evidence, __VA_ARGS__)
+#define HW(r, ...) dm_append((r)->hardware, sizeof (r)->hardware, __VA_ARGS__)
 
 static const char *const THREAD_V[2] = { "thread-tex", "thread-shared" };
 static const char *const BLOCK_V[2] = { "block-tex", "block-shared" };

@@ -32,6 +32,12 @@ static double fact(const card_facts *f, const char *name)
     return NAN;
 }
 
+/* The peak memory bandwidth in GB/s the run's notes give: DDR, two transfers a clock. */
+static double peak_gbps(const card_facts *f)
+{
+    return 2 * fact(f, "mem_clock_mhz") * 1e6 * fact(f, "mem_bus_bits") / 8 / 1e9;
+}
+
 /* FP32 cores per multiprocessor by compute capability (CUDA's _ConvertSMVer2Cores), or
  * 0 when this build does not know the architecture. */
 static int cores_per_sm(int major, int minor)
@@ -116,8 +122,8 @@ static int measured(const card_facts *f, const char *feature, char *text, size_t
     for (size_t i = 0; i < sizeof direct / sizeof direct[0]; i++)
         if (strcmp(feature, direct[i].feature) == 0)
             *num = fact(f, direct[i].note) * direct[i].scale;
-    if (strcmp(feature, "Memory Bandwidth (GBps)") == 0) /* DDR: two transfers a clock */
-        *num = 2 * fact(f, "mem_clock_mhz") * 1e6 * fact(f, "mem_bus_bits") / 8 / 1e9;
+    if (strcmp(feature, "Memory Bandwidth (GBps)") == 0)
+        *num = peak_gbps(f);
     else if (strcmp(feature, "Cores") == 0) {
         int per = cores_per_sm((int)fact(f, "cc_major"), (int)fact(f, "cc_minor"));
         *num = per ? per * fact(f, "sms") : NAN;
@@ -202,10 +208,9 @@ int repro_write_cards(const chz_ctx *c, const dm_pub_table *pub, const repro_tar
     }
     char copy[96] = "", copy_ratio[32] = "";
     const char *cells[MAX_CARDS + 3] = { "Memory Bandwidth measured, device copy (GBps)" };
-    double peak = 2 * fact(&f, "mem_clock_mhz") * 1e6 * fact(&f, "mem_bus_bits") / 8 / 1e9;
     if (!isnan(f.copy_gbps)) {
         snprintf(copy, sizeof copy, "%.0f (%s, %.0f%% of peak)", f.copy_gbps, f.copy_variant,
-                 100 * f.copy_gbps / peak);
+                 100 * f.copy_gbps / peak_gbps(&f));
         cells[1 + ncards] = copy;
         const dm_pub_row *r = published(pub, t, ref, "Memory Bandwidth (GBps)");
         if (r && !isnan(r->num) && r->num > 0) {

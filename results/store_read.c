@@ -150,19 +150,6 @@ static void fmt_bytes(double b, char *buf, size_t n)
     snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", b, units[u]);
 }
 
-/* Appends printf text to buf (of size n), keeping it terminated. */
-static void append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t n, const char *fmt, ...)
-{
-    size_t used = strlen(buf);
-    if (used + 1 >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, n - used, fmt, ap);
-    va_end(ap);
-}
-
 /* ---- show: the list of runs ---- */
 
 /* Writes nothing when there are no runs: `dmbench show` then says so once. */
@@ -222,15 +209,15 @@ static void show_fingerprint(sqlite3_stmt *r, FILE *out)
     show_line(out, "ended", col_text(r, "ended_at"));
     line[0] = '\0';
     if (!col_null(r, "sweep_name"))
-        append(line, sizeof line, "%s", col_text(r, "sweep_name"));
+        dm_append(line, sizeof line, "%s", col_text(r, "sweep_name"));
     if (!col_null(r, "sweep_path"))
-        append(line, sizeof line, " (%s)", col_text(r, "sweep_path"));
+        dm_append(line, sizeof line, " (%s)", col_text(r, "sweep_path"));
     show_line(out, "sweep", line);
     line[0] = '\0';
     if (!col_null(r, "workload"))
-        append(line, sizeof line, "%s", col_text(r, "workload"));
+        dm_append(line, sizeof line, "%s", col_text(r, "workload"));
     if (!col_null(r, "baseline"))
-        append(line, sizeof line, ", speedups against %s", col_text(r, "baseline"));
+        dm_append(line, sizeof line, ", speedups against %s", col_text(r, "baseline"));
     show_line(out, "workload", line);
     show_line(out, "command", col_text(r, "argv"));
     show_line(out, "host", col_text(r, "host"));
@@ -240,55 +227,55 @@ static void show_fingerprint(sqlite3_stmt *r, FILE *out)
         char l2[32], mem[32];
         fmt_bytes(col_real(r, "gpu_l2_bytes"), l2, sizeof l2);
         fmt_bytes(col_real(r, "gpu_mem_bytes"), mem, sizeof mem);
-        append(line, sizeof line, "%s, cc %s, %lld SMs, L2 %s, memory %s",
+        dm_append(line, sizeof line, "%s, cc %s, %lld SMs, L2 %s, memory %s",
                col_text(r, "gpu_name"), col_text(r, "gpu_cc") ? col_text(r, "gpu_cc") : "?",
                col_int(r, "gpu_sms"), l2, mem);
     }
     show_line(out, "gpu", line);
     line[0] = '\0';
     if (!col_null(r, "gpu_uuid"))
-        append(line, sizeof line, "%s", col_text(r, "gpu_uuid"));
+        dm_append(line, sizeof line, "%s", col_text(r, "gpu_uuid"));
     if (!col_null(r, "gpu_pci_bus_id"))
-        append(line, sizeof line, "%sPCI %s", line[0] ? ", " : "", col_text(r, "gpu_pci_bus_id"));
+        dm_append(line, sizeof line, "%sPCI %s", line[0] ? ", " : "", col_text(r, "gpu_pci_bus_id"));
     show_line(out, "", line);
     if (!col_null(r, "no_gpu_reason"))
         show_line(out, "no gpu", col_text(r, "no_gpu_reason"));
 
     line[0] = '\0';
     if (!col_null(r, "sm_clock_mhz_start"))
-        append(line, sizeof line, "SM %.0f MHz", col_real(r, "sm_clock_mhz_start"));
+        dm_append(line, sizeof line, "SM %.0f MHz", col_real(r, "sm_clock_mhz_start"));
     if (!col_null(r, "mem_clock_mhz_start"))
-        append(line, sizeof line, "%smemory %.0f MHz", line[0] ? ", " : "",
+        dm_append(line, sizeof line, "%smemory %.0f MHz", line[0] ? ", " : "",
                col_real(r, "mem_clock_mhz_start"));
     if (line[0])
-        append(line, sizeof line, " at start");
+        dm_append(line, sizeof line, " at start");
     if (!col_null(r, "clock_source"))
-        append(line, sizeof line, "%sread by %s", line[0] ? "; " : "", col_text(r, "clock_source"));
+        dm_append(line, sizeof line, "%sread by %s", line[0] ? "; " : "", col_text(r, "clock_source"));
     show_line(out, "clocks", line);
 
     line[0] = '\0';
     char v[32];
     if (!col_null(r, "driver_version")) {
         fmt_cuda_version(col_int(r, "driver_version"), v, sizeof v);
-        append(line, sizeof line, "driver %s, ", v);
+        dm_append(line, sizeof line, "driver %s, ", v);
     }
     if (!col_null(r, "runtime_version")) {
         fmt_cuda_version(col_int(r, "runtime_version"), v, sizeof v);
-        append(line, sizeof line, "runtime %s, ", v);
+        dm_append(line, sizeof line, "runtime %s, ", v);
     }
     if (!col_null(r, "dmbench_version"))
-        append(line, sizeof line, "dmbench %s", col_text(r, "dmbench_version"));
+        dm_append(line, sizeof line, "dmbench %s", col_text(r, "dmbench_version"));
     show_line(out, "versions", line);
     line[0] = '\0';
     if (!col_null(r, "git_commit"))
-        append(line, sizeof line, "%s%s", col_text(r, "git_commit"),
+        dm_append(line, sizeof line, "%s%s", col_text(r, "git_commit"),
                col_int(r, "git_dirty") ? " (dirty)" : "");
     show_line(out, "commit", line);
     show_line(out, "build", col_text(r, "build_flags"));
 
     line[0] = '\0';
     if (!col_null(r, "measure_mode"))
-        append(line, sizeof line, "%s; %lld to %lld samples, stopping at %.2f%% noise or "
+        dm_append(line, sizeof line, "%s; %lld to %lld samples, stopping at %.2f%% noise or "
                "after %g s", col_text(r, "measure_mode"), col_int(r, "min_samples"),
                col_int(r, "max_samples"), col_real(r, "max_noise") * 100,
                col_real(r, "max_time"));
@@ -299,7 +286,7 @@ static void show_fingerprint(sqlite3_stmt *r, FILE *out)
 static int show_counts_notes(dm_store *st, sqlite3_stmt *r, int64_t id, FILE *out, dm_err *err)
 {
     char line[512] = "";
-    append(line, sizeof line, "%lld in the sweep, %lld planned; stored:",
+    dm_append(line, sizeof line, "%lld in the sweep, %lld planned; stored:",
            col_int(r, "points_total"), col_int(r, "points_planned"));
     sqlite3_stmt *s = read_prepare(st, "SELECT status, count(*) FROM points WHERE run_id = ?1"
                                        " GROUP BY status ORDER BY status", id);
@@ -307,12 +294,12 @@ static int show_counts_notes(dm_store *st, sqlite3_stmt *r, int64_t id, FILE *ou
         return read_fail(st, err, "counting the points of run %lld", (long long)id);
     int rc, any = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-        append(line, sizeof line, "%s %lld %s", any++ ? "," : "", sqlite3_column_int64(s, 1),
+        dm_append(line, sizeof line, "%s %lld %s", any++ ? "," : "", sqlite3_column_int64(s, 1),
                sqlite3_column_text(s, 0));
     if ((rc = read_end(st, s, rc, "counting the points", err)) != 0)
         return rc;
     if (!any)
-        append(line, sizeof line, " none");
+        dm_append(line, sizeof line, " none");
     show_line(out, "points", line);
 
     /* What the harness cost beyond the samples: wall time less sampled time, per point
@@ -375,7 +362,7 @@ static void append_metric(char *buf, size_t n, const char *unit, double v)
         samples_fmt_seconds(v * 1e-9, text, sizeof text);
     else
         fmt_sig3(v, text, sizeof text);
-    append(buf, n, "%s", text);
+    dm_append(buf, n, "%s", text);
 }
 
 /* Prints the point's compact metrics line (per metric over its launches: percentages as
@@ -395,12 +382,12 @@ static int show_cupti(dm_store *st, sqlite3_stmt *m, sqlite3_stmt *t, int64_t po
         const char *unit = col_text(m, "unit");
         int mean = unit && strcmp(unit, "%") == 0;
         if (metrics++ == 0)
-            append(line, sizeof line, "%lld launch%s%s: ", col_int(m, "launches"),
+            dm_append(line, sizeof line, "%lld launch%s%s: ", col_int(m, "launches"),
                    col_int(m, "launches") == 1 ? "" : "es",
                    col_int(m, "launches") > 1 ? " (% as means, others summed)" : "");
         else
-            append(line, sizeof line, ", ");
-        append(line, sizeof line, "%s ", col_text(m, "metric"));
+            dm_append(line, sizeof line, ", ");
+        dm_append(line, sizeof line, "%s ", col_text(m, "metric"));
         append_metric(line, sizeof line, unit,
                       col_int(m, "known") ? col_real(m, mean ? "mean" : "total") : NAN);
         if (!reason[0] && col_text(m, "reason"))
@@ -410,7 +397,7 @@ static int show_cupti(dm_store *st, sqlite3_stmt *m, sqlite3_stmt *t, int64_t po
         return read_fail(st, err, "reading the metrics of point %lld", (long long)point_id);
     if (metrics) {
         if (reason[0])
-            append(line, sizeof line, "; NULL: %s", reason);
+            dm_append(line, sizeof line, "; NULL: %s", reason);
         show_note(out, "metrics", line);
     }
     if ((rc = sqlite3_step(t)) == SQLITE_ROW) {
@@ -419,16 +406,16 @@ static int show_cupti(dm_store *st, sqlite3_stmt *m, sqlite3_stmt *t, int64_t po
         if (!col_null(t, "overlap")) {
             samples_fmt_seconds(col_real(t, "span_ns") * 1e-9, span, sizeof span);
             samples_fmt_seconds(col_real(t, "overlap_ns") * 1e-9, ov, sizeof ov);
-            append(line, sizeof line, "%lld activities on %lld stream%s, span %s, overlap ",
+            dm_append(line, sizeof line, "%lld activities on %lld stream%s, span %s, overlap ",
                    col_int(t, "activities"), col_int(t, "streams"),
                    col_int(t, "streams") == 1 ? "" : "s", span);
             if (col_int(t, "overlap_ns") > 0)
-                append(line, sizeof line, "%.1f%% (%s)", col_real(t, "overlap") * 100, ov);
+                dm_append(line, sizeof line, "%.1f%% (%s)", col_real(t, "overlap") * 100, ov);
             else
-                append(line, sizeof line, "none");
+                dm_append(line, sizeof line, "none");
         }
         if (col_text(t, "reason"))
-            append(line, sizeof line, "%s%s", line[0] ? "; " : "", col_text(t, "reason"));
+            dm_append(line, sizeof line, "%s%s", line[0] ? "; " : "", col_text(t, "reason"));
         show_note(out, "timeline", line);
         rc = SQLITE_DONE;
     }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "tmpdir.h"
+
 #define DMBENCH DM_BINARY_DIR "/dmbench"
 
 typedef struct fixture {
@@ -24,8 +26,7 @@ static inline int setup(void **state)
     fixture *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
-    strcpy(f->dir, "/tmp/dmbench-cli-XXXXXX");
-    if (!mkdtemp(f->dir))
+    if (tmpdir_make(f->dir, sizeof f->dir, "cli") != 0)
         return -1;
     snprintf(f->db, sizeof f->db, "%s/r.sqlite", f->dir);
     snprintf(f->out, sizeof f->out, "%s/stdout", f->dir);
@@ -37,11 +38,9 @@ static inline int setup(void **state)
 static inline int teardown(void **state)
 {
     fixture *f = *state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    int rc = system(cmd);
+    int rc = tmpdir_remove(f->dir);
     free(f);
-    return rc == 0 ? 0 : -1;
+    return rc;
 }
 
 /* Runs "dmbench ARGS" with stdout and stderr captured; returns the exit status. */

@@ -18,6 +18,7 @@
 
 #include "store.h"
 #include "toy_workload.h"
+#include "tmpdir.h"
 
 typedef struct fixture {
     char dir[64];
@@ -30,8 +31,7 @@ static int setup(void **state)
     fixture *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
-    strcpy(f->dir, "/tmp/dmbench-cupti-store-XXXXXX");
-    if (!mkdtemp(f->dir))
+    if (tmpdir_make(f->dir, sizeof f->dir, "cupti-store") != 0)
         return -1;
     snprintf(f->path, sizeof f->path, "%s/r.sqlite", f->dir);
     *state = f;
@@ -41,12 +41,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    char cmd[128];
     store_close(f->st);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    int rc = system(cmd);
+    int rc = tmpdir_remove(f->dir);
     free(f);
-    return rc == 0 ? 0 : -1;
+    return rc;
 }
 
 static int64_t q_int(sqlite3 *db, const char *sql)

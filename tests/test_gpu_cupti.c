@@ -23,6 +23,7 @@
 #include "runner.h"
 #include "store.h"
 #include "sweep.h"
+#include "tmpdir.h"
 
 /* 256 MiB per array: more than the L2, and halves of about 100 us, so two streams have
  * time to overlap. */
@@ -45,8 +46,7 @@ static int setup(void **state)
         free(f);
         return -1;
     }
-    strcpy(f->dir, "/tmp/dmbench-gpu-cupti-XXXXXX");
-    if (!mkdtemp(f->dir))
+    if (tmpdir_make(f->dir, sizeof f->dir, "gpu-cupti") != 0)
         return -1;
     snprintf(f->db, sizeof f->db, "%s/r.sqlite", f->dir);
     *state = f;
@@ -56,12 +56,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    char cmd[128];
     store_close(f->st);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    int rc = system(cmd);
+    int rc = tmpdir_remove(f->dir);
     free(f);
-    return rc == 0 ? 0 : -1;
+    return rc;
 }
 
 /* Runs the sweep text with metrics csv (NULL: none) and timeline into the fixture's

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "analysis_fixture.h"
+#include "tmpdir.h"
 
 #define DMBENCH DM_BINARY_DIR "/dmbench"
 #define NS 15
@@ -30,8 +31,7 @@ static int setup(void **state)
     *state = f;
     if (!f || afx_open(&f->db) != 0)
         return -1;
-    strcpy(f->dir, "/tmp/dmbench-plot-XXXXXX");
-    if (!mkdtemp(f->dir))
+    if (tmpdir_make(f->dir, sizeof f->dir, "plot") != 0)
         return -1;
     snprintf(f->out, sizeof f->out, "%s/stdout", f->dir);
     snprintf(f->errf, sizeof f->errf, "%s/stderr", f->dir);
@@ -41,12 +41,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    char cmd[128];
     afx_close(&f->db);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    int rc = system(cmd);
+    int rc = tmpdir_remove(f->dir);
     free(f);
-    return rc == 0 ? 0 : -1;
+    return rc;
 }
 
 /* Runs "ENV dmbench plot ARGS --db DB --out DIR" (env may be ""); returns the exit status. */

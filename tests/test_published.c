@@ -12,10 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <unistd.h>
 
 #include "published.h"
+#include "tmpdir.h"
 
 #define PUB_DIR DM_SOURCE_DIR "/results/published"
 
@@ -62,19 +62,12 @@ typedef struct fixture {
     dm_pub_table t;
 } fixture;
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
-    snprintf(f->dir, sizeof f->dir, "/tmp/dmbench-published-XXXXXX");
-    if (!mkdtemp(f->dir)) {
+    if (tmpdir_make(f->dir, sizeof f->dir, "published") != 0) {
         free(f);
         return -1;
     }
@@ -87,9 +80,9 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     published_free(&f->t);
-    nftw(f->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    int rc = tmpdir_remove(f->dir);
     free(f);
-    return 0;
+    return rc;
 }
 
 static void write_text(const char *path, const char *text)

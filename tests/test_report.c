@@ -18,6 +18,7 @@
 #include "analysis_fixture.h"
 #include "report.h"
 #include "tdm_fixture.h"
+#include "tmpdir.h"
 
 /* A run on a card with a full fingerprint; its command line holds a planted <script>. */
 static int64_t fingerprinted_run(afx *f)
@@ -187,10 +188,10 @@ static void report_escapes_text_and_balances_html(void **state)
 
 static void report_draws_plots_inline(void **state)
 {
-    char dir[] = "/tmp/dmbench-report-XXXXXX", svg[128];
+    char dir[64], svg[128];
     doc d = { 0 };
     dm_err err = { 0 };
-    assert_non_null(mkdtemp(dir));
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "report"), 0);
     setenv("DMBENCH_PLOTS", DM_SOURCE_DIR "/plots", 1);
     assert_int_equal(report(*state, NULL, 0, 1, dir, &d, &err), 0);
     /* run 1 has block and n axes; run 2 has one point, nothing to draw */
@@ -207,18 +208,16 @@ static void report_draws_plots_inline(void **state)
     assert_int_equal(count(d.html, "<table>"), count(d.html, "</table>"));
     check_md_tables(d.md);
     doc_free(&d);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tmpdir_remove(dir), 0);
 }
 
 static void report_notes_missing_gnuplot(void **state)
 {
-    char dir[] = "/tmp/dmbench-report-XXXXXX", cmd[128];
+    char dir[64];
     char *path = strdup(getenv("PATH") ? getenv("PATH") : "");
     doc d = { 0 };
     dm_err err = { 0 };
-    assert_non_null(mkdtemp(dir));
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "report"), 0);
     setenv("DMBENCH_PLOTS", DM_SOURCE_DIR "/plots", 1);
     setenv("PATH", "/nonexistent", 1);
     int rc = report(*state, NULL, 0, 1, dir, &d, &err);
@@ -228,8 +227,7 @@ static void report_notes_missing_gnuplot(void **state)
     assert_non_null(strstr(d.md, "time-vs-block not drawn: gnuplot not found on PATH"));
     assert_int_equal(count(d.html, "<svg"), 0);
     doc_free(&d);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tmpdir_remove(dir), 0);
 }
 
 static void report_of_chosen_runs_only(void **state)
@@ -260,9 +258,9 @@ static int command(afx *f, const char *dir, const char *args)
 
 static void report_command_writes_both_files_or_none(void **state)
 {
-    char dir[] = "/tmp/dmbench-report-XXXXXX", md[96], html[96], cmd[128];
+    char dir[64], md[96], html[96];
     struct stat sb;
-    assert_non_null(mkdtemp(dir));
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "report"), 0);
     snprintf(md, sizeof md, "%s/report.md", dir);
     snprintf(html, sizeof html, "%s/report.html", dir);
     assert_int_equal(command(*state, dir, "--runs 1,2 --no-plots"), 0);
@@ -274,8 +272,7 @@ static void report_command_writes_both_files_or_none(void **state)
     assert_int_not_equal(stat(md, &sb), 0);
     assert_int_not_equal(stat(html, &sb), 0);
     assert_int_equal(command(*state, dir, "--runs 1,x"), 2);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tmpdir_remove(dir), 0);
 }
 
 static void report_without_fits_or_tdm_runs_says_so(void **state)

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "store.h"
 #include "toy_workload.h"
+#include "tmpdir.h"
 
 /* ---- a database of the toy workload with three runs ---- */
 
@@ -97,20 +97,13 @@ static int64_t put_run(dm_store *st, const char *sweep, const char *baseline)
     return id;
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     dm_err err = { 0 };
     if (!f)
         return -1;
-    snprintf(f->dir, sizeof f->dir, "/tmp/dmbench-show-XXXXXX");
-    if (!mkdtemp(f->dir)) {
+    if (tmpdir_make(f->dir, sizeof f->dir, "show") != 0) {
         free(f);
         return -1;
     }
@@ -140,9 +133,9 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     store_close(f->st);
-    nftw(f->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    int rc = tmpdir_remove(f->dir);
     free(f);
-    return 0;
+    return rc;
 }
 
 /* ---- capturing output ---- */

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -20,6 +19,7 @@
 
 #include "store.h"
 #include "toy_workload.h"
+#include "tmpdir.h"
 
 /* A point of toy: variant 0 (cpu: n, op) or 1 (kernel: n, op, block, scale). */
 static void toy_point(dm_point *pt, int variant, int64_t n, const char *op, int64_t block)
@@ -102,19 +102,12 @@ typedef struct fixture {
     dm_store *st;
 } fixture;
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
-    snprintf(f->dir, sizeof f->dir, "/tmp/dmbench-store-XXXXXX");
-    if (!mkdtemp(f->dir)) {
+    if (tmpdir_make(f->dir, sizeof f->dir, "store") != 0) {
         free(f);
         return -1;
     }
@@ -127,9 +120,9 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     store_close(f->st);
-    nftw(f->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    int rc = tmpdir_remove(f->dir);
     free(f);
-    return 0;
+    return rc;
 }
 
 static dm_store *open_ok(fixture *f)

@@ -381,22 +381,6 @@ static int tdm_paper_run(void *state, dm_err *err)
 
 /* ---- hybrid -------------------------------------------------------------------------- */
 
-/* Sets the named integer parameter of pt (one the variant declared). */
-static void tdm_set_int(dm_point *pt, const char *name, int64_t v)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, name) == 0)
-            pt->values[i].i = v;
-}
-
-/* Sets pt's below parameter to kernel. */
-static void tdm_set_below(dm_point *pt, const char *kernel)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, "below") == 0)
-            snprintf(pt->values[i].s, sizeof pt->values[i].s, "%s", kernel);
-}
-
 /* Gives an open block (0) of pt the block of kernel: tuned for dev (NULL: none) and
  * pt's problem, else the kernel's default. */
 static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
@@ -408,9 +392,9 @@ static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *ker
         return;
     dm_point_problem_key(pt, bucket, sizeof bucket);
     if (dev && tuned_lookup(tuned_table(), dev, "tdm", kernel, "block", bucket, &tuned, &how))
-        tdm_set_int(pt, "block", tuned);
+        dm_point_set_int(pt, "block", tuned);
     else
-        tdm_set_int(pt, "block", strtoll(TDM_BLOCK_DEFAULT, NULL, 10));
+        dm_point_set_int(pt, "block", strtoll(TDM_BLOCK_DEFAULT, NULL, 10));
 }
 
 /* Why a point that leaves its switch point open cannot run on dev. */
@@ -446,9 +430,9 @@ static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
     if (level < 1 || level > TDM_MAX_LEVEL)
         return;
     if (fit && dm_point_int(pt, "switch_at") == 0)
-        tdm_set_int(pt, "switch_at", tdm_hybrid_switch_at(fit, (int)level));
+        dm_point_set_int(pt, "switch_at", tdm_hybrid_switch_at(fit, (int)level));
     if (fit && strcmp(dm_point_str(pt, "below"), "auto") == 0)
-        tdm_set_below(pt, fit->below ? fit->below : "block-tex");
+        dm_point_set_str(pt, "below", fit->below ? fit->below : "block-tex");
     if ((kernel = tdm_hybrid_kernel(pt, dev)) != NULL)
         tdm_hybrid_block(pt, dev, kernel);
 }

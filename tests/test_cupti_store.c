@@ -81,7 +81,7 @@ static char *schema_text(sqlite3 *db)
 static void make_version_1(const char *path)
 {
     char file[512], *sql = malloc(1 << 20);
-    snprintf(file, sizeof file, "%s/results/schema.sql", DM_SOURCE_DIR);
+    snprintf(file, sizeof file, "%s/results/store/schema.sql", DM_SOURCE_DIR);
     FILE *fp = fopen(file, "r");
     assert_non_null(fp);
     size_t n = fread(sql, 1, (1 << 20) - 1, fp);

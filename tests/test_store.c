@@ -212,7 +212,7 @@ static void test_reopen_is_idempotent(void **state)
 static void make_version_3(const char *path)
 {
     char file[512], *sql = malloc(1 << 20);
-    snprintf(file, sizeof file, "%s/results/schema.sql", DM_SOURCE_DIR);
+    snprintf(file, sizeof file, "%s/results/store/schema.sql", DM_SOURCE_DIR);
     FILE *fp = fopen(file, "r");
     assert_non_null(fp);
     assert_non_null(sql);

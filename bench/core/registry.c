@@ -1,23 +1,16 @@
-/* registry.c - the list of workloads (each owns one static variant table in
- * variants/<workload>.c) and lookups by name with close-match suggestions. */
+/* registry.c - lookups by name, with close-match suggestions, over the registered
+ * workloads (the list is generated from DM_WORKLOADS in CMakeLists.txt). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
 
-extern const dm_workload membw_workload;
-extern const dm_workload tdm_workload;
 
-static const dm_workload *const workloads[] = {
-    &membw_workload,
-    &tdm_workload,
-    NULL,
-};
 
 const dm_workload *const *registry_workloads(void)
 {
-    return workloads;
+    return dm_registered_workloads;
 }
 
 int registry_edit_distance(const char *a, const char *b)
@@ -73,11 +66,11 @@ const dm_workload *registry_workload(const char *name, dm_err *err)
 {
     const char *names[64];
     size_t n = 0;
-    for (size_t i = 0; workloads[i]; i++) {
-        if (strcmp(workloads[i]->name, name) == 0)
-            return workloads[i];
+    for (size_t i = 0; dm_registered_workloads[i]; i++) {
+        if (strcmp(dm_registered_workloads[i]->name, name) == 0)
+            return dm_registered_workloads[i];
         if (n < 64)
-            names[n++] = workloads[i]->name;
+            names[n++] = dm_registered_workloads[i]->name;
     }
     char list[512];
     int close;

@@ -1,5 +1,6 @@
-/* registry.h - the workloads dmbench knows and their variants. Each workload registers
- * one static table (variants/<workload>.c); nothing else knows the list. */
+/* registry.h - the workloads dmbench knows and their variants. Each workload defines one
+ * dm_workload in variants/<w>/<w>.c and is registered by its name in DM_WORKLOADS
+ * (CMakeLists.txt); nothing else knows the list. */
 #ifndef DM_REGISTRY_H
 #define DM_REGISTRY_H
 
@@ -8,6 +9,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The registered workloads, NULL-terminated: generated from DM_WORKLOADS in
+ * CMakeLists.txt (cmake/registry_list.c.in), each defined by variants/<w>/<w>.c. */
+extern const dm_workload *const dm_registered_workloads[];
 
 /* The workloads, in a NULL-terminated array. */
 const dm_workload *const *registry_workloads(void);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +116,9 @@ typedef struct dm_device {
 
 typedef struct dm_variant dm_variant;
 typedef struct dm_workload dm_workload;
+typedef struct dm_tuned dm_tuned;
+typedef struct dm_crossover_fit dm_crossover_fit;
+typedef struct dm_study dm_study;
 
 /* One point of a sweep: a variant and a value for each of its parameters (dataset,
  * problem and variant parameters, in that order; defaults filled in). */
@@ -241,7 +245,15 @@ struct dm_workload {
      * tolerance); else nonzero with why naming the first difference. */
     int (*compare)(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
     void (*work)(const dm_point *pt, dm_work *w); /* optional */
+    /* Writes the mining result out (in the workload's result form, as from a variant's
+     * output or the reference) as CSV with a header line, for `dmbench mine`: tdm the
+     * count per episode. Returns 0, or DM_ERUNTIME with err set (a write failed). */
+    int (*write_result)(const void *out, const dm_point *pt, FILE *f, dm_err *err);
     const dm_variant *variants; /* ends with a zeroed entry */
+    /* What the workload brings from its own folder, read by the generic commands. */
+    const dm_tuned *tuned;          /* variants/<w>/tuned.h (tuned.h in core), zero-ended */
+    const dm_crossover_fit *fits;   /* variants/<w>/fits.h (crossover_lookup.h), zero-ended */
+    const dm_study *study;          /* variants/<w>/study.c (study.h): claims, targets */
 };
 
 #ifdef __cplusplus

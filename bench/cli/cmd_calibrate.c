@@ -107,8 +107,11 @@ int cmd_calibrate(int argc, char **argv)
     if (sweep_parse_string(text, "calibrate (built in)", &s, &err) != 0 ||
         sweep_expand(s, &dev, &e, &err) != 0)
         goto fail;
+    dm_sink sink;
+    if (store_sink_make(cli_db_path(db), &sink, &err) != 0)
+        goto fail;
     dm_run_opts ro = {
-        .db_path = cli_db_path(db),
+        .sink = &sink,
         .progress = quiet ? DM_PROGRESS_QUIET : DM_PROGRESS_AUTO,
         .argv_text = "dmbench calibrate",
         .sweep_key = text,
@@ -126,13 +129,13 @@ int cmd_calibrate(int argc, char **argv)
     char kparams[512], mparams[512];
     int64_t kn, mn;
     if (membw_plain_memcpy((int64_t)n * 4, PLAIN_ITERS, &plain, &err) != 0 ||
-        store_open(ro.db_path, &st, &err) != 0 ||
+        store_open(cli_db_path(db), &st, &err) != 0 ||
         query_best_gbps(st, res.run_id, "kernel", "op=copy", &kernel, kparams, sizeof kparams, &kn, &err) != 0 ||
         query_best_gbps(st, res.run_id, "memcpy", "op=copy", &memcpy_gbps, mparams, sizeof mparams, &mn, &err) != 0)
         goto fail;
 
     printf("calibration on %s (device %d), run %lld in %s, %ld MiB per copy\n", dev.name,
-           dev.index, (long long)res.run_id, ro.db_path, mib);
+           dev.index, (long long)res.run_id, cli_db_path(db), mib);
     printf("  %-34s %9.1f GB/s\n", "plain cudaMemcpy loop (events)", plain);
     int ok = report("engine: memcpy variant (median)", memcpy_gbps, plain, "") &
              report("engine: copy kernel, best block", kernel, plain, kparams);

@@ -40,6 +40,38 @@ const char *cli_db_path(const char *opt);
  * when there is no such file (reading never creates one), or store_open's error. */
 struct dm_store;
 int cli_open_existing(const char *opt, struct dm_store **st, dm_err *err);
+/* ---- running a sweep (cli_run.c): `dmbench run`, and `dmbench reproduce` ---------- */
+
+#define CLI_RUN_MAX_OVERRIDES 64
+
+/* `dmbench run`'s options. */
+typedef struct cli_run_args {
+    const char *sweep; /* the sweep file */
+    const char *db;    /* NULL: cli_db_path's default */
+    const char *overrides[CLI_RUN_MAX_OVERRIDES]; /* -a AXIS=VALUES, in order */
+    int noverrides;
+    int dry_run, resume, quiet, device_index, timeline;
+    const char *mode;        /* "cold", "hot", or NULL: the sweep's */
+    double min_samples, max_noise, max_time; /* < 0: the sweep's */
+    const char *metrics_csv; /* --metrics, or NULL: the sweep's */
+    const char *chip;        /* --chip, or NULL */
+    int help;                /* --help was given (and its text printed) */
+    int argc;                /* the command line, stored with the run */
+    char **argv;
+} cli_run_args;
+
+/* dmbench run's help text. */
+void cli_run_usage(FILE *out);
+/* Parses dmbench run's options in argv (argv[0] the command's name) into *a; with
+ * want_sweep the one operand is the sweep file, without it there may be none. Returns
+ * DM_EXIT_OK (a->help set when --help was answered), or DM_EXIT_USAGE after the error. */
+int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a);
+/* Loads a->sweep, applies the overrides and options, expands it, then shows the points
+ * (dry_run) or runs them into the database and prints the run's summary. Returns the
+ * exit status: DM_EXIT_OK, DM_EXIT_FAIL (a point failed), DM_EXIT_USAGE (bad input),
+ * 130 (interrupted). */
+int cli_run_sweep(const cli_run_args *a);
+
 /* Parses a run id argument ("12" or "latest"); returns 0 with *id (0 for latest), or
  * DM_EINPUT. */
 int cli_parse_run_id(const char *s, int64_t *id, dm_err *err);

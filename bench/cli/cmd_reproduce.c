@@ -1,6 +1,6 @@
 /* cmd_reproduce.c - `dmbench reproduce NAME`: runs the sweep that reproduces one of the
- * papers' tables or figures, then writes it beside the published numbers with the
- * paper's claims about it judged (results/reproduce.h). */
+ * papers' tables or figures (cli_run.c), then writes it beside the published numbers
+ * with the paper's claims about it judged (reproduce.h). */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,8 +11,6 @@
 #include "reproduce.h"
 #include "srcdir.h"
 
-#define MAX_RUN_ARGS 32
-
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -20,7 +18,7 @@ static void usage(FILE *out)
             "                          [--out FILE.md] [--html FILE.html] [-- RUN OPTIONS]\n"
             "       dmbench reproduce --list\n\n"
             "Runs sweeps/SWEEP.yaml, the sweep that reproduces the paper's table or figure NAME,\n"
-            "into the first database (as 'dmbench run SWEEP.yaml --db PATH RUN OPTIONS' would),\n"
+            "into the first database (as 'dmbench run SWEEP.yaml --db PATH RUN OPTIONS' does),\n"
             "then writes it as markdown: the published values (their card) beside this card's\n"
             "(and the ratio), or for a figure the grid of measured medians, and each claim the\n"
             "paper makes about it judged holds / does not hold / not measurable here, with the\n"
@@ -66,8 +64,10 @@ static const repro_target *find_target(const char *name)
     return NULL;
 }
 
-/* Runs t's sweep into db with the extra run options. Returns dmbench run's status. */
-static int run_sweep(const repro_target *t, const char *db, int nextra, char **extra)
+/* Runs t's sweep into db with the run options a, parsed from extra[0..nextra) (what
+ * followed --). Returns the run's exit status. */
+static int run_sweep(const repro_target *t, const char *db, cli_run_args *a, int nextra,
+                     char **extra)
 {
     char dir[PATH_MAX], file[128], path[PATH_MAX + 160];
     dm_err err = { 0 };
@@ -75,15 +75,13 @@ static int run_sweep(const repro_target *t, const char *db, int nextra, char **e
     if (dm_find_source_dir("DMBENCH_SWEEPS", "sweeps", file, dir, sizeof dir, &err))
         return cli_fail(&err);
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    char *argv[MAX_RUN_ARGS + 5] = { "run", path, "--db", (char *)cli_db_path(db) };
-    int argc = 4;
-    for (int i = 0; i < nextra; i++)
-        argv[argc++] = extra[i];
-    fprintf(stderr, "reproduce: dmbench run %s --db %s", path, argv[3]);
+    a->sweep = path;
+    a->db = cli_db_path(db);
+    fprintf(stderr, "reproduce: dmbench run %s --db %s", path, a->db);
     for (int i = 0; i < nextra; i++)
         fprintf(stderr, " %s", extra[i]);
     fputc('\n', stderr);
-    return cmd_run(argc, argv);
+    return cli_run_sweep(a);
 }
 
 int cmd_reproduce(int argc, char **argv)
@@ -95,18 +93,22 @@ int cmd_reproduce(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },       { 0 },
     };
     const char *dbs[CHZ_MAX_DB], *card = NULL, *out_path = NULL, *html_path = NULL;
-    int ndb = 0, no_run = 0, c, nextra = 0;
-    char **extra = NULL;
-    for (int i = 1; i < argc; i++) /* what follows "--" goes to dmbench run */
+    int ndb = 0, no_run = 0, c, nargs = argc;
+    char *run_argv[argc + 1];
+    cli_run_args run_args;
+    run_argv[0] = "run"; /* what follows "--" is dmbench run's */
+    int nrun = 1;
+    for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--") == 0) {
-            extra = &argv[i + 1];
-            nextra = argc - i - 1;
-            argc = i;
+            for (int k = i + 1; k < argc; k++)
+                run_argv[nrun++] = argv[k];
+            nargs = i;
             break;
         }
+    run_argv[nrun] = NULL;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(nargs, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (ndb == CHZ_MAX_DB)
@@ -125,18 +127,21 @@ int cmd_reproduce(int argc, char **argv)
             return cli_usage_error("reproduce", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (argc - optind != 1)
+    if (nargs - optind != 1)
         return cli_usage_error("reproduce", "expected one target (dmbench reproduce --list)");
-    if (nextra > MAX_RUN_ARGS)
-        return cli_usage_error("reproduce", "at most %d options after --", MAX_RUN_ARGS);
     const repro_target *t = find_target(argv[optind]);
     if (!t)
         return DM_EXIT_USAGE;
+    int status = cli_run_parse(nrun, run_argv, 0, &run_args);
+    if (status || run_args.help)
+        return status;
+    run_args.argc = argc; /* the run records the reproduce command that made it */
+    run_args.argv = argv;
     if (!ndb)
         dbs[ndb++] = NULL;
 
-    int status = DM_EXIT_OK;
-    if (t->sweep && !no_run && (status = run_sweep(t, dbs[0], nextra, extra)) == DM_EXIT_USAGE)
+    if (t->sweep && !no_run &&
+        (status = run_sweep(t, dbs[0], &run_args, nrun - 1, run_argv + 1)) == DM_EXIT_USAGE)
         return status;
 
     dm_err err = { 0 };

@@ -1,0 +1,375 @@
+/* cli_run.c - running a sweep as `dmbench run` does, for the commands that run one (run,
+ * reproduce): its options parsed into cli_run_args, then the sweep loaded, expanded and
+ * shown (--dry-run) or handed to the runner, and the run's summary printed. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cupti_dm.h"
+#include "device.h"
+#include "runner.h"
+#include "store.h"
+
+#define DRY_RUN_SHOWN 20
+
+void cli_run_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dmbench run SWEEP.yaml [options]\n\n"
+            "Expands the sweep matrix, verifies every point against the workload's CPU\n"
+            "reference, measures it and stores everything in the results database.\n\n"
+            "options:\n"
+            "  --db PATH            results database (default $DMBENCH_DB or results/dmbench.sqlite)\n"
+            "  -a, --axis AXIS=VALUES\n"
+            "                       replace or add an axis, e.g. -a block=[64,128] or\n"
+            "                       -a 'n={pow2: [1024, 65536]}' (repeatable)\n"
+            "  --dry-run            print the points before and after pruning; run nothing\n"
+            "  --resume             continue the newest unfinished run of this sweep\n"
+            "  --quiet              no progress and no summary\n"
+            "  --device N           the GPU to use (default 0)\n"
+            "  --mode cold|hot      override the sweep's measurement mode\n"
+            "  --min-samples N, --max-noise FRACTION, --max-time SECONDS\n"
+            "                       override the sweep's stopping rule\n"
+            "  --metrics LIST       hardware metrics per kernel launch, in a profiling pass\n"
+            "                       after each GPU point is timed: sets (occupancy,\n"
+            "                       divergence, local_memory, bank_conflicts, dram, cache,\n"
+            "                       duration, all), short or perfworks names, comma-separated;\n"
+            "                       replaces the sweep's 'metrics'\n"
+            "  --timeline           trace each GPU point's kernels and copies per stream in an\n"
+            "                       unprofiled pass after it is timed\n"
+            "  --chip NAME          check metrics against this chip (default: the GPU's, or\n"
+            "                       " CUPTI_DEFAULT_CHIP " without one)\n"
+            "  -h, --help           this text\n");
+}
+
+/* Appends s to buf shell-quoted when it needs it. */
+static void append_quoted(char *buf, size_t n, const char *s)
+{
+    size_t used = strlen(buf);
+    int plain = s[0] != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_./=:,+@") == strlen(s);
+    if (used && used + 1 < n)
+        buf[used++] = ' ', buf[used] = '\0';
+    if (plain) {
+        snprintf(buf + used, n - used, "%s", s);
+        return;
+    }
+    for (size_t i = 0; used + 5 < n; i++) {
+        if (i == 0)
+            buf[used++] = '\'';
+        if (s[i] == '\0') {
+            buf[used++] = '\'';
+            break;
+        }
+        if (s[i] == '\'') {
+            memcpy(buf + used, "'\\''", 4);
+            used += 4;
+        } else {
+            buf[used++] = s[i];
+        }
+    }
+    buf[used] = '\0';
+}
+
+static int parse_number(const char *cmd, const char *opt, const char *s, double lo, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v) || v < lo)
+        return cli_usage_error(cmd, "%s %s: expected a number >= %g", opt, s, lo);
+    *out = v;
+    return 0;
+}
+
+/* The metrics to collect: --metrics (csv) when given, else the sweep's list, each name
+ * checked against chip with CUPTI's host API (no GPU needed), and the passes kernel replay
+ * needs for them. Returns 0, or DM_EINPUT naming the bad name and where it was written. */
+static int resolve_metrics(const dm_sweep *s, const char *csv, const char *chip,
+                           cupti_metric_list *l, int *passes, dm_err *err)
+{
+    int rc;
+    memset(l, 0, sizeof *l);
+    *passes = 0;
+    if (csv) {
+        if ((rc = cupti_metrics_parse(l, csv, err)) ||
+            (l->n && (rc = cupti_metrics_check(chip, l, passes, err))))
+            return dm_err_prefix(err, "--metrics %s", csv);
+        return 0;
+    }
+    for (int i = 0; i < sweep_nmetrics(s); i++) {
+        int line = 0, col = 0, unused;
+        const char *name = sweep_metric(s, i, &line, &col);
+        cupti_metric_list one = {0};
+        if ((rc = cupti_metrics_add(&one, name, err)) ||
+            (rc = cupti_metrics_check(chip, &one, &unused, err)))
+            return dm_err_prefix(err, "%s:%d:%d", sweep_path(s), line, col);
+        for (int k = 0; k < one.n; k++)
+            if ((rc = cupti_metrics_add(l, one.m[k].name, err)))
+                return dm_err_prefix(err, "%s:%d:%d", sweep_path(s), line, col);
+    }
+    if (l->n && (rc = cupti_metrics_check(chip, l, passes, err)))
+        return dm_err_prefix(err, "%s", sweep_path(s));
+    return 0;
+}
+
+/* The chip metrics are checked against: chip when given, else the GPU's, else the
+ * default (named as assumed in why). */
+static void metrics_chip(const char *chip, const dm_device *dev, char *buf, size_t n,
+                         char *why, size_t wn)
+{
+    dm_err err = {0};
+    snprintf(why, wn, "%s", chip ? "from --chip" : "");
+    if (chip) {
+        snprintf(buf, n, "%s", chip);
+        return;
+    }
+    if (dev && cupti_chip_name(dev->index, buf, n, &err) == 0) {
+        snprintf(why, wn, "GPU %d's", dev->index);
+        return;
+    }
+    snprintf(buf, n, "%s", CUPTI_DEFAULT_CHIP);
+    snprintf(why, wn, "assumed: %s", dev ? err.msg : "no GPU");
+}
+
+static void print_dry_run_cupti(const cupti_metric_list *l, int passes, const char *chip,
+                                const char *chip_why, int timeline)
+{
+    if (l->n == 0)
+        printf("metrics: none\n");
+    else
+        printf("metrics: %d on chip %s (%s), %d pass%s under kernel replay:\n", l->n, chip,
+               chip_why, passes, passes == 1 ? "" : "es");
+    for (int i = 0; i < l->n; i++)
+        printf("  %-28s %-56s %s\n", l->m[i].short_name, l->m[i].name, l->m[i].unit);
+    printf("timeline: %s\n", timeline ? "traced after each GPU point" : "no");
+}
+
+static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_device *dev,
+                          const char *no_gpu)
+{
+    const dm_measure_opts *mo = sweep_measure(s);
+    const dm_variant *base = sweep_baseline(s);
+    size_t by_constraint = 0, by_support = 0, shown = 0;
+    printf("sweep %s (%s): workload %s, %d variant%s, baseline %s\n", sweep_name(s),
+           sweep_path(s), sweep_workload(s)->name, sweep_nvariants(s),
+           sweep_nvariants(s) == 1 ? "" : "s", base ? base->name : "none");
+    if (dev)
+        printf("device %d: %s (cc %d.%d, %d SMs)\n", dev->index, dev->name, dev->cc_major,
+               dev->cc_minor, dev->sms);
+    else
+        printf("no GPU (%s): constraints on device.* are not evaluated; GPU points would be skipped\n",
+               no_gpu);
+    for (size_t i = 0; i < e->n; i++) {
+        by_constraint += e->points[i].pruned == 1;
+        by_support += e->points[i].pruned == 2;
+    }
+    printf("points: %zu before pruning, %zu after (%zu pruned by constraints, %zu unsupported)\n",
+           e->n, e->n - e->n_pruned, by_constraint, by_support);
+    printf("measurement: %s, min_samples %d, max_noise %.2f%%, max_time %g s, max_samples %d\n",
+           mo->mode == DM_MODE_HOT ? "hot" : "cold", mo->min_samples, mo->max_noise * 100,
+           mo->max_time, mo->max_samples);
+    for (int pass = 0; pass < 2; pass++) {
+        shown = 0;
+        for (size_t i = 0; i < e->n && shown < DRY_RUN_SHOWN; i++) {
+            const dm_sweep_point *sp = &e->points[i];
+            if ((pass == 0) != (sp->pruned == 0))
+                continue;
+            if (shown++ == 0)
+                printf(pass == 0 ? "first points:\n" : "first pruned points:\n");
+            char params[1024];
+            dm_point_format(&sp->point, params, sizeof params);
+            printf("  #%-5zu %-10s %s%s%s\n", i, sp->point.variant->name, params,
+                   pass ? ": " : "", pass ? sp->reason : "");
+        }
+    }
+}
+
+int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
+{
+    static const struct option opts[] = {
+        { "db", required_argument, NULL, 'd' },      { "axis", required_argument, NULL, 'a' },
+        { "dry-run", no_argument, NULL, 'n' },       { "resume", no_argument, NULL, 'r' },
+        { "quiet", no_argument, NULL, 'q' },         { "device", required_argument, NULL, 'D' },
+        { "mode", required_argument, NULL, 'm' },    { "min-samples", required_argument, NULL, 'S' },
+        { "max-noise", required_argument, NULL, 'N' }, { "max-time", required_argument, NULL, 'T' },
+        { "metrics", required_argument, NULL, 'M' }, { "timeline", no_argument, NULL, 'L' },
+        { "chip", required_argument, NULL, 'C' },    { "help", no_argument, NULL, 'h' },
+        { 0 },
+    };
+    double num = 0;
+    int c;
+    *a = (cli_run_args){ .min_samples = -1, .max_noise = -1, .max_time = -1, .argc = argc,
+                         .argv = argv };
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":a:hq", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': a->db = optarg; break;
+        case 'a':
+            if (a->noverrides == CLI_RUN_MAX_OVERRIDES)
+                return cli_usage_error("run", "more than %d -a overrides", CLI_RUN_MAX_OVERRIDES);
+            a->overrides[a->noverrides++] = optarg;
+            break;
+        case 'n': a->dry_run = 1; break;
+        case 'r': a->resume = 1; break;
+        case 'q': a->quiet = 1; break;
+        case 'D':
+            if (parse_number("run", "--device", optarg, 0, &num))
+                return DM_EXIT_USAGE;
+            a->device_index = (int)num;
+            break;
+        case 'm':
+            if (strcmp(optarg, "cold") && strcmp(optarg, "hot"))
+                return cli_usage_error("run", "--mode %s: expected cold or hot", optarg);
+            a->mode = optarg;
+            break;
+        case 'S':
+            if (parse_number("run", "--min-samples", optarg, 1, &a->min_samples))
+                return DM_EXIT_USAGE;
+            break;
+        case 'N':
+            if (parse_number("run", "--max-noise", optarg, 0, &a->max_noise))
+                return DM_EXIT_USAGE;
+            break;
+        case 'T':
+            if (parse_number("run", "--max-time", optarg, 1e-6, &a->max_time))
+                return DM_EXIT_USAGE;
+            break;
+        case 'M': a->metrics_csv = optarg; break;
+        case 'L': a->timeline = 1; break;
+        case 'C': a->chip = optarg; break;
+        case 'h': cli_run_usage(stdout); a->help = 1; return DM_EXIT_OK;
+        case ':': return cli_usage_error("run", "option %s needs a value", argv[optind - 1]);
+        default: return cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!want_sweep)
+        return optind == argc ? DM_EXIT_OK
+                              : cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+    if (optind != argc - 1)
+        return cli_usage_error("run", optind == argc ? "no sweep file given" : "more than one sweep file given");
+    a->sweep = argv[optind];
+    return DM_EXIT_OK;
+}
+
+int cli_run_sweep(const cli_run_args *a)
+{
+    dm_err err = { 0 };
+    dm_sweep *s = NULL;
+    dm_expansion e = { 0 };
+    char *argv_text = NULL, *key = NULL;
+    int status = DM_EXIT_USAGE;
+    int timeline = a->timeline;
+
+    if (sweep_load(a->sweep, &s, &err) != 0)
+        goto fail;
+    for (int i = 0; i < a->noverrides; i++)
+        if (sweep_override(s, a->overrides[i], &err) != 0)
+            goto fail;
+    dm_measure_opts mo = *sweep_measure(s);
+    if (a->mode)
+        mo.mode = strcmp(a->mode, "hot") == 0 ? DM_MODE_HOT : DM_MODE_COLD;
+    if (a->min_samples > 0)
+        mo.min_samples = (int)a->min_samples;
+    if (a->max_noise >= 0)
+        mo.max_noise = a->max_noise;
+    if (a->max_time > 0)
+        mo.max_time = a->max_time;
+    if (mo.max_samples < mo.min_samples)
+        mo.max_samples = mo.min_samples;
+    sweep_set_measure(s, &mo);
+
+    dm_device dev, *devp = NULL;
+    char no_gpu[512] = "";
+    int ndev = 0;
+    device_count(&ndev, no_gpu, sizeof no_gpu);
+    if (ndev > 0) {
+        if (a->device_index >= ndev) {
+            status = cli_usage_error("run", "--device %d: there are %d GPUs (0..%d)", a->device_index,
+                                     ndev, ndev - 1);
+            goto out;
+        }
+        if (device_query(a->device_index, &dev, &err) != 0)
+            goto fail;
+        devp = &dev;
+    }
+    /* Metric names are checked before anything runs. */
+    cupti_metric_list metrics;
+    char chip[64] = "", chip_why[DM_ERR_MAX + 16] = "";
+    int passes = 0;
+    timeline = timeline || sweep_timeline(s);
+    if (a->metrics_csv || sweep_nmetrics(s) > 0)
+        metrics_chip(a->chip, devp, chip, sizeof chip, chip_why, sizeof chip_why);
+    if (resolve_metrics(s, a->metrics_csv, chip, &metrics, &passes, &err) != 0)
+        goto fail;
+    if (sweep_expand(s, devp, &e, &err) != 0)
+        goto fail;
+    if (a->dry_run) {
+        print_dry_run(s, &e, devp, no_gpu);
+        print_dry_run_cupti(&metrics, passes, chip, chip_why, timeline);
+        status = DM_EXIT_OK;
+        goto out;
+    }
+
+    size_t alen = 64, klen = strlen(sweep_text(s)) + 64;
+    for (int i = 0; i < a->argc; i++)
+        alen += strlen(a->argv[i]) * 4 + 3;
+    for (int i = 0; i < a->noverrides; i++)
+        klen += strlen(a->overrides[i]) + 8;
+    argv_text = calloc(1, alen);
+    key = calloc(1, klen);
+    if (!argv_text || !key) {
+        dm_err_set(&err, DM_ERUNTIME, "out of memory");
+        goto fail;
+    }
+    append_quoted(argv_text, alen, "dmbench");
+    for (int i = 0; i < a->argc; i++)
+        append_quoted(argv_text, alen, a->argv[i]);
+    /* --resume matches on what defines the points: the file and the axis overrides. */
+    strcpy(key, sweep_text(s));
+    for (int i = 0; i < a->noverrides; i++)
+        snprintf(key + strlen(key), klen - strlen(key), "\n# -a %s", a->overrides[i]);
+
+    dm_sink sink;
+    if (store_sink_make(cli_db_path(a->db), &sink, &err) != 0)
+        goto fail;
+    dm_run_opts ro = {
+        .sink = &sink,
+        .resume = a->resume,
+        .progress = a->quiet ? DM_PROGRESS_QUIET : DM_PROGRESS_AUTO,
+        .argv_text = argv_text,
+        .sweep_key = key,
+        .device = devp,
+        .no_gpu_reason = devp ? NULL : no_gpu,
+        .metrics = &metrics,
+        .timeline = timeline,
+    };
+    dm_run_result res;
+    if (runner_run(s, &e, &ro, &res, &err) != 0)
+        goto fail;
+    if (!a->quiet) {
+        dm_store *st = NULL;
+        if (store_open(cli_db_path(a->db), &st, &err) != 0 || store_show_run(st, res.run_id, stdout, &err) != 0) {
+            store_close(st);
+            goto fail;
+        }
+        store_close(st);
+        fprintf(stderr, "dmbench: run %lld in %s: %zu ok, %zu failed, %zu skipped, %zu pruned%s\n",
+                (long long)res.run_id, cli_db_path(a->db), res.ok, res.failed, res.skipped, res.pruned,
+                res.interrupted ? " (interrupted; --resume continues it)" : "");
+    }
+    status = res.interrupted ? 130 : res.failed ? DM_EXIT_FAIL : DM_EXIT_OK;
+    goto out;
+fail:
+    status = cli_fail(&err);
+out:
+    free(argv_text);
+    free(key);
+    sweep_expansion_free(&e);
+    sweep_free(s);
+    return status;
+}

@@ -7,6 +7,7 @@
 
 #include "analysis_fixture.h"
 #include "characterize.h"
+#include "registry.h"
 
 static const dm_param_spec tdmfx_dataset_params[] = {
     { .name = "length", .type = DM_P_INT, .def = "393019" },
@@ -35,7 +36,15 @@ static const dm_workload tdmfx = {
 };
 static const int fx_blocks[] = { 16, 32, 64, 128, 256, 512, 1024 };
 
-/* A complete run of sweep on card with the given clocks at start; returns its id. */
+/* tdm's study, as registered. */
+static inline const dm_study *fx_study(void)
+{
+    const dm_workload *w = registry_workload("tdm", &(dm_err){ 0 });
+    assert_non_null(w);
+    assert_non_null(w->study);
+    return w->study;
+}
+
 static inline int64_t fx_run(afx *f, const char *sweep, const char *card, double sm_mhz,
                              double mem_mhz)
 {
@@ -128,7 +137,8 @@ static inline void fx_sweep_card(afx *f, const char *sweep, const char *card, do
 static inline void fx_card(afx *f, const char *card, double sm_mhz, double mem_mhz,
                            fx_model model, double clk, double mem, int max_level)
 {
-    fx_sweep_card(f, CHZ_TDM_SWEEP, card, sm_mhz, mem_mhz, model, clk, mem, max_level);
+    fx_sweep_card(f, fx_study()->claim_sweeps[0], card, sm_mhz, mem_mhz, model, clk, mem,
+                  max_level);
 }
 
 #endif

@@ -1,6 +1,7 @@
-/* test_characterize.c - the tdm claims judged on planted fixture databases: medians shaped
+/* test_characterize.c - tdm's study judged on planted fixture databases: medians shaped
  * like the paper's cards (every claim holds), like a modern card (C3, C6 and C8 break, C7
- * cannot be tested at equal clocks), and with points or cards missing (not measurable). */
+ * cannot be tested at equal clocks), and with points or cards missing (not measurable);
+ * and the command. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,28 +9,40 @@
 
 #include <cmocka.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 
 #include "analysis_fixture.h"
 #include "characterize.h"
+#include "report.h"
 #include "tdm_fixture.h"
 
-/* Checks every claim on card (chz_check) and compares the verdicts with want ("HBU":
- * holds, breaks, unmeasured, one letter per claim). */
+/* The context of the claims on card, reading the study's default sweep. */
+static chz_ctx ctx_of(afx *f, const char *card)
+{
+    return (chz_ctx){ .st = { f->st }, .nst = 1, .card = card,
+                      .sweep = fx_study()->claim_sweeps[0] };
+}
+
+/* Checks every claim on card (chz_check) and compares the verdicts with want ("HPBU":
+ * holds, partly holds, breaks, unmeasured, one letter per claim). */
 static void expect(afx *f, const char *card, const char *want)
 {
-    chz_ctx c = { .st = { f->st }, .nst = 1, .card = card };
-    chz_result res[CHZ_MAX_CLAIMS];
+    chz_ctx c = ctx_of(f, card);
+    dm_claim_result res[CHZ_MAX_CLAIMS];
     char got[CHZ_MAX_CLAIMS + 1] = "";
-    int counts[3], i = 0;
+    int counts[DM_NVERDICTS], i = 0;
     dm_err err = { 0 };
-    assert_int_equal(chz_check(&c, chz_tdm_claims, res, counts, &err), 0);
-    for (const chz_claim *cl = chz_tdm_claims; cl->id; cl++, i++) {
+    assert_int_equal(chz_check(&c, fx_study(), res, counts, &err), 0);
+    for (const dm_claim *cl = fx_study()->claims; cl->id; cl++, i++) {
         assert_true(res[i].evidence[0] != '\0');
-        assert_true((res[i].verdict == CHZ_BREAKS) == (res[i].hardware[0] != '\0'));
-        got[i] = "HBU"[res[i].verdict];
+        /* a hardware note says where the claim breaks, so only (partial) breaks have one */
+        assert_true((res[i].verdict == DM_BREAKS || res[i].verdict == DM_PARTLY) ==
+                    (res[i].hardware[0] != '\0'));
+        got[i] = "HPBU"[res[i].verdict];
     }
     assert_string_equal(got, want);
-    assert_int_equal(counts[CHZ_HOLDS] + counts[CHZ_BREAKS] + counts[CHZ_UNMEASURED], i);
+    assert_int_equal(counts[DM_HOLDS] + counts[DM_PARTLY] + counts[DM_BREAKS] +
+                     counts[DM_UNMEASURED], i);
 }
 
 static void test_paper_shaped_medians_hold_every_claim(void **state)
@@ -76,17 +89,20 @@ static void test_write_counts_verdicts_and_quotes_the_paper(void **state)
     afx *f = *state;
     fx_card(f, "H200", 1980, 3200, modern_card, 1.0, 1.0, 3);
     fx_card(f, "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
-    chz_ctx c = { .st = { f->st }, .nst = 1, .card = "H200" };
+    chz_ctx c = ctx_of(f, "H200");
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    int counts[3];
+    int counts[DM_NVERDICTS];
     dm_err err = { 0 };
-    assert_int_equal(chz_write(&c, chz_tdm_claims, "title", "pre", out, counts, &err), 0);
+    assert_int_equal(report_characterize_write(out, &c, fx_study(), "title", "pre", counts,
+                                               &err), 0);
     fclose(out);
-    assert_int_equal(counts[CHZ_HOLDS], 4);
-    assert_int_equal(counts[CHZ_BREAKS], 3);
-    assert_int_equal(counts[CHZ_UNMEASURED], 1);
+    assert_int_equal(counts[DM_HOLDS], 4);
+    assert_int_equal(counts[DM_PARTLY], 0);
+    assert_int_equal(counts[DM_BREAKS], 3);
+    assert_int_equal(counts[DM_UNMEASURED], 1);
+    assert_int_equal(strncmp(buf, "## title\n\npre\n| claim |", 21), 0);
     assert_non_null(strstr(buf, "| C6: Thread-Level Parallelism is Sufficient for Large Problem "
                                 "Sizes | line 283 | does not hold |"));
     assert_non_null(strstr(buf, "Paper (heading line 296), line 296: \"Algorithm 3 can be "
@@ -105,13 +121,14 @@ static void test_counters_of_the_run_are_shown_under_their_claims(void **state)
         " SELECT p.id, 'k', 0, 'achieved_occupancy', 10 * l.value_num, '%' FROM points p"
         " JOIN point_params l ON l.point_id = p.id AND l.name = 'level'", NULL, NULL, NULL),
         SQLITE_OK);
-    chz_ctx c = { .st = { f->st }, .nst = 1, .card = "H200" };
+    chz_ctx c = ctx_of(f, "H200");
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    int counts[3];
+    int counts[DM_NVERDICTS];
     dm_err err = { 0 };
-    assert_int_equal(chz_write(&c, chz_tdm_claims, "title", "pre", out, counts, &err), 0);
+    assert_int_equal(report_characterize_write(out, &c, fx_study(), "title", "pre", counts,
+                                               &err), 0);
     fclose(out);
     assert_non_null(strstr(buf, "CUPTI, achieved_occupancy (%, mean over the launches of each "
                                 "variant's fastest block; H200 run of tdm-fig7"));
@@ -123,13 +140,11 @@ static void test_counters_of_the_run_are_shown_under_their_claims(void **state)
     free(buf);
 }
 
-/* The claim with id in chz_tdm_claims. */
-static const chz_claim *claim(const char *id)
+/* The claim of tdm's study with id. */
+static const dm_claim *claim(const char *id)
 {
-    const chz_claim *cl = chz_tdm_claims;
-    while (cl->id && strcmp(cl->id, id))
-        cl++;
-    assert_non_null(cl->id);
+    const dm_claim *cl = study_claim(fx_study(), id);
+    assert_non_null(cl);
     return cl;
 }
 
@@ -143,18 +158,66 @@ static void test_metric_lines_are_one_line_per_collected_metric(void **state)
         " SELECT p.id, 'k', 0, 'dram_read_bytes', 1000 * l.value_num, 'byte' FROM points p"
         " JOIN point_params l ON l.point_id = p.id AND l.name = 'level'", NULL, NULL, NULL),
         SQLITE_OK);
-    chz_ctx c = { .st = { f->st }, .nst = 1, .card = "H200" };
+    chz_ctx c = ctx_of(f, "H200");
     char buf[CHZ_METRIC_TEXT];
     dm_err err = { 0 };
-    assert_int_equal(chz_metric_lines(&c, claim("C8"), buf, sizeof buf, &err), 0);
+    assert_int_equal(chz_metric_lines(&c, fx_study(), claim("C8"), buf, sizeof buf, &err), 0);
     assert_int_equal(strncmp(buf, "CUPTI, dram_read_bytes (byte, ", 30), 0);
     assert_non_null(strstr(buf, "thread-tex L1 1000 L2 2000 L3 3000.\n"));
     assert_ptr_equal(strchr(buf, '\n'), buf + strlen(buf) - 1);
-    assert_int_equal(chz_metric_lines(&c, claim("C7"), buf, sizeof buf, &err), 0);
+    assert_int_equal(chz_metric_lines(&c, fx_study(), claim("C7"), buf, sizeof buf, &err), 0);
     assert_int_equal(strncmp(buf, "CUPTI: ", 7), 0);
     assert_non_null(strstr(buf, "would back this; not collected (no run of tdm-fig7 on this "
                                 "card was made with --metrics).\n"));
     assert_ptr_equal(strchr(buf, '\n'), buf + strlen(buf) - 1);
+}
+
+/* Runs dmbench with args (stderr with stdout), its output in out (static), and returns
+ * the exit status. */
+static int dmbench(const char *args, const char **out)
+{
+    static char buf[1 << 17];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= %s/dmbench %s 2>&1", DM_BINARY_DIR, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    *out = buf;
+    int rc = pclose(p);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void test_the_command_judges_any_workload_with_claims(void **state)
+{
+    afx *f = *state;
+    const char *out;
+    char args[256];
+    fx_card(f, "H200", 1980, 3200, modern_card, 1.0, 1.0, 3);
+    fx_card(f, "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
+    snprintf(args, sizeof args, "characterize tdm --db %s --card H200", f->path);
+    assert_int_equal(dmbench(args, &out), 0);
+    assert_non_null(strstr(out, "## tdm: the paper's eight characterizations on the H200\n"));
+    assert_non_null(strstr(out, "Card: H200 (compute capability 9.0, 132 SMs), run of tdm-fig7 "
+                                "started "));
+    assert_non_null(strstr(out, "\"best\" is the fastest block of those measured"));
+    assert_non_null(strstr(out, "### C8: Block-Level Algorithms are Affected by Memory "
+                                "Bandwidth - does not hold"));
+    assert_non_null(strstr(out, "characterize: 4 hold, 0 partly hold, 3 do not hold, 1 not "
+                                "measurable here\n"));
+    /* a workload without claims, and one that is not there: one line, exit 2 */
+    assert_int_equal(dmbench("characterize membw", &out), 2);
+    assert_non_null(strstr(out, "workload membw has no published claims to judge (workloads "
+                                "with claims: tdm (Archuleta et al., IPDPS 2009; sweeps "
+                                "tdm-fig7, tdm-fig6, tdm-fig9))"));
+    assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
+    assert_int_equal(dmbench("characterize tdmx", &out), 2);
+    assert_non_null(strstr(out, "unknown workload 'tdmx'"));
+    assert_int_equal(dmbench("characterize", &out), 2);
+    /* a sweep with no GPU run in the database */
+    snprintf(args, sizeof args, "characterize tdm --db %s --sweep tdm-fig9", f->path);
+    assert_int_equal(dmbench(args, &out), 2);
+    assert_non_null(strstr(out, "no complete GPU run of tdm-fig9 in the databases"));
 }
 
 int main(void)
@@ -175,6 +238,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_write_counts_verdicts_and_quotes_the_paper,
                                         afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_metric_lines_are_one_line_per_collected_metric,
+                                        afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_the_command_judges_any_workload_with_claims,
                                         afx_setup, afx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,7 +26,7 @@
 #define COLOC "colocation-grid-gpu-sstd17"
 
 /* Rows each shipped file must hold: the cells of the paper's table (line numbers are
- * those of /work/shared/papers/<paper>.txt), less the empty or garbled ones that
+ * those of papers/<paper>.txt), less the empty or garbled ones that
  * results/published/README.md lists. */
 static const struct {
     const char *file;
@@ -581,6 +581,75 @@ static void a_bad_file_in_a_directory_names_itself(void **state)
     assert_int_equal(f->t.n, 1); /* a.csv, loaded first (name order), stays */
 }
 
+/* ---- listed targets ----------------------------------------------------------------- */
+
+static void the_shipped_targets_load_and_name_published_tables(void **state)
+{
+    fixture *f = *state;
+    dm_err err = { 0 };
+    if (published_load_dir(PUB_DIR, &f->t, &err) != 0)
+        fail_msg("published_load_dir: %s", err.msg);
+    assert_int_equal(f->t.ntargets, 10);
+    const dm_pub_target *r6 = &f->t.targets[7];
+    assert_string_equal(r6->target.name, "rules-table6");
+    assert_string_equal(r6->target.paper, RULES);
+    assert_string_equal(r6->target.table, "Table 6");
+    assert_string_equal(r6->workload, "rules");
+    assert_string_equal(r6->target.caption, "runtime of the kernels and transfers");
+    assert_int_equal(r6->target.kind, DM_TARGET_PUBLISHED);
+    assert_null(r6->target.sweep);
+    assert_int_equal(r6->line, 9);
+    for (size_t i = 0; i < f->t.ntargets; i++) {
+        size_t rows = 0;
+        const dm_target *t = &f->t.targets[i].target;
+        for (size_t k = 0; k < f->t.n; k++)
+            rows += !strcmp(f->t.rows[k].paper, t->paper) && !strcmp(f->t.rows[k].table, t->table);
+        if (!rows)
+            fail_msg("%s: no published rows of %s %s", t->name, t->paper, t->table);
+    }
+}
+
+/* Loading text as a targets file fails with err "PATH:suffix". */
+static void expect_targets_refused(fixture *f, const char *text, const char *suffix)
+{
+    char path[160], want[DM_ERR_MAX];
+    dm_err err = { 0 };
+    snprintf(path, sizeof path, "%s/" PUBLISHED_TARGETS, f->dir);
+    write_text(path, text);
+    assert_int_equal(published_load_targets(path, &f->t, &err), DM_EINPUT);
+    snprintf(want, sizeof want, "%s:%s", path, suffix);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(f->t.ntargets, 0);
+}
+
+#define TARGET_LINE "t1\tp\tTable 1\tTable 1\tw\tthe caption, with a comma\n"
+
+static void bad_target_lines_are_refused_at_their_line(void **state)
+{
+    fixture *f = *state;
+    expect_targets_refused(f, "name,paper\n", "1: the header must be the tab-separated fields "
+                                              "name paper item table workload caption");
+    expect_targets_refused(f, "", "1: empty file; the header must be the tab-separated fields "
+                                  "name paper item table workload caption");
+    expect_targets_refused(f, PUBLISHED_TARGETS_HEADER "\n" TARGET_LINE "t2\tp\tTable 2\n",
+                           "3: 3 fields, expected 6 (" PUBLISHED_TARGETS_HEADER ")");
+    expect_targets_refused(f, PUBLISHED_TARGETS_HEADER "\nt2\tp\t\tTable 2\tw\tc\n",
+                           "2: empty item");
+    char first[200];
+    snprintf(first, sizeof first, "3: target t1 again (first at %s/" PUBLISHED_TARGETS ":2)",
+             f->dir);
+    expect_targets_refused(f, PUBLISHED_TARGETS_HEADER "\n" TARGET_LINE TARGET_LINE, first);
+    /* a good file: CRLF line ends are fine, and the directory loads it with its .csv */
+    char path[160];
+    snprintf(path, sizeof path, "%s/" PUBLISHED_TARGETS, f->dir);
+    write_text(path, PUBLISHED_TARGETS_HEADER "\r\nt1\tp\tTable 1\tTable 1\tw\tc\r\n");
+    write_text(f->path, PUBLISHED_HEADER "\n" GOOD);
+    dm_err err = { 0 };
+    assert_int_equal(published_load_dir(f->dir, &f->t, &err), 0);
+    assert_int_equal(f->t.ntargets, 1);
+    assert_string_equal(f->t.targets[0].target.caption, "c");
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -602,6 +671,8 @@ int main(void)
         T(numbers_parse_as_the_papers_print_them),
         T(directories_without_csv_files_are_refused),
         T(a_bad_file_in_a_directory_names_itself),
+        T(the_shipped_targets_load_and_name_published_tables),
+        T(bad_target_lines_are_refused_at_their_line),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,20 +23,20 @@
  * malloc'd string. */
 static char *write_target(afx *f, const char *name, const char *card)
 {
-    const repro_target *t = repro_find(name);
-    assert_non_null(t);
+    repro_target t;
     chz_ctx c = { .st = { f->st }, .nst = 1 };
     dm_pub_table pub = { 0 };
     dm_err err = { 0 };
-    repro_run run = { 0 };
+    chz_run run = { 0 };
     assert_int_equal(published_load_dir(PUB_DIR, &pub, &err), 0);
-    if (t->sweep)
-        assert_int_equal(repro_latest_run(&c, t->sweep, card, &run, &err), 0);
+    assert_true(repro_find(&pub, name, &t));
+    if (t.t->sweep)
+        assert_int_equal(chz_latest_run(&c, t.t->sweep, card, &run, &err), 0);
     char *buf = NULL;
     size_t len = 0;
     FILE *md = open_memstream(&buf, &len);
     dm_report_doc d = { .md = md };
-    if (repro_write(&c, &pub, t, &run, &d, &err))
+    if (repro_write(&c, &pub, &t, &run, &d, &err))
         fail_msg("%s", err.msg);
     fclose(md);
     published_free(&pub);
@@ -51,14 +51,23 @@ static void test_every_target_has_its_sweep_and_published_rows(void **state)
     assert_int_equal(published_load_dir(PUB_DIR, &pub, &err), 0);
     const dm_device h100 = { .max_threads_per_block = 1024, .smem_per_block_optin = 232448,
                              .sms = 132, .warp_size = 32 };
-    for (const repro_target *t = repro_targets; t->name; t++) {
-        assert_ptr_equal(repro_find(t->name), t);
+    repro_target all[REPRO_MAX_TARGETS], found;
+    size_t n = repro_targets(&pub, all, REPRO_MAX_TARGETS), listed = 0;
+    assert_true(n < REPRO_MAX_TARGETS);
+    for (size_t k = 0; k < n; k++) {
+        const dm_target *t = all[k].t;
+        assert_true(repro_find(&pub, t->name, &found));
+        assert_ptr_equal(found.t, t);
+        for (size_t j = 0; j < k; j++)
+            assert_string_not_equal(all[j].t->name, t->name);
         size_t rows = 0;
         for (size_t i = 0; t->table && i < pub.n; i++)
             rows += !strcmp(pub.rows[i].paper, t->paper) && !strcmp(pub.rows[i].table, t->table);
         if (t->table && !rows)
             fail_msg("%s: no published rows of %s %s", t->name, t->paper, t->table);
-        assert_true(t->sweep || t->kind == REPRO_PUBLISHED);
+        assert_true(t->sweep || t->kind == DM_TARGET_PUBLISHED);
+        assert_true((all[k].study != NULL) == (t->kind != DM_TARGET_PUBLISHED));
+        listed += all[k].study == NULL;
         if (!t->sweep)
             continue;
         char path[512];
@@ -67,12 +76,16 @@ static void test_every_target_has_its_sweep_and_published_rows(void **state)
         snprintf(path, sizeof path, "%s/sweeps/%s.yaml", DM_SOURCE_DIR, t->sweep);
         if (sweep_load(path, &s, &err) || sweep_expand(s, &h100, &e, &err))
             fail_msg("%s: %s", t->name, err.msg);
-        assert_string_equal(sweep_workload(s)->name, t->workload);
+        assert_true(repro_find_sweep(t->sweep, &found));
+        assert_ptr_equal(found.t, t);
         assert_true(e.n > e.n_pruned);
         sweep_expansion_free(&e);
         sweep_free(s);
     }
-    assert_null(repro_find("tdm-fig10"));
+    /* the papers of workloads still to come are listed from results/published */
+    assert_int_equal(listed, pub.ntargets);
+    assert_int_equal(listed, 10);
+    assert_false(repro_find(&pub, "tdm-fig10", &found));
     published_free(&pub);
 }
 

@@ -1,38 +1,61 @@
-/* cmd_characterize.c - `dmbench characterize tdm`: the paper's characterizations judged
- * on the medians in one or more results databases, written as a markdown section. */
+/* cmd_characterize.c - `dmbench characterize WORKLOAD`: the claims of the workload's study
+ * judged on the medians in one or more results databases, written as a markdown
+ * section (report_characterize_write). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "characterize.h"
 #include "cli.h"
+#include "registry.h"
+#include "report.h"
+
+/* The registered workloads whose study has claims, with their papers and sweeps, into
+ * buf ("" when none has). */
+static void with_claims(char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
+        const dm_study *s = (*w)->study;
+        if (!s || !s->claims)
+            continue;
+        dm_append(buf, n, "%s%s (", buf[0] ? "; " : "", (*w)->name);
+        for (const dm_paper *p = s->papers; p && p->file; p++)
+            dm_append(buf, n, "%s%s", p == s->papers ? "" : ", ", p->cite);
+        dm_append(buf, n, "; sweeps");
+        for (int k = 0; s->claim_sweeps[k]; k++)
+            dm_append(buf, n, "%s %s", k ? "," : "", s->claim_sweeps[k]);
+        dm_append(buf, n, ")");
+    }
+}
 
 static void usage(FILE *out)
 {
+    char list[1024];
+    with_claims(list, sizeof list);
     fprintf(out,
-            "usage: dmbench characterize tdm [--db PATH]... [--card NAME] [--sweep NAME]\n"
-            "                               [--out FILE.md]\n\n"
-            "Takes the eight characterizations of Archuleta et al. (IPDPS 2009) one by one and\n"
-            "says, from the medians of the latest complete runs of sweeps/%s.yaml (or of\n"
-            "--sweep: tdm-fig6 and tdm-fig9 measure the same points and more) on the\n"
-            "card (a part of its name; default: the card of the latest such run), whether each\n"
-            "holds, does not hold, or is not measurable here, with the numbers. The claims\n"
-            "that compare cards use another card's runs from the same databases (--db may be\n"
-            "given up to %d times). Writes markdown to FILE.md (default stdout) and the verdict\n"
-            "counts to stderr.\n", CHZ_TDM_SWEEP, CHZ_MAX_DB);
+            "usage: dmbench characterize WORKLOAD [--db PATH]... [--card NAME] [--sweep NAME]\n"
+            "                                    [--out FILE.md]\n\n"
+            "Takes the claims the papers of WORKLOAD's study make one by one and says, from\n"
+            "the medians of the latest complete runs of the study's first sweep (or --sweep:\n"
+            "its others measure the same points and more) on the card (a part of its name;\n"
+            "default: the card of the latest such run), whether each holds, partly holds, does\n"
+            "not hold, or is not measurable here, with the numbers. The claims that compare\n"
+            "cards use another card's runs from the same databases (--db may be given up to %d\n"
+            "times). Writes markdown to FILE.md (default stdout) and the verdict counts to\n"
+            "stderr.\n\n"
+            "Workloads with claims: %s.\n", CHZ_MAX_DB, list[0] ? list : "none");
 }
 
-/* The preamble after the command line in buf: the databases and the card's runs. */
+/* The preamble after the command line in buf: the databases and the card's run. */
 static void preamble(char *buf, size_t n, const chz_ctx *c, const char *const *dbs,
-                     const chz_point *p)
+                     const chz_run *run, const dm_study *s)
 {
     dm_append(buf, n, "\n\nCard: %s (compute capability %s, %d SMs), run of %s started %s.\n"
-                       "Databases:", p->gpu, p->cc, p->sms, chz_sweep(c), p->started);
+                       "Databases:", run->gpu, run->cc, run->sms, c->sweep, run->started);
     for (int i = 0; i < c->nst; i++)
         dm_append(buf, n, " %s", dbs[i]);
-    dm_append(buf, n, ". Every time is the median of at least 10 cold samples of a point "
-                       "verified against the CPU reference; \"best\" is the fastest block of "
-                       "those measured (16 to 1024 threads per block).\n");
+    dm_append(buf, n, ". %s\n", s->times_note ? s->times_note : "");
 }
 
 int cmd_characterize(int argc, char **argv)
@@ -68,44 +91,53 @@ int cmd_characterize(int argc, char **argv)
             return cli_usage_error("characterize", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (argc - optind != 1 || strcmp(argv[optind], "tdm") != 0)
-        return cli_usage_error("characterize", "expected the workload tdm (the only one with "
-                                               "published characterizations)");
+    if (argc - optind != 1)
+        return cli_usage_error("characterize", "expected one workload");
+    dm_err err = { 0 };
+    const dm_workload *w = registry_workload(argv[optind], &err);
+    if (!w)
+        return cli_fail(&err);
+    const dm_study *s = w->study;
+    if (!s || !s->claims) {
+        char list[1024];
+        with_claims(list, sizeof list);
+        return cli_usage_error("characterize", "workload %s has no published claims to judge "
+                               "(workloads with claims: %s)", w->name, list[0] ? list : "none");
+    }
+    if (!ctx.sweep)
+        ctx.sweep = s->claim_sweeps[0];
     if (!ndb)
         dbs[ndb++] = NULL;
 
-    dm_err err = { 0 };
-    int status = DM_EXIT_OK, counts[3];
-    char card[128];
+    int status = DM_EXIT_OK, counts[DM_NVERDICTS];
+    char card[128], counted[128], title[256];
     FILE *f = NULL;
-    chz_point first;
+    chz_run run;
     for (; ctx.nst < ndb; ctx.nst++)
         if (cli_open_existing(dbs[ctx.nst], &ctx.st[ctx.nst], &err))
             goto fail;
     for (int i = 0; i < ndb; i++)
         dbs[i] = cli_db_path(dbs[i]);
     if (!ctx.card) {
-        if (chz_card(&ctx, chz_sweep(&ctx), NULL, card, sizeof card, &err))
+        if (chz_card(&ctx, ctx.sweep, NULL, card, sizeof card, &err))
             goto fail;
         ctx.card = card;
     }
-    if (chz_median(&ctx, ctx.card, chz_sweep(&ctx), "block-tex", 1, -1, &first, &err))
-        goto fail;
-    if (!first.found) {
-        dm_err_set(&err, DM_EINPUT, "no complete run of %s%s%s%s in the databases",
-                   chz_sweep(&ctx), ctx.card[0] ? " on a card named like \"" : "", ctx.card,
-                   ctx.card[0] ? "\"" : "");
+    if (!ctx.card[0] || chz_latest_run(&ctx, ctx.sweep, ctx.card, &run, &err) || !run.gpu[0]) {
+        if (err.code == 0)
+            dm_err_set(&err, DM_EINPUT, "no complete GPU run of %s%s%s%s in the databases",
+                       ctx.sweep, ctx.card[0] ? " on a card named like \"" : "", ctx.card,
+                       ctx.card[0] ? "\"" : "");
         goto fail;
     }
-    preamble(pre, sizeof pre, &ctx, dbs, &first);
+    preamble(pre, sizeof pre, &ctx, dbs, &run, s);
     f = out_path ? fopen(out_path, "w") : stdout;
     if (!f) {
         dm_err_set(&err, DM_EINPUT, "%s: cannot write", out_path);
         goto fail;
     }
-    char title[256];
-    snprintf(title, sizeof title, "tdm: the paper's eight characterizations on the %s", first.gpu);
-    if (chz_write(&ctx, chz_tdm_claims, title, pre, f, counts, &err))
+    snprintf(title, sizeof title, "%s: %s on the %s", w->name, s->claims_title, run.gpu);
+    if (report_characterize_write(f, &ctx, s, title, pre, counts, &err))
         goto fail;
     if ((out_path ? fclose(f) : fflush(f)) != 0) {
         f = NULL;
@@ -113,8 +145,8 @@ int cmd_characterize(int argc, char **argv)
         goto fail;
     }
     f = NULL;
-    fprintf(stderr, "characterize: %d hold, %d do not hold, %d not measurable here\n",
-            counts[CHZ_HOLDS], counts[CHZ_BREAKS], counts[CHZ_UNMEASURED]);
+    study_counts_text(counts, counted, sizeof counted);
+    fprintf(stderr, "characterize: %s\n", counted);
     goto done;
 fail:
     status = cli_fail(&err);

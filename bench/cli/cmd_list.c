@@ -6,12 +6,14 @@
 
 #include "cli.h"
 #include "registry.h"
+#include "study.h"
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: dmbench list [WORKLOAD]\n\n"
-                 "Lists the workloads (or one), their data generators and variants, whether each\n"
-                 "variant needs a GPU, and every parameter: name, type, default, allowed values.\n"
+                 "Lists the workloads (or one), their data generators, default sweep and variants,\n"
+                 "whether each variant needs a GPU, and every parameter: name, type, default,\n"
+                 "allowed values.\n"
                  "Any parameter can be a sweep axis.\n");
 }
 
@@ -37,6 +39,8 @@ static void print_workload(const dm_workload *w)
     for (const char *const *g = w->generators; g && *g; g++)
         printf(" %s", *g);
     printf(" (or a file: dataset: { path: FILE })\n");
+    if (w->study && w->study->default_sweep)
+        printf("  default sweep: sweeps/%s.yaml\n", w->study->default_sweep);
     print_params("dataset parameters", w->dataset_params, "  ");
     print_params("problem parameters", w->problem_params, "  ");
     printf("  variants:\n");

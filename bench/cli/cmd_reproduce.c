@@ -21,9 +21,10 @@ static void usage(FILE *out)
             "into the first database (as 'dmbench run SWEEP.yaml --db PATH RUN OPTIONS' does),\n"
             "then writes it as markdown: the published values (their card) beside this card's\n"
             "(and the ratio), or for a figure the grid of measured medians, and each claim the\n"
-            "paper makes about it judged holds / does not hold / not measurable here, with the\n"
-            "numbers. Claims that compare cards read the other databases too (--db up to %d\n"
-            "times). Targets whose workload this build lacks list their published values.\n\n"
+            "paper makes about it judged holds / partly holds / does not hold / not measurable\n"
+            "here, with the numbers. Claims that compare cards read the other databases too\n"
+            "(--db up to %d times). Targets whose workload this build lacks list their\n"
+            "published values.\n\n"
             "options:\n"
             "  --db PATH      results database (default $DMBENCH_DB or %s); repeatable\n"
             "  --card NAME    the card to write (part of its name; default: the newest run's)\n"
@@ -36,37 +37,39 @@ static void usage(FILE *out)
             CHZ_MAX_DB, STORE_DEFAULT_PATH);
 }
 
-static void list_targets(void)
+static void list_targets(const dm_pub_table *pub)
 {
+    repro_target t[REPRO_MAX_TARGETS];
+    size_t n = repro_targets(pub, t, REPRO_MAX_TARGETS);
     printf("%-24s %-32s %-18s %-16s %s\n", "NAME", "PAPER", "ITEM", "SWEEP", "WORKLOAD");
-    for (const repro_target *t = repro_targets; t->name; t++) {
-        int built = registry_workload(t->workload, &(dm_err){ 0 }) != NULL;
-        printf("%-24s %-32s %-18s %-16s %s%s\n", t->name, t->paper, t->item,
-               t->sweep ? t->sweep : "-", t->workload, built ? "" : " (not in this build)");
+    for (size_t i = 0; i < n; i++) {
+        int built = registry_workload(t[i].workload, &(dm_err){ 0 }) != NULL;
+        printf("%-24s %-32s %-18s %-16s %s%s\n", t[i].t->name, t[i].t->paper, t[i].t->item,
+               t[i].t->sweep ? t[i].t->sweep : "-", t[i].workload,
+               built ? "" : " (not in this build)");
     }
 }
 
-/* The target called name, or NULL after printing the close matches. */
-static const repro_target *find_target(const char *name)
+/* The target called name into *t; 0, or DM_EXIT_USAGE after printing the close matches. */
+static int find_target(const dm_pub_table *pub, const char *name, repro_target *t)
 {
-    const repro_target *t = repro_find(name);
-    if (t)
-        return t;
-    const char *names[64];
-    size_t n = 0;
-    for (const repro_target *k = repro_targets; k->name && n < 64; k++)
-        names[n++] = k->name;
+    if (repro_find(pub, name, t))
+        return 0;
+    repro_target all[REPRO_MAX_TARGETS];
+    const char *names[REPRO_MAX_TARGETS];
+    size_t n = repro_targets(pub, all, REPRO_MAX_TARGETS);
+    for (size_t i = 0; i < n; i++)
+        names[i] = all[i].t->name;
     char list[1024];
     int close;
     registry_suggest(name, names, n, list, sizeof list, &close);
-    cli_usage_error("reproduce", "unknown target '%s'; %s: %s", name,
-                    close ? "did you mean" : "the targets are", list);
-    return NULL;
+    return cli_usage_error("reproduce", "unknown target '%s'; %s: %s", name,
+                           close ? "did you mean" : "the targets are", list);
 }
 
 /* Runs t's sweep into db with the run options a, parsed from extra[0..nextra) (what
  * followed --). Returns the run's exit status. */
-static int run_sweep(const repro_target *t, const char *db, cli_run_args *a, int nextra,
+static int run_sweep(const dm_target *t, const char *db, cli_run_args *a, int nextra,
                      char **extra)
 {
     char dir[PATH_MAX], file[128], path[PATH_MAX + 160];
@@ -93,7 +96,7 @@ int cmd_reproduce(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },       { 0 },
     };
     const char *dbs[CHZ_MAX_DB], *card = NULL, *out_path = NULL, *html_path = NULL;
-    int ndb = 0, no_run = 0, c, nargs = argc;
+    int ndb = 0, no_run = 0, list = 0, c, nargs = argc;
     char *run_argv[argc + 1];
     cli_run_args run_args;
     run_argv[0] = "run"; /* what follows "--" is dmbench run's */
@@ -119,7 +122,7 @@ int cmd_reproduce(int argc, char **argv)
         case 'n': no_run = 1; break;
         case 'o': out_path = optarg; break;
         case 'H': html_path = optarg; break;
-        case 'l': list_targets(); return DM_EXIT_OK;
+        case 'l': list = 1; break;
         case 'h': usage(stdout); return DM_EXIT_OK;
         case ':':
             return cli_usage_error("reproduce", "option %s needs a value", argv[optind - 1]);
@@ -127,11 +130,9 @@ int cmd_reproduce(int argc, char **argv)
             return cli_usage_error("reproduce", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (nargs - optind != 1)
+    if (!list && nargs - optind != 1)
         return cli_usage_error("reproduce", "expected one target (dmbench reproduce --list)");
-    const repro_target *t = find_target(argv[optind]);
-    if (!t)
-        return DM_EXIT_USAGE;
+    const char *name = argv[optind]; /* before cli_run_parse resets getopt */
     int status = cli_run_parse(nrun, run_argv, 0, &run_args);
     if (status || run_args.help)
         return status;
@@ -140,24 +141,30 @@ int cmd_reproduce(int argc, char **argv)
     if (!ndb)
         dbs[ndb++] = NULL;
 
-    if (t->sweep && !no_run &&
-        (status = run_sweep(t, dbs[0], &run_args, nrun - 1, run_argv + 1)) == DM_EXIT_USAGE)
-        return status;
-
     dm_err err = { 0 };
     dm_pub_table pub = { 0 };
     chz_ctx ctx = { 0 };
     FILE *md = NULL, *html = NULL;
-    repro_run run = { 0 };
+    chz_run run = { 0 };
+    repro_target t;
     char dir[PATH_MAX];
     if (dm_find_source_dir("DMBENCH_PUBLISHED", "results/published", "README.md", dir,
                            sizeof dir, &err) ||
         published_load_dir(dir, &pub, &err))
         goto fail;
-    for (; t->sweep && ctx.nst < ndb; ctx.nst++)
+    if (list) {
+        list_targets(&pub);
+        goto done;
+    }
+    if ((status = find_target(&pub, name, &t)))
+        goto done;
+    if (t.t->sweep && !no_run &&
+        (status = run_sweep(t.t, dbs[0], &run_args, nrun - 1, run_argv + 1)) == DM_EXIT_USAGE)
+        goto done;
+    for (; t.t->sweep && ctx.nst < ndb; ctx.nst++)
         if (cli_open_existing(dbs[ctx.nst], &ctx.st[ctx.nst], &err))
             goto fail;
-    if (t->sweep && repro_latest_run(&ctx, t->sweep, card, &run, &err))
+    if (t.t->sweep && chz_latest_run(&ctx, t.t->sweep, card, &run, &err))
         goto fail;
     md = out_path ? fopen(out_path, "w") : stdout;
     html = html_path ? fopen(html_path, "w") : NULL;
@@ -166,7 +173,7 @@ int cmd_reproduce(int argc, char **argv)
         goto fail;
     }
     dm_report_doc doc = { .md = md, .html = html };
-    if (repro_write(&ctx, &pub, t, &run, &doc, &err))
+    if (repro_write(&ctx, &pub, &t, &run, &doc, &err))
         goto fail;
     if (ferror(md) || (html && ferror(html))) {
         dm_err_set(&err, DM_ERUNTIME, "writing %s failed", out_path ? out_path : "stdout");

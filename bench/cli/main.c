@@ -35,7 +35,7 @@ static const command commands[] = {
     { .name = "reproduce", .fn = cmd_reproduce,
       .summary = "run a paper's table or figure and set it beside the published one" },
     { .name = "characterize", .fn = cmd_characterize,
-      .summary = "judge tdm's published characterizations on measured medians" },
+      .summary = "judge a workload's published claims on measured medians" },
     { 0 },
 };
 

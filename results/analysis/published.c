@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "published.h"
 
@@ -470,6 +471,9 @@ int published_load_dir(const char *dir, dm_pub_table *t, dm_err *err)
         else
             rc = published_load(path, t, err);
     }
+    if (rc == 0 && (size_t)snprintf(path, sizeof path, "%s/%s", dir, PUBLISHED_TARGETS) <
+                   sizeof path && access(path, F_OK) == 0)
+        rc = published_load_targets(path, t, err);
 done:
     for (size_t i = 0; i < n; i++)
         free(names[i]);
@@ -519,5 +523,8 @@ void published_free(dm_pub_table *t)
 {
     rows_drop(t, 0);
     free(t->rows);
+    for (size_t i = 0; i < t->ntargets; i++)
+        free(t->targets[i].buf_);
+    free(t->targets);
     *t = (dm_pub_table){ 0 };
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "dm.h"
+#include "study.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,11 +32,28 @@ typedef struct dm_pub_row {
     char *buf_;          /* owns the strings above */
 } dm_pub_row;
 
-/* Rows of one or more files. Start from a zeroed struct; published_free releases it. */
+/* A published table that no registered workload's study measures yet, so that
+ * `dmbench reproduce` can list it: a line of results/published/targets.tsv. */
+typedef struct dm_pub_target {
+    dm_target target;     /* kind DM_TARGET_PUBLISHED, no sweep */
+    const char *workload; /* the workload that will measure it */
+    const char *file;     /* the file it was loaded from, as given */
+    int line;             /* its line there */
+    char *buf_;           /* owns the strings above */
+} dm_pub_target;
+
+/* Rows of one or more files, and the listed targets. Start from a zeroed struct;
+ * published_free releases it. */
 typedef struct dm_pub_table {
     dm_pub_row *rows;
     size_t n, cap;
+    dm_pub_target *targets;
+    size_t ntargets;
 } dm_pub_table;
+
+/* The listed targets' file in results/published, and its header line (tab-separated). */
+#define PUBLISHED_TARGETS "targets.tsv"
+#define PUBLISHED_TARGETS_HEADER "name\tpaper\titem\ttable\tworkload\tcaption"
 
 /* Appends the rows of the CSV file at path (RFC 4180 quoting, LF or CRLF line ends).
  * Checks the header, the field count, the required fields (all but card), the row key's
@@ -45,10 +63,17 @@ typedef struct dm_pub_table {
  * DM_ERUNTIME when memory runs out. */
 int published_load(const char *path, dm_pub_table *t, dm_err *err);
 
-/* Appends every file of dir whose name ends in .csv, in name order. Returns 0;
- * DM_EINPUT when dir cannot be read, holds no .csv file, or a file is bad (the rows of
- * earlier files stay); DM_ERUNTIME when memory runs out. */
+/* Appends every file of dir whose name ends in .csv, in name order, then the targets of
+ * dir/PUBLISHED_TARGETS when there is one. Returns 0; DM_EINPUT when dir cannot be read,
+ * holds no .csv file, or a file is bad (the rows of earlier files stay); DM_ERUNTIME when
+ * memory runs out. */
 int published_load_dir(const char *dir, dm_pub_table *t, dm_err *err);
+
+/* Appends the listed targets of the file at path (published_targets.c): after the header
+ * PUBLISHED_TARGETS_HEADER, one target a line, six tab-separated fields, none empty.
+ * Returns 0; DM_EINPUT with "PATH:LINE: what is wrong" (t unchanged) for a bad file, a
+ * name given twice, or one that cannot be opened; DM_ERUNTIME when memory runs out. */
+int published_load_targets(const char *path, dm_pub_table *t, dm_err *err);
 
 /* The row with this paper, table, row key (its key=value pairs in any order) and column,
  * or NULL when there is none. */

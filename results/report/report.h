@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "characterize.h"
 #include "store.h"
 
 typedef struct dm_report_opts {
@@ -42,5 +43,14 @@ extern const dm_report_section report_sections[];
  * writing, or a plot's files fail (gnuplot missing or failing is a note in the report,
  * not an error). */
 int report_write(dm_store *st, const dm_report_opts *o, FILE *md, FILE *html, dm_err *err);
+
+/* `dmbench characterize`: every claim of study s judged on x's stores for x->card and
+ * x->sweep, written to out as a markdown section headed "## title" and the text of
+ * preamble, then the verdicts and each claim's evidence (report_claims); counts[v] gets
+ * the number of claims of each verdict. Returns 0, or the first failing rule's status
+ * with err set (nothing written then). */
+int report_characterize_write(FILE *out, const chz_ctx *x, const dm_study *s,
+                              const char *title, const char *preamble,
+                              int counts[DM_NVERDICTS], dm_err *err);
 
 #endif

@@ -1,38 +1,44 @@
-/* report_characterize.c - the report's characterization section: for each card with a
- * complete run of a sweep the tdm claims read, the eight claims of chz_tdm_claims checked
- * (chz_check) on this database, a verdict table, and each claim's words and evidence. */
+/* report_characterize.c - judged claims written out, in one writer (report_claims) that
+ * the report's characterization section, `dmbench characterize` and reproduce's figures
+ * share; the section itself: for every registered workload whose study has claims, each
+ * card with a complete run of a sweep they read, its verdicts and evidence. */
 #include <stdio.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
-#include "characterize.h"
+#include "registry.h"
 #include "report_int.h"
 
-/* The sweeps the tdm claims read, in order of preference when a card has several. */
-static const char *const tdm_sweeps[] = { CHZ_TDM_SWEEP, "tdm-fig6", "tdm-fig9" };
-#define NSWEEPS ((int)(sizeof tdm_sweeps / sizeof tdm_sweeps[0]))
 #define MAX_CARDS 16
 
 typedef struct card_sweep {
     char card[128];
-    int sweep; /* index into tdm_sweeps */
+    int sweep; /* index into the study's claim_sweeps */
 } card_sweep;
 
-/* The cards of the report's complete runs of tdm_sweeps, each with its preferred sweep,
- * in the order of their first run, into cards (at most MAX_CARDS; *more counts the cards
- * past those). Returns 0 or DM_ERUNTIME. */
-static int find_cards(const dm_report_ctx *c, card_sweep *cards, int *n, int *more, dm_err *err)
+/* The index of sweep in s->claim_sweeps, or -1. */
+static int sweep_index(const dm_study *s, const char *sweep)
+{
+    for (int k = 0; s->claim_sweeps[k]; k++)
+        if (strcmp(s->claim_sweeps[k], sweep) == 0)
+            return k;
+    return -1;
+}
+
+/* The cards of the report's complete GPU runs of s's claim sweeps, each with its
+ * preferred sweep, in the order of their first run, into cards (at most MAX_CARDS; *more
+ * counts the runs of cards past those). Returns 0 or DM_ERUNTIME. */
+static int find_cards(const dm_report_ctx *c, const dm_study *s, card_sweep *cards, int *n,
+                      int *more, dm_err *err)
 {
     sqlite3_stmt *q = NULL;
     int rc = SQLITE_DONE;
     *n = *more = 0;
     if (sqlite3_prepare_v2(store_db(c->st), "SELECT gpu_name, sweep_name FROM runs WHERE id = ?1"
-                           " AND status = 'complete' AND gpu_name IS NOT NULL"
-                           " AND sweep_name IN (?2, ?3, ?4)", -1, &q, NULL) != SQLITE_OK)
+                           " AND status = 'complete' AND gpu_name IS NOT NULL", -1, &q,
+                           NULL) != SQLITE_OK)
         goto fail;
-    for (int k = 0; k < NSWEEPS; k++)
-        sqlite3_bind_text(q, k + 2, tdm_sweeps[k], -1, SQLITE_STATIC);
     for (size_t i = 0; i < c->nruns; i++) {
         sqlite3_reset(q);
         sqlite3_bind_int64(q, 1, c->runs[i]);
@@ -43,16 +49,16 @@ static int find_cards(const dm_report_ctx *c, card_sweep *cards, int *n, int *mo
         }
         const char *card = (const char *)sqlite3_column_text(q, 0);
         const char *sweep = (const char *)sqlite3_column_text(q, 1);
-        int s = 0, j = 0;
-        while (strcmp(tdm_sweeps[s], sweep))
-            s++;
+        int k = sweep ? sweep_index(s, sweep) : -1, j = 0;
+        if (k < 0)
+            continue;
         while (j < *n && strcmp(cards[j].card, card))
             j++;
         if (j < *n) {
-            cards[j].sweep = s < cards[j].sweep ? s : cards[j].sweep;
+            cards[j].sweep = k < cards[j].sweep ? k : cards[j].sweep;
         } else if (*n < MAX_CARDS) {
             snprintf(cards[j].card, sizeof cards[j].card, "%s", card);
-            cards[(*n)++].sweep = s;
+            cards[(*n)++].sweep = k;
         } else {
             ++*more; /* a card past MAX_CARDS counts once per run */
         }
@@ -61,12 +67,12 @@ static int find_cards(const dm_report_ctx *c, card_sweep *cards, int *n, int *mo
     return 0;
 fail:
     sqlite3_finalize(q);
-    return dm_err_set(err, DM_ERUNTIME, "%s: finding the tdm runs: %s", store_path(c->st),
-                      sqlite3_errmsg(store_db(c->st)));
+    return dm_err_set(err, DM_ERUNTIME, "%s: finding the runs the claims read: %s",
+                      store_path(c->st), sqlite3_errmsg(store_db(c->st)));
 }
 
-int report_claims(dm_report_doc *d, const chz_ctx *x, const chz_claim *const *cls,
-                  const chz_result *res, int n, dm_err *err)
+int report_claims(dm_report_doc *d, int level, const chz_ctx *x, const dm_study *s,
+                  const dm_claim *const *cls, const dm_claim_result *res, int n, dm_err *err)
 {
     char lines[CHZ_METRIC_TEXT];
     report_table_begin(d, 3, (const char *[]){ "claim", "paper", "verdict" });
@@ -74,21 +80,21 @@ int report_claims(dm_report_doc *d, const chz_ctx *x, const chz_claim *const *cl
         char claim[256], line[32];
         snprintf(claim, sizeof claim, "%s: %s", cls[k]->id, cls[k]->title);
         snprintf(line, sizeof line, "line %d", cls[k]->line);
-        report_table_row(d, (const char *[]){ claim, line, chz_verdict_name(res[k].verdict) });
+        report_table_row(d, (const char *[]){ claim, line, study_verdict_name(res[k].verdict) });
     }
     report_table_end(d);
     for (int k = 0; k < n; k++) {
-        const chz_claim *cl = cls[k];
+        const dm_claim *cl = cls[k];
         char heading[256];
         snprintf(heading, sizeof heading, "%s: %s - %s", cl->id, cl->title,
-                 chz_verdict_name(res[k].verdict));
-        report_heading(d, 4, NULL, heading);
+                 study_verdict_name(res[k].verdict));
+        report_heading(d, level, NULL, heading);
         report_para(d, "Paper (heading line %d), line %d: \"%s\"", cl->line, cl->quote_line,
                     cl->wording);
         report_para(d, "Measured: %s", res[k].evidence);
         if (res[k].hardware[0])
             report_para(d, "What changed in the hardware: %s", res[k].hardware);
-        if (chz_metric_lines(x, cl, lines, sizeof lines, err))
+        if (chz_metric_lines(x, s, cl, lines, sizeof lines, err))
             return err->code;
         for (const char *l = lines; *l;) {
             size_t len = strcspn(l, "\n");
@@ -99,58 +105,109 @@ int report_claims(dm_report_doc *d, const chz_ctx *x, const chz_claim *const *cl
     return 0;
 }
 
-/* Checks every claim on one card and writes its verdicts and evidence. Returns 0 or the
- * first failing check's status. */
-static int characterize_card(const dm_report_ctx *c, const card_sweep *cs, dm_err *err)
+/* Judges every claim of s on x's stores into res and cls (n of them) and counts. Returns
+ * 0 or the first failing rule's status. */
+static int judge_all(const chz_ctx *x, const dm_study *s, dm_claim_result *res,
+                     const dm_claim **cls, int *n, int counts[DM_NVERDICTS], dm_err *err)
 {
-    chz_ctx x = { .st = { c->st }, .nst = 1, .card = cs->card, .sweep = tdm_sweeps[cs->sweep] };
-    chz_result res[CHZ_MAX_CLAIMS];
-    chz_point first;
-    char title[256];
-    int counts[3], k = 0;
-    if (chz_check(&x, chz_tdm_claims, res, counts, err) ||
-        chz_median(&x, x.card, x.sweep, "block-tex", 1, -1, &first, err))
+    *n = 0;
+    if (chz_check(x, s, res, counts, err))
         return err->code;
-    snprintf(title, sizeof title, "tdm on the %s", x.card);
-    report_heading(c->doc, 3, NULL, title);
-    if (first.found)
-        report_para(c->doc, "Judged on the latest complete run of %s on this card in the "
-                    "database (started %s; compute capability %s, %d SMs): %d hold, %d do not "
-                    "hold, %d not measurable here.", x.sweep, first.started, first.cc, first.sms,
-                    counts[CHZ_HOLDS], counts[CHZ_BREAKS], counts[CHZ_UNMEASURED]);
-    else
-        report_para(c->doc, "Judged on the latest complete run of %s on this card in the "
-                    "database: %d hold, %d do not hold, %d not measurable here.", x.sweep,
-                    counts[CHZ_HOLDS], counts[CHZ_BREAKS], counts[CHZ_UNMEASURED]);
-    const chz_claim *cls[CHZ_MAX_CLAIMS];
-    for (const chz_claim *cl = chz_tdm_claims; cl->id && k < CHZ_MAX_CLAIMS; cl++)
-        cls[k++] = cl;
-    return report_claims(c->doc, &x, cls, res, k, err);
+    for (const dm_claim *cl = s->claims; cl->id && *n < CHZ_MAX_CLAIMS; cl++)
+        cls[(*n)++] = cl;
+    return 0;
 }
 
-int report_characterize(const dm_report_ctx *c, dm_err *err)
+int report_characterize_write(FILE *out, const chz_ctx *x, const dm_study *s,
+                              const char *title, const char *preamble,
+                              int counts[DM_NVERDICTS], dm_err *err)
 {
+    dm_claim_result res[CHZ_MAX_CLAIMS];
+    const dm_claim *cls[CHZ_MAX_CLAIMS];
+    dm_report_doc d = { .md = out };
+    int n;
+    if (judge_all(x, s, res, cls, &n, counts, err))
+        return err->code;
+    fprintf(out, "## %s\n\n%s\n", title, preamble);
+    return report_claims(&d, 3, x, s, cls, res, n, err);
+}
+
+/* Judges every claim of workload w on one card and writes its verdicts and evidence.
+ * Returns 0 or the first failing rule's status. */
+static int characterize_card(const dm_report_ctx *c, const dm_workload *w,
+                             const card_sweep *cs, dm_err *err)
+{
+    const dm_study *s = w->study;
+    chz_ctx x = { .st = { c->st }, .nst = 1, .card = cs->card,
+                  .sweep = s->claim_sweeps[cs->sweep] };
+    dm_claim_result res[CHZ_MAX_CLAIMS];
+    const dm_claim *cls[CHZ_MAX_CLAIMS];
+    chz_run run;
+    char title[256], counted[128];
+    int counts[DM_NVERDICTS], n;
+    if (judge_all(&x, s, res, cls, &n, counts, err) ||
+        chz_latest_run(&x, x.sweep, x.card, &run, err))
+        return err->code;
+    study_counts_text(counts, counted, sizeof counted);
+    snprintf(title, sizeof title, "%s on the %s", w->name, x.card);
+    report_heading(c->doc, 3, NULL, title);
+    report_para(c->doc, "Judged on the latest complete run of %s on this card in the "
+                "database (started %s; compute capability %s, %d SMs): %s.", x.sweep,
+                run.started, run.cc, run.sms, counted);
+    return report_claims(c->doc, 4, &x, s, cls, res, n, err);
+}
+
+/* "a, b or c" of the study's claim sweeps into buf. */
+static void sweeps_text(const dm_study *s, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int k = 0; s->claim_sweeps[k]; k++)
+        dm_append(buf, n, "%s%s", k == 0 ? "" : s->claim_sweeps[k + 1] ? ", " : " or ",
+                  s->claim_sweeps[k]);
+}
+
+/* The section's part for workload w: its cards' verdicts, or why there are none. */
+static int characterize_workload(const dm_report_ctx *c, const dm_workload *w, dm_err *err)
+{
+    const dm_study *s = w->study;
     card_sweep cards[MAX_CARDS];
-    int n, more, rc = find_cards(c, cards, &n, &more, err);
+    char sweeps[512], crossing[128] = "";
+    int n, more, rc = find_cards(c, s, cards, &n, &more, err);
     if (rc)
         return rc;
+    sweeps_text(s, sweeps, sizeof sweeps);
     if (n == 0) {
-        report_para(c->doc, "None of the report's runs is a complete GPU run of %s, %s or %s, "
-                    "the sweeps whose medians the paper's eight tdm characterizations are "
-                    "judged on (dmbench characterize tdm).", tdm_sweeps[0], tdm_sweeps[1],
-                    tdm_sweeps[2]);
+        report_para(c->doc, "None of the report's runs is a complete GPU run of %s, the "
+                    "sweeps whose medians %s's claims are judged on (dmbench characterize "
+                    "%s).", sweeps, w->name, w->name);
         return 0;
     }
-    report_para(c->doc, "The eight characterizations of tdm by Archuleta et al. (IPDPS 2009) "
-                "judged, as dmbench characterize tdm does, for each card with a complete run "
-                "of %s (preferred), %s or %s among the report's runs. The claims that compare "
-                "cards (C7, C8) read the other cards of this database only, and are not "
-                "measurable here when it has none.", tdm_sweeps[0], tdm_sweeps[1],
-                tdm_sweeps[2]);
+    for (const dm_claim *cl = s->claims; cl->id; cl++)
+        if (cl->cross_card)
+            dm_append(crossing, sizeof crossing, "%s%s", crossing[0] ? ", " : "", cl->id);
+    report_para(c->doc, "%s: %s (%s), judged as dmbench characterize %s does, for each card "
+                "with a complete run of %s (the first preferred) among the report's runs.%s%s%s",
+                w->name, s->claims_title, s->papers[0].cite, w->name, sweeps,
+                crossing[0] ? " The claims that compare cards (" : "", crossing,
+                crossing[0] ? ") read the other cards of this database only, and are not "
+                              "measurable here when it has none." : "");
     if (more)
         report_para(c->doc, "The runs of cards after the first %d (%d run%s) are left out.",
                     MAX_CARDS, more, more == 1 ? "" : "s");
     for (int i = 0; i < n && rc == 0; i++)
-        rc = characterize_card(c, &cards[i], err);
+        rc = characterize_card(c, w, &cards[i], err);
+    return rc;
+}
+
+int report_characterize(const dm_report_ctx *c, dm_err *err)
+{
+    int rc = 0, any = 0;
+    for (const dm_workload *const *w = registry_workloads(); *w && rc == 0; w++)
+        if ((*w)->study && (*w)->study->claims) {
+            any = 1;
+            rc = characterize_workload(c, *w, err);
+        }
+    if (!any)
+        report_para(c->doc, "No workload of this build has published claims to judge.");
     return rc;
 }

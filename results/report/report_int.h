@@ -31,11 +31,11 @@ void report_figure(dm_report_doc *d, const char *svg, const char *md_path, const
 /* Writes s escaped for HTML text and attributes. */
 void report_html_text(FILE *out, const char *s);
 
-/* Claims cls[0..n) judged (res) on x's stores: a verdict table, then each claim's
- * words, evidence, hardware note and CUPTI lines (report_characterize.c). Returns 0, or
- * DM_ERUNTIME when reading the metrics fails. */
-int report_claims(dm_report_doc *d, const chz_ctx *x, const chz_claim *const *cls,
-                  const chz_result *res, int n, dm_err *err);
+/* Claims cls[0..n) of study s judged (res) on x's stores: a verdict table, then under a
+ * heading of level each claim's words, evidence, hardware note and CUPTI lines
+ * (report_characterize.c). Returns 0, or DM_ERUNTIME when reading the metrics fails. */
+int report_claims(dm_report_doc *d, int level, const chz_ctx *x, const dm_study *s,
+                  const dm_claim *const *cls, const dm_claim_result *res, int n, dm_err *err);
 
 /* The sections (report_runs.c, report_reproduce.c, report_tune.c, report_fits.c,
  * report_characterize.c, report_plots.c). */

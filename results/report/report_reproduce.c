@@ -1,5 +1,5 @@
 /* report_reproduce.c - the report's "Reproduced tables" section: each complete run of a
- * sweep that reproduces a paper's table or figure (results/reproduce.h), the newest per
+ * sweep that reproduces a paper's table or figure (reproduce.h), the newest per
  * sweep and card among the report's runs, set beside the published values. */
 #include <limits.h>
 #include <stdio.h>
@@ -20,19 +20,19 @@ int report_reproduce(const dm_report_ctx *c, dm_err *err)
         (rc = published_load_dir(dir, &pub, err)))
         return rc;
     for (size_t i = 0; i < c->nruns && rc == 0; i++) {
-        repro_run run, next;
-        const repro_target *t;
-        if ((rc = repro_read_run(&cz, 0, c->runs[i], &run, sweep, sizeof sweep, err)) ||
-            !run.id || !(t = repro_find_sweep(sweep)))
+        chz_run run, next;
+        repro_target t;
+        if ((rc = chz_read_run(&cz, 0, c->runs[i], &run, sweep, sizeof sweep, err)) ||
+            !run.id || !repro_find_sweep(sweep, &t))
             continue;
         size_t j = i + 1; /* a later run of the same sweep on the same card replaces it */
         for (; j < c->nruns && rc == 0; j++)
-            if ((rc = repro_read_run(&cz, 0, c->runs[j], &next, later, sizeof later, err)) ||
+            if ((rc = chz_read_run(&cz, 0, c->runs[j], &next, later, sizeof later, err)) ||
                 (next.id && !strcmp(later, sweep) && !strcmp(next.gpu, run.gpu) &&
                  strcmp(next.started, run.started) >= 0))
                 break;
         if (rc == 0 && j == c->nruns) {
-            rc = repro_write(&cz, &pub, t, &run, c->doc, err);
+            rc = repro_write(&cz, &pub, &t, &run, c->doc, err);
             written++;
         }
     }

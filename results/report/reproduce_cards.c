@@ -1,4 +1,4 @@
-/* reproduce_cards.c - a table of card facts (tdm Table 2) with this card beside the
+/* reproduce_cards.c - a table of card facts (a paper's table of its cards) with this card beside the
  * paper's: the device properties the run noted (device.NAME), the peak memory bandwidth
  * from the memory clock and bus, and the bandwidth the run's copy points measured. */
 #include <math.h>
@@ -32,10 +32,10 @@ static double fact(const card_facts *f, const char *name)
     return NAN;
 }
 
-/* The peak memory bandwidth in GB/s the run's notes give: DDR, two transfers a clock. */
+/* The peak memory bandwidth in GB/s the run's notes give (chz_peak_gbps). */
 static double peak_gbps(const card_facts *f)
 {
-    return 2 * fact(f, "mem_clock_mhz") * 1e6 * fact(f, "mem_bus_bits") / 8 / 1e9;
+    return chz_peak_gbps(fact(f, "mem_clock_mhz"), fact(f, "mem_bus_bits"));
 }
 
 /* FP32 cores per multiprocessor by compute capability (CUDA's _ConvertSMVer2Cores), or
@@ -137,7 +137,7 @@ static int measured(const card_facts *f, const char *feature, char *text, size_t
 
 /* The distinct values of t's published rows: row keys (the cards) when cards is set,
  * else columns (the features), in file order, at most max. */
-static int distinct(const dm_pub_table *pub, const repro_target *t, int cards,
+static int distinct(const dm_pub_table *pub, const dm_target *t, int cards,
                     const char **out, int max)
 {
     int n = 0;
@@ -156,7 +156,7 @@ static int distinct(const dm_pub_table *pub, const repro_target *t, int cards,
 }
 
 /* The published value of feature for card, or NULL. */
-static const dm_pub_row *published(const dm_pub_table *pub, const repro_target *t,
+static const dm_pub_row *published(const dm_pub_table *pub, const dm_target *t,
                                    const char *card, const char *feature)
 {
     char key[192];
@@ -164,8 +164,8 @@ static const dm_pub_row *published(const dm_pub_table *pub, const repro_target *
     return published_find(pub, t->paper, t->table, key, feature);
 }
 
-int repro_write_cards(const chz_ctx *c, const dm_pub_table *pub, const repro_target *t,
-                      const repro_run *run, dm_report_doc *d, dm_err *err)
+int repro_write_cards(const chz_ctx *c, const dm_pub_table *pub, const dm_target *t,
+                      const chz_run *run, dm_report_doc *d, dm_err *err)
 {
     const char *cards[MAX_CARDS], *features[MAX_FEATURES];
     int ncards = distinct(pub, t, 1, cards, MAX_CARDS);
@@ -220,12 +220,12 @@ int repro_write_cards(const chz_ctx *c, const dm_pub_table *pub, const repro_tar
     }
     report_table_row(d, cells);
     report_table_end(d);
-    report_para(d, "Published values as printed (the 9800 GX2 is two G92 GPUs on one board; "
-                   "its bandwidth and memory are per GPU). This card's peak bandwidth is "
+    report_para(d, "Published values as printed%s%s%s. This card's peak bandwidth is "
                    "2 x memory clock x bus width, as the paper's are; the measured row is the "
                    "fastest device-to-device copy of the run (bytes read and written over the "
                    "median time), which the paper did not measure. The ratio is this card's "
-                   "value over the %s's.%s", ref,
+                   "value over the %s's.%s", t->note ? " (" : "", t->note ? t->note : "",
+                t->note ? ")" : "", ref,
                 unrecorded ? " A missing value is one this run did not record (a run of an "
                              "older dmbench, or a property the runtime does not report)."
                            : "");
@@ -234,8 +234,7 @@ int repro_write_cards(const chz_ctx *c, const dm_pub_table *pub, const repro_tar
     double here = fact(&f, "sms") * fact(&f, "max_threads_per_sm");
     if (sms && tpm && !isnan(here) && !isnan(sms->num) && !isnan(tpm->num))
         report_para(d, "Threads the card keeps active at once (multiprocessors x active "
-                       "threads per multiprocessor), which the paper's Characterization 6 "
-                       "(line 283) reasons with: %.0f x %.0f = %.0f on the %s, %.0f x %.0f = "
+                       "threads per multiprocessor): %.0f x %.0f = %.0f on the %s, %.0f x %.0f = "
                        "%.0f here (%.3gx).", sms->num, tpm->num, sms->num * tpm->num, ref,
                     fact(&f, "sms"), fact(&f, "max_threads_per_sm"), here,
                     here / (sms->num * tpm->num));

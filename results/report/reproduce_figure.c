@@ -55,7 +55,7 @@ static int row_index(grid *g, double v)
 
 /* Reads run's points into g: columns in the sweep's order of variants, then col_axis.
  * Returns 0 or DM_ERUNTIME. */
-static int read_grid(dm_store *st, const repro_target *t, int64_t run, grid *g, dm_err *err)
+static int read_grid(dm_store *st, const dm_target *t, int64_t run, grid *g, dm_err *err)
 {
     static const char sql[] =
         "SELECT p.variant, c.value_text, r.value_num, s.median, p.status FROM points p"
@@ -92,7 +92,7 @@ static int read_grid(dm_store *st, const repro_target *t, int64_t run, grid *g, 
 
 /* The grid as tables of at most TABLE_COLS data columns, each ending with the fastest
  * row value of every column. */
-static void write_grid(const grid *g, const repro_target *t, dm_report_doc *d)
+static void write_grid(const grid *g, const dm_target *t, dm_report_doc *d)
 {
     for (int c0 = 0; c0 < g->ncols; c0 += TABLE_COLS) {
         int nc = g->ncols - c0 < TABLE_COLS ? g->ncols - c0 : TABLE_COLS;
@@ -127,40 +127,31 @@ static void write_grid(const grid *g, const repro_target *t, dm_report_doc *d)
     }
 }
 
-/* The claim of chz_tdm_claims with this id, or NULL. */
-static const chz_claim *claim(const char *id)
-{
-    for (const chz_claim *cl = chz_tdm_claims; cl->id; cl++)
-        if (strcmp(cl->id, id) == 0)
-            return cl;
-    return NULL;
-}
-
-/* Judges t's claims on the stores of c for the run's card and writes them (report_claims).
- * Returns 0 or a check's error. */
-static int write_claims(const chz_ctx *c, const repro_target *t, const repro_run *run,
+/* Judges t's claims (its study's) on the stores of c for the run's card and writes them
+ * (report_claims). Returns 0 or a rule's error. */
+static int write_claims(const chz_ctx *c, const repro_target *rt, const chz_run *run,
                         dm_report_doc *d, dm_err *err)
 {
     chz_ctx cc = *c;
     cc.card = run->gpu;
-    cc.sweep = t->sweep;
-    chz_result res[CHZ_MAX_CLAIMS];
-    const chz_claim *cls[CHZ_MAX_CLAIMS];
+    cc.sweep = rt->t->sweep;
+    dm_claim_result res[CHZ_MAX_CLAIMS];
+    const dm_claim *cls[CHZ_MAX_CLAIMS];
     int n = 0;
-    for (const char *const *id = t->claims; *id && n < CHZ_MAX_CLAIMS; id++) {
-        if (!(cls[n] = claim(*id)))
-            return dm_err_set(err, DM_ERUNTIME, "reproduce %s: no claim %s", t->name, *id);
-        memset(&res[n], 0, sizeof res[n]);
-        if (cls[n]->check(&cc, &res[n], err))
+    for (const char *const *id = rt->t->claims; id && *id && n < CHZ_MAX_CLAIMS; id++) {
+        if (!(cls[n] = study_claim(rt->study, *id)))
+            return dm_err_set(err, DM_ERUNTIME, "reproduce %s: no claim %s", rt->t->name, *id);
+        if (chz_judge(&cc, cls[n], &res[n], err))
             return err->code;
         n++;
     }
-    return report_claims(d, &cc, cls, res, n, err);
+    return n ? report_claims(d, 4, &cc, rt->study, cls, res, n, err) : 0;
 }
 
-int repro_write_figure(const chz_ctx *c, const repro_target *t, const repro_run *run,
+int repro_write_figure(const chz_ctx *c, const repro_target *rt, const chz_run *run,
                        dm_report_doc *d, dm_err *err)
 {
+    const dm_target *t = rt->t;
     grid *g = malloc(sizeof *g);
     if (!g)
         return dm_err_set(err, DM_ERUNTIME, "out of memory");
@@ -172,7 +163,7 @@ int repro_write_figure(const chz_ctx *c, const repro_target *t, const repro_run 
                        "paper's claims about the figure are judged below on these medians.",
                     t->item, t->row_axis);
         write_grid(g, t, d);
-        rc = write_claims(c, t, run, d, err);
+        rc = write_claims(c, rt, run, d, err);
     }
     free(g);
     return rc;

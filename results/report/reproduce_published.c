@@ -4,7 +4,7 @@
 
 #include "reproduce.h"
 
-void repro_write_published(const dm_pub_table *pub, const repro_target *t, dm_report_doc *d)
+void repro_write_published(const dm_pub_table *pub, const dm_target *t, dm_report_doc *d)
 {
     static const char *const head[] = { "row", "quantity", "published", "unit",
                                         "their card", "source", "measured here" };

@@ -340,6 +340,7 @@ static const dm_variant membw_variants[] = {
     {0},
 };
 
+extern const dm_study membw_study; /* study.c */
 const dm_workload membw_workload = {
     .name = "membw",
     .description = "memory bandwidth calibration: copy and triad over float arrays",
@@ -353,4 +354,5 @@ const dm_workload membw_workload = {
     .compare = membw_compare,
     .work = membw_work,
     .variants = membw_variants,
+    .study = &membw_study,
 };

@@ -651,6 +651,7 @@ static const dm_variant tdm_variants[] = {
     {0},
 };
 
+extern const dm_study tdm_study; /* study.c */
 const dm_workload tdm_workload = {
     .name = "tdm",
     .description = "temporal data mining: non-overlapped episode counts (Archuleta et al. 2009)",
@@ -664,4 +665,5 @@ const dm_workload tdm_workload = {
     .compare = tdm_compare,
     .work = tdm_work,
     .variants = tdm_variants,
+    .study = &tdm_study,
 };

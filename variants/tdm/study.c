@@ -1,11 +1,12 @@
-/* characterize_tdm.c - the eight characterizations of Archuleta et al. (IPDPS 2009,
- * papers/tdm-characterization-ipdps09.txt) as checks over runs of sweeps/tdm-fig7.yaml:
- * each quotes the paper, states its rule, and judges it on the measured medians. */
+/* study.c - tdm's study: the eight characterizations of Archuleta et al. (IPDPS 2009,
+ * papers/tdm-characterization-ipdps09.txt), each quoting the paper and judged by a rule
+ * on the medians of sweeps/tdm-fig7.yaml (or fig6, fig9); the paper's Table 2 and
+ * Figs. 6-9 as reproduce targets, and the workload's default sweep. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "characterize.h"
+#include "study.h"
 
 #define EV(r, ...) dm_append((r)->evidence, sizeof (r)->evidence, __VA_ARGS__)
 #define HW(r, ...) dm_append((r)->hardware, sizeof (r)->hardware, __VA_ARGS__)
@@ -16,26 +17,58 @@ static const int BLOCKS[] = { 16, 32, 64, 128, 256, 512, 1024 };
 #define NBLOCKS ((int)(sizeof BLOCKS / sizeof BLOCKS[0]))
 static const int EPISODES[4] = { 0, 26, 650, 15600 };
 
-/* The median of variant at level and block (< 0: fastest) on card into *p. Returns 0, 1
- * when there is no such point (r marked not measurable, naming it), or DM_ERUNTIME. */
-static int get(const chz_ctx *c, const char *card, const char *variant, int level, int block,
-               chz_point *p, chz_result *r, dm_err *err)
+/* The median of variant at level and block (< 0: the fastest block) on card into *p.
+ * Returns 0; 1 when there is no such point (r marked not measurable, naming it); or
+ * DM_ERUNTIME. */
+static int get(const dm_study_data *d, const char *card, const char *variant, int level,
+               int block, dm_median *p, dm_claim_result *r, dm_err *err)
 {
-    if (chz_median(c, card, chz_sweep(c), variant, level, block, p, err))
+    char where[64];
+    if (block >= 0)
+        snprintf(where, sizeof where, "level=%d,block=%d", level, block);
+    else
+        snprintf(where, sizeof where, "level=%d", level);
+    if (d->median(d->ctx, card, d->sweep, variant, where, p, err))
         return err->code;
     if (!p->found) {
-        r->verdict = CHZ_UNMEASURED;
+        r->verdict = DM_UNMEASURED;
         r->hardware[0] = '\0';
         EV(r, "no ok point of %s at level %d", variant, level);
         if (block >= 0)
             EV(r, ", block %d", block);
-        EV(r, " on a card named like \"%s\" in complete runs of %s. ", card, chz_sweep(c));
+        EV(r, " on a card named like \"%s\" in complete runs of %s. ", card, d->sweep);
         return 1;
     }
     return 0;
 }
 
-/* Returns from a check: with the error status, or 0 when a point is missing. */
+/* The times of variant at level for each of BLOCKS on the card (NAN where the block has
+ * no ok point: a block over the card's limit is pruned, not missing). Returns 0; 1 when
+ * no block has a point (r marked not measurable); or DM_ERUNTIME. */
+static int curve(const dm_study_data *d, const char *variant, int level, double t[NBLOCKS],
+                 dm_claim_result *r, dm_err *err)
+{
+    int found = 0;
+    for (int i = 0; i < NBLOCKS; i++) {
+        char where[64];
+        dm_median p;
+        snprintf(where, sizeof where, "level=%d,block=%d", level, BLOCKS[i]);
+        if (d->median(d->ctx, d->card, d->sweep, variant, where, &p, err))
+            return err->code;
+        t[i] = p.found ? p.median : NAN;
+        found += p.found;
+    }
+    if (!found) {
+        r->verdict = DM_UNMEASURED;
+        r->hardware[0] = '\0';
+        EV(r, "no ok point of %s at level %d on a card named like \"%s\" in complete runs "
+              "of %s. ", variant, level, d->card, d->sweep);
+        return 1;
+    }
+    return 0;
+}
+
+/* Returns from a rule: with the error status, or 0 when a point is missing. */
 #define NEED(call)                                                                           \
     do {                                                                                     \
         int s_ = (call);                                                                     \
@@ -43,24 +76,29 @@ static int get(const chz_ctx *c, const char *card, const char *variant, int leve
             return s_ < 0 ? s_ : 0;                                                          \
     } while (0)
 
-
 static double ms(double s)
 {
     return s * 1e3;
 }
 
+/* The block of the point p. */
+static int blk(const dm_median *p)
+{
+    return (int)study_param(p->params, "block");
+}
+
 /* C1: the thread-parallel variants take the same time at every level. */
-static int check_c1(const chz_ctx *c, chz_result *r, dm_err *err)
+static int judge_c1(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
     int holds = 1;
     for (int v = 0; v < 2; v++) {
         double lo = INFINITY, hi = 0;
         EV(r, "%s fastest", THREAD_V[v]);
         for (int l = 1; l <= 3; l++) {
-            chz_point p;
-            NEED(get(c, c->card, THREAD_V[v], l, -1, &p, r, err));
+            dm_median p;
+            NEED(get(d, d->card, THREAD_V[v], l, -1, &p, r, err));
             EV(r, "%s level %d (%d episodes) %.4g ms at block %d", l > 1 ? "," : "", l,
-               EPISODES[l], ms(p.median), p.block);
+               EPISODES[l], ms(p.median), blk(&p));
             lo = fmin(lo, p.median);
             hi = fmax(hi, p.median);
         }
@@ -71,25 +109,25 @@ static int check_c1(const chz_ctx *c, chz_result *r, dm_err *err)
           "time per episode falls by about that factor. Rule: holds when, for both "
           "thread-parallel variants, the slowest level's best time is within 1.5x of the "
           "fastest level's.");
-    r->verdict = holds ? CHZ_HOLDS : CHZ_BREAKS;
+    r->verdict = holds ? DM_HOLDS : DM_BREAKS;
     if (!holds)
         HW(r, "the thread-parallel time grows with the number of episodes on this card.");
     return 0;
 }
 
 /* C2: thread-shared gets faster with more threads per block and so catches thread-tex. */
-static int check_c2(const chz_ctx *c, chz_result *r, dm_err *err)
+static int judge_c2(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
     int falls = 1, beats = 1;
     for (int l = 1; l <= 3; l++) {
-        chz_point first, best, tex;
-        NEED(get(c, c->card, "thread-shared", l, BLOCKS[0], &first, r, err));
-        NEED(get(c, c->card, "thread-shared", l, -1, &best, r, err));
-        NEED(get(c, c->card, "thread-tex", l, -1, &tex, r, err));
+        dm_median first, best, tex;
+        NEED(get(d, d->card, "thread-shared", l, BLOCKS[0], &first, r, err));
+        NEED(get(d, d->card, "thread-shared", l, -1, &best, r, err));
+        NEED(get(d, d->card, "thread-tex", l, -1, &tex, r, err));
         double drop = 1 - best.median / first.median;
         EV(r, "level %d: thread-shared %.4g ms at block %d, %.4g ms at block %d (%.0f %% "
               "faster), thread-tex's best %.4g ms. ", l, ms(first.median), BLOCKS[0],
-           ms(best.median), best.block, 100 * drop, ms(tex.median));
+           ms(best.median), blk(&best), 100 * drop, ms(tex.median));
         falls &= drop >= 0.05;
         beats &= best.median <= tex.median;
     }
@@ -97,8 +135,8 @@ static int check_c2(const chz_ctx *c, chz_result *r, dm_err *err)
           "than block %d and thread-shared's best time is no slower than thread-tex's "
           "(the buffering cost is paid back). The fall is far from the paper's "
           "\"exponential\" one.", BLOCKS[0]);
-    r->verdict = falls && beats ? CHZ_HOLDS : CHZ_BREAKS;
-    if (r->verdict == CHZ_BREAKS)
+    r->verdict = falls && beats ? DM_HOLDS : DM_BREAKS;
+    if (r->verdict == DM_BREAKS)
         HW(r, "%s", !beats ? "the texture path is served by the same L1 as shared memory "
                              "since Volta (unified L1/texture cache), so copying the letters "
                              "into shared memory buys little over reading them through it."
@@ -107,26 +145,26 @@ static int check_c2(const chz_ctx *c, chz_result *r, dm_err *err)
 }
 
 /* C3: the block-parallel variants get slower as threads per block grow. */
-static int check_c3(const chz_ctx *c, chz_result *r, dm_err *err)
+static int judge_c3(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
     int falls = 0, cases = 0, sms = 0;
     for (int v = 0; v < 2; v++)
         for (int l = 1; l <= 3; l++) {
-            chz_point a, b, best;
-            NEED(get(c, c->card, BLOCK_V[v], l, 16, &a, r, err));
-            NEED(get(c, c->card, BLOCK_V[v], l, 512, &b, r, err));
-            NEED(get(c, c->card, BLOCK_V[v], l, -1, &best, r, err));
+            dm_median a, b, best;
+            NEED(get(d, d->card, BLOCK_V[v], l, 16, &a, r, err));
+            NEED(get(d, d->card, BLOCK_V[v], l, 512, &b, r, err));
+            NEED(get(d, d->card, BLOCK_V[v], l, -1, &best, r, err));
             sms = a.sms;
             cases++;
             falls += b.median < a.median;
             EV(r, "%s level %d: %.4g ms at block 16, %.4g ms at 512 (x%.2f), best %.4g ms at "
                   "%d. ", BLOCK_V[v], l, ms(a.median), ms(b.median), b.median / a.median,
-               ms(best.median), best.block);
+               ms(best.median), blk(&best));
         }
     EV(r, "Rule: holds when, for both block-parallel variants at every level, 512 threads "
           "per block (the paper's largest) are no faster than 16; here %d of %d cases get "
           "faster.", falls, cases);
-    r->verdict = falls ? CHZ_BREAKS : CHZ_HOLDS;
+    r->verdict = falls ? DM_BREAKS : DM_HOLDS;
     if (falls)
         HW(r, "the GTX 280 ran at most 8 blocks and 1024 threads per SM on 30 SMs, with 512 "
               "threads per block; this card (compute capability 9.0, %d SMs) runs up to 1024 "
@@ -137,15 +175,15 @@ static int check_c3(const chz_ctx *c, chz_result *r, dm_err *err)
 }
 
 /* C4: at level 1 the block-parallel variants are far faster than the thread-parallel. */
-static int check_c4(const chz_ctx *c, chz_result *r, dm_err *err)
+static int judge_c4(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
-    chz_point t[2], b[2], t16, t512;
+    dm_median t[2], b[2], t16, t512;
     for (int v = 0; v < 2; v++) {
-        NEED(get(c, c->card, THREAD_V[v], 1, -1, &t[v], r, err));
-        NEED(get(c, c->card, BLOCK_V[v], 1, -1, &b[v], r, err));
+        NEED(get(d, d->card, THREAD_V[v], 1, -1, &t[v], r, err));
+        NEED(get(d, d->card, BLOCK_V[v], 1, -1, &b[v], r, err));
     }
-    NEED(get(c, c->card, "thread-tex", 1, 16, &t16, r, err));
-    NEED(get(c, c->card, "thread-tex", 1, 512, &t512, r, err));
+    NEED(get(d, d->card, "thread-tex", 1, 16, &t16, r, err));
+    NEED(get(d, d->card, "thread-tex", 1, 512, &t512, r, err));
     double tb = fmin(t[0].median, t[1].median), bb = fmin(b[0].median, b[1].median);
     EV(r, "level 1 (26 episodes), best times: thread-tex %.4g ms (block %d), thread-shared "
           "%.4g ms (block %d), block-tex %.4g ms (block %d), block-shared %.4g ms (block %d); "
@@ -153,73 +191,65 @@ static int check_c4(const chz_ctx *c, chz_result *r, dm_err *err)
           "from %.4g ms at block 16 to %.4g ms at 512 (the paper's uptrend is %s). Rule: "
           "holds when the best block-parallel time is at least 10x (an order of magnitude) "
           "below the best thread-parallel time.",
-       ms(t[0].median), t[0].block, ms(t[1].median), t[1].block, ms(b[0].median), b[0].block,
-       ms(b[1].median), b[1].block, tb / bb, ms(t16.median), ms(t512.median),
+       ms(t[0].median), blk(&t[0]), ms(t[1].median), blk(&t[1]), ms(b[0].median), blk(&b[0]),
+       ms(b[1].median), blk(&b[1]), tb / bb, ms(t16.median), ms(t512.median),
        t512.median > 1.05 * t16.median ? "there" : "within 5 %, flat");
-    r->verdict = tb / bb >= 10 ? CHZ_HOLDS : CHZ_BREAKS;
-    if (r->verdict == CHZ_BREAKS)
+    r->verdict = tb / bb >= 10 ? DM_HOLDS : DM_BREAKS;
+    if (r->verdict == DM_BREAKS)
         HW(r, "26 threads no longer leave the card idle enough to lose to block parallelism.");
     return 0;
 }
 
 /* C5: at level 2 the block-parallel time depends on the block size. */
-static int check_c5(const chz_ctx *c, chz_result *r, dm_err *err)
+static int judge_c5(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
     int holds = 1;
     for (int v = 0; v < 2; v++) {
-        double lo = INFINITY, hi = 0;
+        double t[NBLOCKS], lo = INFINITY, hi = 0;
         int blo = 0, bhi = 0;
+        NEED(curve(d, BLOCK_V[v], 2, t, r, err));
         EV(r, "level 2 %s:", BLOCK_V[v]);
         for (int i = 0; i < NBLOCKS; i++) {
-            chz_point p;
-            if (chz_median(c, c->card, chz_sweep(c), BLOCK_V[v], 2, BLOCKS[i], &p, err))
-                return err->code;
-            if (!p.found)
-                continue; /* a block over the card's limit is pruned, not missing */
-            EV(r, " %d: %.4g ms;", BLOCKS[i], ms(p.median));
-            if (p.median < lo)
-                lo = p.median, blo = BLOCKS[i];
-            if (p.median > hi)
-                hi = p.median, bhi = BLOCKS[i];
-        }
-        if (!blo) {
-            r->verdict = CHZ_UNMEASURED;
-            EV(r, " no ok point on a card named like \"%s\" in complete runs of %s.", c->card,
-               chz_sweep(c));
-            return 0;
+            if (isnan(t[i]))
+                continue;
+            EV(r, " %d: %.4g ms;", BLOCKS[i], ms(t[i]));
+            if (t[i] < lo)
+                lo = t[i], blo = BLOCKS[i];
+            if (t[i] > hi)
+                hi = t[i], bhi = BLOCKS[i];
         }
         EV(r, " slowest (block %d) / fastest (block %d) = %.2f. ", bhi, blo, hi / lo);
         holds &= hi / lo >= 2;
     }
-    chz_point ts, bs;
-    NEED(get(c, c->card, "thread-shared", 2, 16, &ts, r, err));
-    NEED(get(c, c->card, "block-shared", 2, 16, &bs, r, err));
+    dm_median ts, bs;
+    NEED(get(d, d->card, "thread-shared", 2, 16, &ts, r, err));
+    NEED(get(d, d->card, "block-shared", 2, 16, &bs, r, err));
     EV(r, "The paper's side remarks: at block 16 thread-shared %.4g ms against block-shared "
           "%.4g ms (the paper had Algorithm 2 ahead: %s here). Rule, on the heading: holds "
           "when, for both block-parallel variants, the slowest block size is at least 2x "
           "the fastest.",
        ms(ts.median), ms(bs.median), ts.median < bs.median ? "so" : "not so");
-    r->verdict = holds ? CHZ_HOLDS : CHZ_BREAKS;
+    r->verdict = holds ? DM_HOLDS : DM_BREAKS;
     if (!holds)
         HW(r, "the block-parallel time at level 2 hardly moves with block size on this card.");
     return 0;
 }
 
 /* C6: at level 3 the thread-parallel variants beat the block-parallel ones. */
-static int check_c6(const chz_ctx *c, chz_result *r, dm_err *err)
+static int judge_c6(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
-    chz_point p[4];
+    dm_median p[4];
     const char *v[4] = { "thread-tex", "thread-shared", "block-tex", "block-shared" };
     for (int i = 0; i < 4; i++)
-        NEED(get(c, c->card, v[i], 3, -1, &p[i], r, err));
+        NEED(get(d, d->card, v[i], 3, -1, &p[i], r, err));
     double tb = fmin(p[0].median, p[1].median), bb = fmin(p[2].median, p[3].median);
     EV(r, "level 3 (15,600 episodes), best times:");
     for (int i = 0; i < 4; i++)
-        EV(r, " %s %.4g ms (block %d)%s", v[i], ms(p[i].median), p[i].block, i < 3 ? "," : ".");
+        EV(r, " %s %.4g ms (block %d)%s", v[i], ms(p[i].median), blk(&p[i]), i < 3 ? "," : ".");
     EV(r, " Best thread-parallel / best block-parallel = %.2f. Rule: holds when the best "
           "thread-parallel time is below the best block-parallel time.", tb / bb);
-    r->verdict = tb < bb ? CHZ_HOLDS : CHZ_BREAKS;
-    if (r->verdict == CHZ_BREAKS)
+    r->verdict = tb < bb ? DM_HOLDS : DM_BREAKS;
+    if (r->verdict == DM_BREAKS)
         HW(r, "the paper's block-parallel algorithms were held to 240 episodes in flight (8 "
               "resident blocks on each of 30 SMs), its thread-parallel ones to 30,720 threads. "
               "This card (compute capability %s, %d SMs) keeps up to 32 blocks and 2048 "
@@ -234,31 +264,32 @@ static int check_c6(const chz_ctx *c, chz_result *r, dm_err *err)
 }
 
 /* The other card for C7 and C8, with r marked not measurable when there is none. */
-static int other_card(const chz_ctx *c, char *other, size_t n, chz_result *r, dm_err *err)
+static int other_card(const dm_study_data *d, char *other, size_t n, dm_claim_result *r,
+                      dm_err *err)
 {
-    if (chz_card(c, chz_sweep(c), c->card, other, n, err))
+    if (d->other_card(d->ctx, d->sweep, d->card, other, n, err))
         return err->code;
     if (!other[0]) {
-        r->verdict = CHZ_UNMEASURED;
+        r->verdict = DM_UNMEASURED;
         EV(r, "the claim compares cards, and the databases hold complete runs of %s on one "
-              "card only (\"%s\").", chz_sweep(c), c->card);
+              "card only (\"%s\").", d->sweep, d->card);
     }
     return 0;
 }
 
 /* C7: at levels 1 and 2 the thread-parallel time follows the SM clock across cards. */
-static int check_c7(const chz_ctx *c, chz_result *r, dm_err *err)
+static int judge_c7(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
     char other[128];
-    if (other_card(c, other, sizeof other, r, err) || !other[0])
+    if (other_card(d, other, sizeof other, r, err) || !other[0])
         return err->code;
     int holds = 1;
     double clk = NAN;
     for (int v = 0; v < 2; v++)
         for (int l = 1; l <= 2; l++) {
-            chz_point a, b;
-            NEED(get(c, c->card, THREAD_V[v], l, -1, &a, r, err));
-            NEED(get(c, other, THREAD_V[v], l, -1, &b, r, err));
+            dm_median a, b;
+            NEED(get(d, d->card, THREAD_V[v], l, -1, &a, r, err));
+            NEED(get(d, other, THREAD_V[v], l, -1, &b, r, err));
             clk = a.sm_mhz / b.sm_mhz;
             double t = b.median / a.median;
             EV(r, "%s level %d: %.4g ms on %s (SM clock %.0f MHz at start), %.4g ms on %s "
@@ -267,7 +298,7 @@ static int check_c7(const chz_ctx *c, chz_result *r, dm_err *err)
             holds &= fabs(t / clk - 1) <= 0.1;
         }
     if (!(fabs(clk - 1) > 0.02)) {
-        r->verdict = CHZ_UNMEASURED;
+        r->verdict = DM_UNMEASURED;
         EV(r, "Both cards ran at the same SM clock (or it was not recorded), so clock "
               "dependence cannot be separated from anything else; the equal times are "
               "consistent with the claim but do not test it. A card at another clock, or "
@@ -275,27 +306,27 @@ static int check_c7(const chz_ctx *c, chz_result *r, dm_err *err)
         return 0;
     }
     EV(r, "Rule: holds when every time ratio is within 10 %% of the clock ratio %.3f.", clk);
-    r->verdict = holds ? CHZ_HOLDS : CHZ_BREAKS;
+    r->verdict = holds ? DM_HOLDS : DM_BREAKS;
     if (!holds)
         HW(r, "the thread-parallel time does not scale with the SM clock between these cards.");
     return 0;
 }
 
 /* C8: at level 3 block-tex follows the memory bandwidth across cards. */
-static int check_c8(const chz_ctx *c, chz_result *r, dm_err *err)
+static int judge_c8(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
     char other[128];
-    if (other_card(c, other, sizeof other, r, err) || !other[0])
+    if (other_card(d, other, sizeof other, r, err) || !other[0])
         return err->code;
-    chz_point a, b;
-    NEED(get(c, c->card, "block-tex", 3, -1, &a, r, err));
-    NEED(get(c, other, "block-tex", 3, -1, &b, r, err));
+    dm_median a, b;
+    NEED(get(d, d->card, "block-tex", 3, -1, &a, r, err));
+    NEED(get(d, other, "block-tex", 3, -1, &b, r, err));
     double mem = a.mem_mhz / b.mem_mhz, t = b.median / a.median;
     EV(r, "block-tex level 3, best: %.4g ms (block %d) on %s, memory clock %.0f MHz at start; "
           "%.4g ms (block %d) on %s, %.0f MHz. Memory clock ratio %.3f, time ratio %.3f. ",
-       ms(a.median), a.block, a.gpu, a.mem_mhz, ms(b.median), b.block, b.gpu, b.mem_mhz, mem, t);
+       ms(a.median), blk(&a), a.gpu, a.mem_mhz, ms(b.median), blk(&b), b.gpu, b.mem_mhz, mem, t);
     if (!(fabs(mem - 1) > 0.02)) {
-        r->verdict = CHZ_UNMEASURED;
+        r->verdict = DM_UNMEASURED;
         EV(r, "The memory clocks are equal (or not recorded): the cards do not differ in "
               "memory bandwidth by this measure, so the claim is not tested.");
         return 0;
@@ -304,8 +335,8 @@ static int check_c8(const chz_ctx *c, chz_result *r, dm_err *err)
           "Rule: holds when at least half of the memory clock's advantage shows up as speed: "
           "the faster-memory card's time ratio is at least 1 + (clock ratio - 1) / 2.");
     double m = mem >= 1 ? mem : 1 / mem, tt = mem >= 1 ? t : 1 / t;
-    r->verdict = tt >= 1 + (m - 1) / 2 ? CHZ_HOLDS : CHZ_BREAKS;
-    if (r->verdict == CHZ_BREAKS)
+    r->verdict = tt >= 1 + (m - 1) / 2 ? DM_HOLDS : DM_BREAKS;
+    if (r->verdict == DM_BREAKS)
         HW(r, "the database is 393,019 one-byte letters (384 KiB); this card's L2 holds %.0f "
               "MiB and each SM's unified L1/texture cache up to 256 KiB, so after the first "
               "touch the letters are most likely read from L2 and the per-SM L1/texture "
@@ -323,57 +354,117 @@ static const char *const l1[] = { "l1_hit_rate", NULL };
 static const char *const dur[] = { "duration", NULL };
 static const char *const dram[] = { "dram_read_bytes", "l2_hit_rate", NULL };
 
-const chz_claim chz_tdm_claims[] = {
+static const dm_claim tdm_claims[] = {
     { .id = "C1", .shorts = occ, .title = "Thread Parallel Algorithm has O(C) Time Complexity Per Episode",
-      .line = 231, .quote_line = 233, .check = check_c1,
+      .line = 231, .quote_line = 233, .judge = judge_c1,
       .metric = "sm__warps_active.avg.pct_of_peak_sustained_active "
       "(achieved_occupancy: how little of the card 26 to 15,600 threads fill)",
       .wording = "Algorithm 1 and 2 are constant time algorithms per episode. Whether "
       "performing 26, 1560, or 25,320 searches, the amount of time to complete each "
       "individual search is essentially the same." },
     { .id = "C2", .shorts = l1bank, .title = "Buffering Penalty in Thread Parallel Can be Amortized",
-      .line = 237, .quote_line = 239, .check = check_c2,
+      .line = 237, .quote_line = 239, .judge = judge_c2,
       .metric = "l1tex__t_sector_hit_rate.pct (l1_hit_rate) and "
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum (shared_load_bank_conflicts)",
       .wording = "As more threads are added to a block Algorithm 2 exponentially decreases in "
       "execution time as shown in Figure 6(b)." },
     { .id = "C3", .shorts = occ, .title = "Block Parallelism Does Not Scale with Block Size",
-      .line = 259, .quote_line = 261, .check = check_c3,
+      .line = 259, .quote_line = 261, .judge = judge_c3,
       .metric = "sm__warps_active.avg.pct_of_peak_sustained_active "
       "(achieved_occupancy)",
       .wording = "Unlike Algorithm 2, Algorithms 3 and 4 actually lose performance per episode "
       "as the number of threads per block and level increase." },
     { .id = "C4", .shorts = occ, .title = "Thread Level Parallelism Alone is Not Sufficient for Small "
       "Problem Sizes", .line = 269, .quote_line = 271,
-      .check = check_c4,
+      .judge = judge_c4,
       .metric = "sm__warps_active.avg.pct_of_peak_sustained_active (achieved_occupancy)",
       .wording = "When evaluating small problem sizes, e.g., L = 1, there are not enough "
       "episodes to generate enough threads to utilize the resources of the card. [...] "
       "Algorithms 3 and 4, on the other hand, are orders of magnitude faster" },
     { .id = "C5", .shorts = l1, .title = "Block Level Depends on Block Size for Medium Problem Sizes",
       .line = 277, .quote_line = 277,
-      .check = check_c5, .metric = "l1tex__t_sector_hit_rate.pct (l1_hit_rate)",
+      .judge = judge_c5, .metric = "l1tex__t_sector_hit_rate.pct (l1_hit_rate)",
       .wording = "Block Level Depends on Block Size for Medium Problem Sizes. As seen in "
       "Figure 7(b), a medium problem size (L = 2) contains enough parallelism at the thread "
       "level such that the thread-parallel Algorithm 2 outperforms the block-parallel "
       "Algorithm 4 for small numbers of threads per block" },
     { .id = "C6", .shorts = occ, .title = "Thread-Level Parallelism is Sufficient for Large Problem Sizes",
-      .line = 283, .quote_line = 283, .check = check_c6,
+      .line = 283, .quote_line = 283, .judge = judge_c6,
       .metric = "sm__warps_active.avg.pct_of_peak_sustained_active "
       "(achieved_occupancy)",
       .wording = "the thread-level parallel algorithms (Algorithm 1 and 2) are significantly "
       "faster than the block level algorithms (Algorithms 3 and 4)." },
     { .id = "C7", .shorts = dur, .title = "Thread Level Parallelism is Dependent on Processor Clock "
       "Frequency for Small and Medium Problems", .line = 289, .quote_line = 289,
-      .check = check_c7,
+      .judge = judge_c7, .cross_card = 1,
       .metric = "gpu__time_duration.sum (duration) with the SM clock locked at two settings",
       .wording = "Algorithms 1 and 2 are greatly dependent on the processor clock frequency "
       "for small and medium problem sizes, and scale essentially linearly by this measure" },
     { .id = "C8", .shorts = dram, .title = "Block-Level Algorithms are Affected by Memory Bandwidth",
-      .line = 296, .quote_line = 296,
-      .check = check_c8, .metric = "dram__bytes_read.sum (dram_read_bytes) and "
+      .line = 296, .quote_line = 296, .judge = judge_c8, .cross_card = 1,
+      .metric = "dram__bytes_read.sum (dram_read_bytes) and "
       "lts__t_sector_hit_rate.pct (l2_hit_rate)",
       .wording = "Algorithm 3 can be greatly effected by memory contention when searching "
       "large problem sizes." },
     { 0 },
+};
+
+/* ---- reproduce targets ------------------------------------------------------------- */
+
+#define TDM_PAPER "tdm-characterization-ipdps09"
+
+static const char *const fig6_claims[] = { "C1", "C2", "C3", NULL };
+static const char *const fig7_claims[] = { "C4", "C5", "C6", NULL };
+static const char *const fig8_claims[] = { "C7", "C8", NULL };
+static const char *const all_claims[] = { "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", NULL };
+
+#define FIGURE(n, cap, cl)                                                                 \
+    { .name = "tdm-fig" #n, .paper = TDM_PAPER, .item = "Fig. " #n, .caption = cap,         \
+      .sweep = "tdm-fig" #n, .kind = DM_TARGET_FIGURE, .row_axis = "block",                 \
+      .col_axis = "level", .claims = cl }
+
+/* Table 2 is the paper's, and its facts are what C6-C8 reason with, so it is tdm's
+ * target; the sweep that measures the card's bandwidth for it runs the copy kernels of
+ * the calibration workload, which sweeps/tdm-table2.yaml names. */
+static const dm_target tdm_targets[] = {
+    { .name = "tdm-table2", .paper = TDM_PAPER, .item = "Table 2", .table = "Table 2",
+      .caption = "the three GPUs of the study: memory, bandwidth, multiprocessors, cores, "
+                 "clock, compute capability and per-multiprocessor limits",
+      .sweep = "tdm-table2", .kind = DM_TARGET_CARDS,
+      .note = "the 9800 GX2 is two G92 GPUs on one board; its bandwidth and memory are per "
+              "GPU. The threads a card keeps active at once, set beside this card's below, "
+              "are what Characterization 6 (line 283) reasons with" },
+    FIGURE(6, "impact of problem size on the GTX 280: time against threads per block for "
+              "each algorithm, a curve per level", fig6_claims),
+    FIGURE(7, "impact of algorithm: time against threads per block at each level, a curve "
+              "per algorithm", fig7_claims),
+    FIGURE(8, "impact of hardware: the thread-parallel algorithms at levels 1 and 2 follow "
+              "the clock, block-tex at level 3 the memory", fig8_claims),
+    FIGURE(9, "the complete grid: algorithm x level x threads per block, a curve per card",
+           all_claims),
+    { 0 },
+};
+
+static const dm_paper tdm_papers[] = {
+    { .file = TDM_PAPER, .cite = "Archuleta et al., IPDPS 2009" },
+    { 0 },
+};
+
+/* tdm-fig6 and tdm-fig9 measure the same variants, levels and blocks as tdm-fig7 (and
+ * more blocks), so the claims read them too. */
+static const char *const tdm_claim_sweeps[] = { "tdm-fig7", "tdm-fig6", "tdm-fig9", NULL };
+
+const dm_study tdm_study = {
+    .papers = tdm_papers,
+    .claims = tdm_claims,
+    .claims_title = "the paper's eight characterizations",
+    .times_note = "Every time is the median of at least 10 cold samples of a point verified "
+                  "against the CPU reference; \"best\" is the fastest block of those measured "
+                  "(16 to 1024 threads per block).",
+    .claim_sweeps = tdm_claim_sweeps,
+    .group_axis = "level",
+    .group_prefix = "L",
+    .best_axis = "block",
+    .targets = tdm_targets,
+    .default_sweep = "tdm-perf",
 };

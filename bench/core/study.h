@@ -1,0 +1,143 @@
+/* study.h - what a workload brings about the papers it reproduces (dm_workload.study):
+ * their claims as data, each judged by a rule on measured medians; the tables and figures
+ * `dmbench reproduce` remakes and the sweeps that measure them; the default sweep. Rules
+ * read medians only through dm_study_data, which results/analysis implements. */
+#ifndef DM_STUDY_H
+#define DM_STUDY_H
+
+#include "dm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- verdicts ---------------------------------------------------------------------- */
+
+typedef enum dm_verdict {
+    DM_HOLDS,      /* the measurement bears the claim out */
+    DM_PARTLY,     /* some of it holds (some levels, or the trend but not its shape) */
+    DM_BREAKS,     /* the measurement contradicts it */
+    DM_UNMEASURED, /* the databases lack what the rule needs */
+} dm_verdict;
+#define DM_NVERDICTS 4
+
+/* The verdict in words: "holds", "partly holds", "does not hold", "not measurable here". */
+const char *study_verdict_name(dm_verdict v);
+/* "N hold, N partly hold, N do not hold, N not measurable here" into buf. */
+void study_counts_text(const int counts[DM_NVERDICTS], char *buf, size_t n);
+
+/* A rule's judgement of one claim. */
+typedef struct dm_claim_result {
+    dm_verdict verdict;
+    char evidence[2048]; /* the measured numbers and the rule they were judged by */
+    char hardware[1024]; /* where the claim (partly) breaks: the hardware change behind it */
+} dm_claim_result;
+
+/* ---- what rules read ----------------------------------------------------------------- */
+
+/* One median read back, with the card and run it comes from. */
+typedef struct dm_median {
+    int found;
+    double median;      /* seconds */
+    char params[512];   /* the point's parameters, "name=value,..." */
+    double sm_mhz;      /* the run's SM clock at its start, NAN when unknown */
+    double mem_mhz;     /* the run's memory clock at its start, NAN when unknown */
+    double l2_bytes;
+    int sms;
+    char gpu[128];
+    char cc[16];
+    char started[32];   /* the run's start, ISO 8601 UTC */
+} dm_median;
+
+/* The measured medians a rule may read: the card under study and the sweep whose runs
+ * it reads, and two queries over whatever holds the runs (ctx is theirs). */
+typedef struct dm_study_data {
+    const char *card;  /* a part of the card's name */
+    const char *sweep; /* the sweep whose latest complete run on a card is read */
+    void *ctx;
+    /* The fastest median of variant among the ok points whose parameters match where
+     * ("name=value,...", see study_params_match; "" matches every point) in the latest
+     * complete run of sweep on a card whose name contains card that has such a point.
+     * Returns 0 with out->found 0 when there is none, or DM_ERUNTIME. */
+    int (*median)(void *ctx, const char *card, const char *sweep, const char *variant,
+                  const char *where, dm_median *out, dm_err *err);
+    /* The name of the most recent card with complete runs of sweep whose name does not
+     * contain exclude, into out (empty when there is none). Returns 0 or DM_ERUNTIME. */
+    int (*other_card)(void *ctx, const char *sweep, const char *exclude, char *out,
+                      size_t n, dm_err *err);
+} dm_study_data;
+
+/* 1 when every "name=value" of where is in params ("name=value,...", as points store
+ * them), numbers compared as numbers; else 0. */
+int study_params_match(const char *params, const char *where);
+/* The value of parameter name in params as a number; NAN when absent or not a number. */
+double study_param(const char *params, const char *name);
+
+/* ---- claims, targets, studies ---------------------------------------------------------- */
+
+typedef struct dm_paper {
+    const char *file; /* the paper's text file without .txt, as results/published names it */
+    const char *cite; /* "Author et al., VENUE YEAR" */
+} dm_paper;
+
+/* One claim of a paper. Tables of these end with an entry whose id is NULL. */
+typedef struct dm_claim {
+    const char *id;      /* "C1" */
+    const char *title;   /* the paper's heading */
+    const char *wording; /* the paper's words the verdict is about */
+    int line;            /* the heading's line in the paper's text */
+    int quote_line;      /* the line where the quoted wording starts */
+    const char *metric;  /* the CUPTI metric that would back the verdict */
+    const char *const *shorts; /* its short names, as stored: shown when a run has them */
+    int cross_card;      /* 1 when it compares the card with another card */
+    /* Judges the claim on d's medians into r (evidence first, then the verdict). Returns
+     * 0, or DM_ERUNTIME from a query. */
+    int (*judge)(const dm_study_data *d, dm_claim_result *r, dm_err *err);
+} dm_claim;
+
+typedef enum dm_target_kind {
+    DM_TARGET_CARDS,     /* a table of card facts: the run's device beside the paper's cards */
+    DM_TARGET_FIGURE,    /* a figure of medians: the measured grid and the claims about it */
+    DM_TARGET_PUBLISHED, /* numbers nothing measures yet: listed only */
+} dm_target_kind;
+
+/* One table or figure of a paper that `dmbench reproduce NAME` remakes. */
+typedef struct dm_target {
+    const char *name;    /* the command's argument, "<paper>-table2" */
+    const char *paper;   /* the paper's text file without .txt */
+    const char *item;    /* "Table 2", "Fig. 6" as the paper numbers it */
+    const char *caption; /* what it shows */
+    const char *sweep;   /* sweeps/SWEEP.yaml measures it; NULL when nothing does yet */
+    const char *table;   /* its rows in results/published: their `table` field; NULL: none */
+    dm_target_kind kind;
+    const char *note;    /* DM_TARGET_CARDS: what a reader must know of the published
+                            values (written in brackets after them); may be NULL */
+    /* DM_TARGET_FIGURE: the grid's row axis (a row per value), the axis that with the
+     * variant makes its columns, and the ids of the study's claims judged with it. */
+    const char *row_axis, *col_axis;
+    const char *const *claims;
+} dm_target;
+
+struct dm_study {
+    const dm_paper *papers;    /* ends with a zeroed entry */
+    const dm_claim *claims;    /* NULL when the workload has no claims to judge */
+    const char *claims_title;  /* "the paper's eight claims" */
+    const char *times_note;    /* how the medians the claims read were measured */
+    /* The sweeps the claims read, the default first, then the alternates that measure
+     * the same points (NULL-terminated). */
+    const char *const *claim_sweeps;
+    /* The CUPTI lines under a claim: per variant, the mean at its fastest best_axis for
+     * each value of group_axis, printed group_prefix VALUE. */
+    const char *group_axis, *group_prefix, *best_axis;
+    const dm_target *targets;  /* ends with a zeroed entry; NULL: none */
+    const char *default_sweep; /* sweeps/SWEEP.yaml: the workload's main sweep */
+};
+
+/* The claim of s with this id, or NULL. */
+const dm_claim *study_claim(const dm_study *s, const char *id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -5,6 +5,8 @@
 #ifndef DM_TEST_TDM_FIXTURE_H
 #define DM_TEST_TDM_FIXTURE_H
 
+#include <sqlite3.h>
+
 #include "analysis_fixture.h"
 #include "characterize.h"
 #include "registry.h"
@@ -45,6 +47,11 @@ static inline const dm_study *fx_study(void)
     return w->study;
 }
 
+/* The memory bus every fixture run notes (an H100's); fx_bus changes a card's. */
+#define FX_BUS_BITS "5120"
+
+/* A complete run of sweep on card with the given clocks at start, noting the memory
+ * clock and FX_BUS_BITS as its device's; returns its id. */
 static inline int64_t fx_run(afx *f, const char *sweep, const char *card, double sm_mhz,
                              double mem_mhz)
 {
@@ -57,9 +64,27 @@ static inline int64_t fx_run(afx *f, const char *sweep, const char *card, double
                          .mem_clock_mhz_start = mem_mhz };
     int64_t id = 0;
     dm_err err = { 0 };
+    char clock[32];
+    snprintf(clock, sizeof clock, "%.17g", mem_mhz);
     assert_int_equal(store_run_begin(f->st, &info, &id, &err), 0);
+    assert_int_equal(store_run_note(f->st, id, "device.mem_clock_mhz", clock, &err), 0);
+    assert_int_equal(store_run_note(f->st, id, "device.mem_bus_bits", FX_BUS_BITS, &err), 0);
     assert_int_equal(store_run_end(f->st, id, "complete", &err), 0);
     return id;
+}
+
+/* Sets the memory bus width noted by the runs of card (NULL: removes the note). */
+static inline void fx_bus(afx *f, const char *card, const char *bits)
+{
+    char sql[256];
+    if (bits)
+        snprintf(sql, sizeof sql, "UPDATE run_notes SET value = '%s' WHERE key = "
+                 "'device.mem_bus_bits' AND run_id IN (SELECT id FROM runs WHERE gpu_name = "
+                 "'%s')", bits, card);
+    else
+        snprintf(sql, sizeof sql, "DELETE FROM run_notes WHERE key = 'device.mem_bus_bits' "
+                 "AND run_id IN (SELECT id FROM runs WHERE gpu_name = '%s')", card);
+    assert_int_equal(sqlite3_exec(store_db(f->st), sql, NULL, NULL, NULL), SQLITE_OK);
 }
 
 /* Stores an ok point of variant v at level and block whose samples centre on ms. */
@@ -92,14 +117,15 @@ static inline void fx_point(afx *f, int64_t run, int64_t idx, int v, int level, 
 typedef double (*fx_model)(int v, int level, int block, double clk, double mem);
 
 /* Like the paper's GTX 280: thread-parallel constant over levels and set by the clock,
- * thread-shared falling with block size, block-parallel rising with block size, growing
+ * thread-shared falling steeply with block size (by two thirds from block 16, each
+ * doubling's drop half the one before), block-parallel rising with block size, growing
  * with the level and set by memory bandwidth. */
 static inline double paper_card(int v, int level, int block, double clk, double mem)
 {
     if (v == 0)
         return 3.2 * clk;
     if (v == 1)
-        return 3.0 * clk * (1 + 0.5 * 16.0 / block);
+        return clk * (2.0 + 4.0 * 16.0 / block);
     return (v == 2 ? 1.0 : 1.5) * 0.1 * level * level * level * (1 + block / 64.0) * mem;
 }
 

@@ -1,7 +1,7 @@
 /* test_characterize.c - tdm's study judged on planted fixture databases: medians shaped
  * like the paper's cards (every claim holds), like a modern card (C3, C6 and C8 break, C7
- * cannot be tested at equal clocks), and with points or cards missing (not measurable);
- * and the command. */
+ * cannot be tested at equal clocks), with points or cards missing (not measurable), and
+ * the shapes that tell C2's "exponentially", C3's levels and C8's bandwidth apart. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,6 +45,18 @@ static void expect(afx *f, const char *card, const char *want)
                      counts[DM_UNMEASURED], i);
 }
 
+/* Claim id judged on card. */
+static dm_claim_result judge(afx *f, const char *card, const char *id)
+{
+    chz_ctx c = ctx_of(f, card);
+    const dm_claim *cl = study_claim(fx_study(), id);
+    dm_claim_result r;
+    dm_err err = { 0 };
+    assert_non_null(cl);
+    assert_int_equal(chz_judge(&c, cl, &r, &err), 0);
+    return r;
+}
+
 static void test_paper_shaped_medians_hold_every_claim(void **state)
 {
     afx *f = *state;
@@ -69,11 +81,106 @@ static void test_clock_scaling_that_misses_the_ratio_breaks_c7(void **state)
     expect(f, "GTX 280", "HHHHHHBH");
 }
 
-static void test_flat_medians_break_c1_c2_c4_c5_c6(void **state)
+static void test_flat_medians_break_c1_to_c6(void **state)
 {
     afx *f = *state;
     fx_card(f, "flat", 1500, 1000, flat_card, 1.0, 1.0, 3);
-    expect(f, "flat", "BBHBBBUU"); /* one card: C7 and C8 compare cards */
+    expect(f, "flat", "BBBBBBUU"); /* one card: C7 and C8 compare cards */
+}
+
+/* paper_card, but thread-shared falls by less than a third from block 16 (each
+ * doubling's drop half the one before): a fall, but not the steep one of the paper. */
+static double modest_fall_card(int v, int level, int block, double clk, double mem)
+{
+    return v == 1 ? clk * 3.0 * (1 + 0.4 * 16.0 / block) : paper_card(v, level, block, clk, mem);
+}
+
+/* paper_card, but thread-shared drops by two thirds all at once at block 512. */
+static double late_cliff_card(int v, int level, int block, double clk, double mem)
+{
+    return v == 1 ? clk * (block >= 512 ? 2.0 : 6.0) : paper_card(v, level, block, clk, mem);
+}
+
+static void test_c2_a_modest_or_late_fall_is_not_exponential(void **state)
+{
+    afx *f = *state;
+    fx_card(f, "modest", 1500, 1000, modest_fall_card, 1.0, 1.0, 3);
+    fx_card(f, "cliff", 1500, 1000, late_cliff_card, 1.0, 1.0, 3);
+    dm_claim_result r = judge(f, "modest", "C2");
+    assert_int_equal(r.verdict, DM_PARTLY);
+    /* the measured shape: each doubling's drop and its ratio to the one before */
+    assert_non_null(strstr(r.evidence, "16 to 32 0.6 ms, 32 to 64 0.3 ms (x0.50), 64 to 128 "
+                                       "0.15 ms (x0.50)"));
+    assert_non_null(strstr(r.evidence, "(28 % faster)"));
+    assert_non_null(strstr(r.hardware, "falls by 28 % at most from block 16"));
+    r = judge(f, "cliff", "C2");
+    assert_int_equal(r.verdict, DM_PARTLY);
+    assert_non_null(strstr(r.evidence, "(67 % faster)"));
+    assert_non_null(strstr(r.evidence, "128 to 256 0 ms, 256 to 512 4 ms."));
+    assert_non_null(strstr(r.hardware, "not as a decay"));
+    /* the paper's steep, front-loaded fall holds */
+    fx_card(f, "steep", 1500, 1000, paper_card, 1.0, 1.0, 3);
+    assert_int_equal(judge(f, "steep", "C2").verdict, DM_HOLDS);
+}
+
+/* modern_card, but at level 3 the block-parallel time falls to block 128 and rises
+ * from there to 512, still below block 16's. */
+static double level3_rises_card(int v, int level, int block, double clk, double mem)
+{
+    if (v < 2 || level < 3)
+        return modern_card(v, level, block, clk, mem);
+    return (v == 2 ? 1.0 : 1.5) * (16.0 / block + 0.5 * sqrt(block / 512.0));
+}
+
+static void test_c3_is_judged_per_level(void **state)
+{
+    afx *f = *state;
+    fx_card(f, "mixed", 1980, 3200, level3_rises_card, 1.0, 1.0, 3);
+    dm_claim_result r = judge(f, "mixed", "C3");
+    assert_int_equal(r.verdict, DM_PARTLY);
+    assert_non_null(strstr(r.evidence, "block-tex level 3: 1.088 ms at block 16, fastest 0.375 "
+                                       "ms at 128, 0.531"));
+    assert_non_null(strstr(r.evidence, " ms at 512 (+42 % from the fastest)"));
+    assert_non_null(strstr(r.evidence, "Levels that hold: 3."));
+    assert_non_null(strstr(r.hardware, "at levels 1 and 2 the block-parallel time"));
+    assert_non_null(strstr(r.hardware, "compute capability 9.0, 132 SMs"));
+    fx_card(f, "paper", 1500, 1000, paper_card, 1.0, 1.0, 3);
+    assert_int_equal(judge(f, "paper", "C3").verdict, DM_HOLDS);
+    fx_card(f, "modern", 1980, 3200, modern_card, 1.0, 1.0, 3);
+    r = judge(f, "modern", "C3");
+    assert_int_equal(r.verdict, DM_BREAKS);
+    assert_non_null(strstr(r.evidence, "Levels that hold: none."));
+    assert_non_null(strstr(r.evidence, "block-tex level 1: 0.105 ms at block 16, fastest at 512 "
+                                       "(0.008125 ms)."));
+}
+
+static void test_c8_reads_the_bandwidth_not_the_memory_clock(void **state)
+{
+    afx *f = *state;
+    /* equal memory clocks, a 6144-bit bus against 5120: 1.2x the bandwidth, 1.2x faster */
+    fx_card(f, "wide", 1500, 3200, paper_card, 1.0, 1.0, 3);
+    fx_card(f, "narrow", 1500, 3200, paper_card, 1.0, 1.2, 3);
+    fx_bus(f, "wide", "6144");
+    dm_claim_result r = judge(f, "wide", "C8");
+    assert_int_equal(r.verdict, DM_HOLDS);
+    assert_non_null(strstr(r.evidence, "4915 GB/s (6144-bit bus) on wide, 4096 GB/s (5120-bit "
+                                       "bus) on narrow. Bandwidth ratio 1.200, time ratio 1.200"));
+    afx_close(f);
+    assert_int_equal(afx_open(f), 0);
+    /* clocks 1.222x and buses 1.2x apart: 1.467x the bandwidth; 1.15x faster is not half of
+     * that advantage, though it is more than half of the clock's */
+    fx_card(f, "H200", 1980, 3201, paper_card, 1.0, 1.0, 3);
+    fx_card(f, "H100", 1980, 2619, paper_card, 1.0, 1.15, 3);
+    fx_bus(f, "H200", "6144");
+    r = judge(f, "H200", "C8");
+    assert_int_equal(r.verdict, DM_BREAKS);
+    assert_non_null(strstr(r.evidence, "Bandwidth ratio 1.467, time ratio 1.150"));
+    /* a run that did not note its bus */
+    fx_bus(f, "H100", NULL);
+    r = judge(f, "H200", "C8");
+    assert_int_equal(r.verdict, DM_UNMEASURED);
+    assert_non_null(strstr(r.evidence, "The run of H100 did not note its memory clock and bus "
+                                       "width"));
 }
 
 static void test_missing_level_and_card_are_not_measurable(void **state)
@@ -231,8 +338,13 @@ int main(void)
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_clock_scaling_that_misses_the_ratio_breaks_c7,
                                         afx_setup, afx_teardown),
-        cmocka_unit_test_setup_teardown(test_flat_medians_break_c1_c2_c4_c5_c6, afx_setup,
+        cmocka_unit_test_setup_teardown(test_flat_medians_break_c1_to_c6, afx_setup,
                                         afx_teardown),
+        cmocka_unit_test_setup_teardown(test_c2_a_modest_or_late_fall_is_not_exponential,
+                                        afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_c3_is_judged_per_level, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_c8_reads_the_bandwidth_not_the_memory_clock,
+                                        afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_missing_level_and_card_are_not_measurable,
                                         afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_write_counts_verdicts_and_quotes_the_paper,

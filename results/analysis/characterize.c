@@ -113,7 +113,11 @@ static int median_in(dm_store *st, const char *card, const char *sweep, const ch
 {
     static const char sql[] =
         "SELECT s.median, p.params, r.sm_clock_mhz_start, r.mem_clock_mhz_start,"
-        " r.gpu_l2_bytes, r.gpu_sms, r.gpu_name, r.gpu_cc, r.started_at"
+        " r.gpu_l2_bytes, r.gpu_sms, r.gpu_name, r.gpu_cc, r.started_at,"
+        " (SELECT value FROM run_notes n WHERE n.run_id = r.id"
+        "  AND n.key = 'device.mem_clock_mhz'),"
+        " (SELECT value FROM run_notes n WHERE n.run_id = r.id"
+        "  AND n.key = 'device.mem_bus_bits')"
         " FROM points p JOIN runs r ON r.id = p.run_id"
         " JOIN point_stats s ON s.point_id = p.id"
         " WHERE r.sweep_name = ?1 AND r.status = 'complete' AND instr(r.gpu_name, ?2) > 0"
@@ -144,6 +148,8 @@ static int median_in(dm_store *st, const char *card, const char *sweep, const ch
             text_col(q, 6, out->gpu, sizeof out->gpu);
             text_col(q, 7, out->cc, sizeof out->cc);
             snprintf(out->started, sizeof out->started, "%s", when);
+            out->mem_bus_bits = column_or_nan(q, 10);
+            out->mem_gbps = chz_peak_gbps(column_or_nan(q, 9), out->mem_bus_bits);
         }
         rc = SQLITE_DONE; /* the first match is the fastest of the newest run */
         break;

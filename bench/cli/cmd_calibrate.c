@@ -1,5 +1,5 @@
 /* cmd_calibrate.c - `dmbench calibrate`: checks the measurement engine against a plain
- * measurement outside it, for each registered workload that brings a calibration (membw:
+ * measurement outside it, for each registered workload that brings a calibration (say, a
  * copy bandwidth against a cudaMemcpy loop timed with CUDA events). */
 #include <getopt.h>
 #include <math.h>

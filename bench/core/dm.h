@@ -247,8 +247,8 @@ struct dm_workload {
     int (*compare)(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
     void (*work)(const dm_point *pt, dm_work *w); /* optional */
     /* Writes the mining result out (in the workload's result form, as from a variant's
-     * output or the reference) as CSV with a header line, for `dmbench mine`: tdm the
-     * count per episode. Returns 0, or DM_ERUNTIME with err set (a write failed). */
+     * output or the reference) as CSV with a header line, for `dmbench mine` (counts per
+     * episode, rules with their measures, patterns with their indexes). Returns 0, or DM_ERUNTIME with err set (a write failed). */
     int (*write_result)(const void *out, const dm_point *pt, FILE *f, dm_err *err);
     const dm_variant *variants; /* ends with a zeroed entry */
     /* What the workload brings from its own folder, read by the generic commands. */
@@ -258,9 +258,8 @@ struct dm_workload {
     const dm_calibration *calibration; /* a check of the engine itself; NULL: none */
 };
 
-/* A check of the measurement engine against the same quantity measured outside it (for
- * membw: copy bandwidth against a loop of cudaMemcpy calls timed by one pair of CUDA
- * events). `dmbench calibrate` runs sweep, takes each listed variant's best bandwidth and
+/* A check of the measurement engine against the same quantity measured outside it (say,
+ * a copy bandwidth against a loop of cudaMemcpy calls timed by one pair of CUDA events). `dmbench calibrate` runs sweep, takes each listed variant's best bandwidth and
  * fails unless each is within tolerance of plain(). */
 struct dm_calibration {
     const char *sweep;           /* sweep text; one %lld, the size axis's value */

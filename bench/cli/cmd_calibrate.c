@@ -1,7 +1,6 @@
 /* cmd_calibrate.c - `dmbench calibrate`: checks the measurement engine against a plain
  * measurement outside it, for each registered workload that brings a calibration (say, a
  * copy bandwidth against a cudaMemcpy loop timed with CUDA events). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,42 +58,25 @@ static int calibrate_one(const dm_workload *w, const dm_device *dev, const char 
 
 int cmd_calibrate(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },  { "mib", required_argument, NULL, 'm' },
-        { "device", required_argument, NULL, 'D' }, { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },      { 0 },
-    };
     const char *db = NULL;
     long mib = 256, device_index = 0;
-    int quiet = 0, c;
-    char *end;
+    int quiet = 0;
     dm_err err = { 0 };
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hq", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 'm':
-            mib = strtol(optarg, &end, 10);
-            if (end == optarg || *end || mib < 1 || mib > 65536)
-                return cli_usage_error("calibrate", "--mib %s: expected 1..65536", optarg);
-            break;
-        case 'D':
-            device_index = strtol(optarg, &end, 10);
-            if (end == optarg || *end || device_index < 0)
-                return cli_usage_error("calibrate", "--device %s: expected a GPU index", optarg);
-            break;
-        case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return DM_EXIT_OK;
-        case ':': return cli_usage_error("calibrate", "option %s needs a value", argv[optind - 1]);
-        default: return cli_usage_error("calibrate", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_opt opts[] = {
+        CLI_OPT_STR("db", &db),
+        CLI_OPT_INT("mib", &mib, 1, 65536),
+        CLI_OPT_INT("device", &device_index, 0, 1024),
+        { .name = "quiet", .short_name = 'q', .kind = CLI_FLAG, .dest = &quiet, .value = 1 },
+        { 0 },
+    };
+    int first, rc = cli_parse(argc, argv, opts, usage, &first);
+    if (rc >= 0)
+        return rc;
     const dm_workload *only = NULL;
-    if (optind < argc && !(only = registry_workload(argv[optind++], &err)))
+    if (first < argc && !(only = registry_workload(argv[first++], &err)))
         return cli_fail(&err);
-    if (optind != argc)
-        return cli_usage_error("calibrate", "unexpected argument '%s'", argv[optind]);
+    if (first != argc)
+        return cli_usage_error("calibrate", "unexpected argument '%s'", argv[first]);
     if (only && !only->calibration)
         return cli_usage_error("calibrate", "workload '%s' has no calibration", only->name);
 

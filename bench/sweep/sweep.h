@@ -3,9 +3,9 @@
  *
  * A sweep file:
  *
- *   name: membw-default            # optional; defaults to the file's base name
+ *   name: w-default                # optional; defaults to the file's base name
  *   description: ...               # optional
- *   workload: membw
+ *   workload: w                    # a registered workload
  *   dataset:                       # either a generator ...
  *     generator: random
  *   # dataset: { path: ../shared/datasets/x.csv }   ... or a file

@@ -421,7 +421,7 @@ static void input_errors_exit_2_with_one_line(void **state)
     mine_fails(f, 2, "tdm -v cpu --data x --generator planted", "both --data and --generator");
     mine_fails(f, 2, "tdm -v cpu --generator uniformm", "tdm has no generator 'uniformm'");
     mine_fails(f, 2, "tdm -v cpu --frobnicate", "unknown option '--frobnicate'");
-    mine_fails(f, 2, "tdm -v cpu --device x", "--device x: expected a GPU index");
+    mine_fails(f, 2, "tdm -v cpu --device x", "--device x: expected an integer");
     snprintf(bad, sizeof bad, "%s/bad.txt", f->dir);
     write_file(bad, "ABC\nAB1C\n");
     snprintf(args, sizeof args, "tdm -v cpu -p length=5 --data %s", bad);

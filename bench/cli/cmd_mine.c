@@ -2,7 +2,6 @@
  * point's parameters and data, verified, its mining result written as CSV to --out (by
  * a temporary file renamed into place, so an error leaves no file) or to stdout. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,71 +77,52 @@ static int close_beside(FILE *f, const char *tmp, const char *path, int rc, dm_e
 
 int cmd_mine(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "variant", required_argument, NULL, 'v' }, { "param", required_argument, NULL, 'p' },
-        { "data", required_argument, NULL, 'f' },    { "generator", required_argument, NULL, 'g' },
-        { "out", required_argument, NULL, 'o' },     { "no-verify", no_argument, NULL, 'n' },
-        { "device", required_argument, NULL, 'D' },  { "help", no_argument, NULL, 'h' },
-        { 0 },
-    };
     const char *variant = NULL, *data = NULL, *generator = NULL, *out = NULL;
     const char *params[MAX_PARAMS];
-    int nparams = 0, verify = 1, device = 0, c;
-    char *end;
+    int nparams = 0, verify = 1;
+    long device = 0;
     dm_err err = { 0 };
-
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:p:o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'v': variant = optarg; break;
-        case 'p':
-            if (nparams == MAX_PARAMS)
-                return cli_usage_error("mine", "more than %d --param", MAX_PARAMS);
-            params[nparams++] = optarg;
-            break;
-        case 'f': data = optarg; break;
-        case 'g': generator = optarg; break;
-        case 'o': out = optarg; break;
-        case 'n': verify = 0; break;
-        case 'D':
-            device = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end != '\0' || device < 0)
-                return cli_usage_error("mine", "--device %s: expected a GPU index (0, 1, ...)",
-                                       optarg);
-            break;
-        case 'h': usage(stdout); return DM_EXIT_OK;
-        case ':': return cli_usage_error("mine", "option %s needs a value", argv[optind - 1]);
-        default: return cli_usage_error("mine", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage_error("mine", optind == argc ? "no workload given"
-                                                      : "more than one workload given");
+    const cli_opt opts[] = {
+        { .name = "variant", .short_name = 'v', .kind = CLI_STR, .dest = &variant },
+        { .name = "param", .short_name = 'p', .kind = CLI_LIST, .dest = params,
+          .count = &nparams, .max = MAX_PARAMS },
+        CLI_OPT_STR("data", &data),
+        CLI_OPT_STR("generator", &generator),
+        { .name = "out", .short_name = 'o', .kind = CLI_STR, .dest = &out },
+        { .name = "no-verify", .kind = CLI_FLAG, .dest = &verify, .value = 0 },
+        CLI_OPT_INT("device", &device, 0, 1023),
+        { 0 },
+    };
+    int first, rc = cli_parse(argc, argv, opts, usage, &first);
+    if (rc >= 0)
+        return rc;
+    if (first != argc - 1)
+        return cli_usage_error("mine", first == argc ? "no workload given"
+                                                     : "more than one workload given");
     if (!variant)
         return cli_usage_error("mine", "no --variant given");
     if (data && generator)
         return cli_usage_error("mine", "both --data and --generator given; expected one");
 
-    const dm_workload *w = registry_workload(argv[optind], &err);
+    const dm_workload *w = registry_workload(argv[first], &err);
     const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
     if (!v)
         return cli_fail(&err);
     dm_data_source src = { 0 };
     if (data)
         snprintf(src.path, sizeof src.path, "%s", data);
-    else if (generator || (w->generators && w->generators[0]))
-        snprintf(src.generator, sizeof src.generator, "%s", generator ? generator : w->generators[0]);
-    else
+    else if (!generator && !(w->generators && w->generators[0]))
         return cli_usage_error("mine", "workload '%s' has no generator; expected --data FILE",
                                w->name);
+    else
+        snprintf(src.generator, sizeof src.generator, "%s",
+                 generator ? generator : w->generators[0]);
 
     dm_mine_opts mo = { .workload = w, .variant = v, .params = params, .nparams = nparams,
-                        .source = &src, .device = device, .verify = verify };
+                        .source = &src, .device = (int)device, .verify = verify };
     dm_point pt;
     char tmp[1100];
     FILE *f = stdout;
-    int rc;
     if (out && open_beside(out, tmp, sizeof tmp, &f, &err) != 0)
         return cli_fail(&err);
     rc = mine_point(&mo, f, &pt, &err);

@@ -641,6 +641,36 @@ static void test_reference_of_a_prefix_is_the_prefix_of_the_reference(void **sta
     tdm_dataset_close(&ds);
 }
 
+/* The text write(out, pt) puts in a memory stream (static buffer), or fails the test. */
+static const char *result_text(const uint32_t *out, const dm_point *pt)
+{
+    static char buf[256];
+    dm_err err = {0};
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_non_null(f);
+    if (tdm_write_result(out, pt, f, &err))
+        fail_msg("tdm_write_result: %s", err.msg);
+    fclose(f);
+    return buf;
+}
+
+static void test_result_csv_names_each_episode_and_its_count(void **state)
+{
+    (void)state;
+    dm_point pt;
+    dm_err err = {0};
+    const uint32_t counts[] = {5, 0, UINT32_MAX};
+    point_at(&pt, "cpu", 100, 2);
+    set_int(&pt, "count", 3);
+    assert_string_equal(result_text(counts, &pt), "episode,count\nAB,5\nAC,0\nAD,4294967295\n");
+    /* a stream that cannot be written */
+    FILE *ro = fopen("/dev/null", "r");
+    assert_non_null(ro);
+    assert_int_equal(tdm_write_result(counts, &pt, ro, &err), DM_ERUNTIME);
+    assert_non_null(strstr(err.msg, "writing the counts"));
+    fclose(ro);
+}
+
 /* ---- the variant table ---- */
 
 static void test_variant_table_is_well_formed(void **state)
@@ -842,6 +872,7 @@ int main(void)
         cmocka_unit_test(test_groups_pack_each_episode_once),
         cmocka_unit_test(test_reference_compare_and_work),
         cmocka_unit_test(test_reference_of_a_prefix_is_the_prefix_of_the_reference),
+        cmocka_unit_test(test_result_csv_names_each_episode_and_its_count),
         cmocka_unit_test(test_variant_table_is_well_formed),
         cmocka_unit_test(test_supports_pruning_reasons),
         cmocka_unit_test(test_a_count_over_the_level_prunes_every_variant),

@@ -113,6 +113,15 @@ typedef struct dm_expansion {
 int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_err *err);
 void sweep_expansion_free(dm_expansion *e);
 
+/* One point of variant v of workload w, made as an expansion for dev makes it: the
+ * defaults, then each "NAME=VALUE" of assign in turn (a later one wins), then the tuned
+ * values of the parameters none sets, then the variant's resolve() (dev not NULL) and
+ * supports(). Returns 0, or DM_EINPUT naming the problem: an assignment without '=', a
+ * name that is no parameter of v (with the close ones), a value that does not parse or
+ * is not allowed, or why v does not run the point. */
+int sweep_point(const dm_workload *w, const dm_variant *v, const char *const *assign,
+                int nassign, const dm_device *dev, dm_point *pt, dm_err *err);
+
 #ifdef __cplusplus
 }
 #endif

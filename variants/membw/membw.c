@@ -375,6 +375,7 @@ const dm_workload membw_workload = {
     .reference_free = membw_reference_free,
     .compare = membw_compare,
     .work = membw_work,
+    .write_result = membw_write_result,
     .variants = membw_variants,
     .calibration = &membw_calibration,
 };

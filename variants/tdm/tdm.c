@@ -663,5 +663,6 @@ const dm_workload tdm_workload = {
     .reference_free = tdm_reference_free,
     .compare = tdm_compare,
     .work = tdm_work,
+    .write_result = tdm_write_result,
     .variants = tdm_variants,
 };

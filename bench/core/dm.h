@@ -246,8 +246,8 @@ struct dm_workload {
      * tolerance); else nonzero with why naming the first difference. */
     int (*compare)(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
     void (*work)(const dm_point *pt, dm_work *w); /* optional */
-    /* Writes the mining result out (in the workload's result form, as from a variant's
-     * output or the reference) as CSV with a header line, for `dmbench mine` (counts per
+    /* Writes the mining result out (in the workload's result form, as a variant's
+     * output() gives it) as CSV with a header line, for `dmbench mine` (counts per
      * episode, rules with their measures, patterns with their indexes). Returns 0, or DM_ERUNTIME with err set (a write failed). */
     int (*write_result)(const void *out, const dm_point *pt, FILE *f, dm_err *err);
     const dm_variant *variants; /* ends with a zeroed entry */

@@ -10,7 +10,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include "fits.h"
 #include "membw/membw.h"
+#include "tuned.h"
 
 /* ---- cpu ---------------------------------------------------------------------- */
 
@@ -353,4 +355,6 @@ const dm_workload membw_workload = {
     .compare = membw_compare,
     .work = membw_work,
     .variants = membw_variants,
+    .tuned = dm_tuned_table,
+    .fits = dm_crossover_fit_table,
 };

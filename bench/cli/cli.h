@@ -46,6 +46,13 @@ int cli_open_existing(const char *opt, struct dm_store **st, dm_err *err);
 /* Parses a run id argument ("12" or "latest"); returns 0 with *id (0 for latest), or
  * DM_EINPUT. */
 int cli_parse_run_id(const char *s, int64_t *id, dm_err *err);
+/* Writes text (len bytes) over the generated table variants/<workload>/<file> (tuned.h,
+ * fits.h) in the variants/ folder $DMBENCH_VARIANTS names, else beside dmbench's folder,
+ * else in the source tree the build was configured from (srcdir.h); the file must be
+ * there already (every workload's folder has both). The path written goes into path
+ * (of size n). Returns 0, or DM_ERUNTIME (not found, or the write failed) with err set. */
+int cli_write_variant_file(const char *workload, const char *file, const char *text,
+                           size_t len, char *path, size_t n, dm_err *err);
 
 /* ---- options ---- */
 

@@ -252,7 +252,7 @@ struct dm_workload {
     int (*write_result)(const void *out, const dm_point *pt, FILE *f, dm_err *err);
     const dm_variant *variants; /* ends with a zeroed entry */
     /* What the workload brings from its own folder, read by the generic commands. */
-    const dm_tuned *tuned;          /* variants/<w>/tuned.h (tuned.h in core), zero-ended */
+    const dm_tuned *tuned;          /* variants/<w>/tuned.h (tuned_lookup.h), zero-ended */
     const dm_crossover_fit *fits;   /* variants/<w>/fits.h (crossover_lookup.h), zero-ended */
     const dm_study *study;          /* variants/<w>/study.c (study.h): claims, targets */
     const dm_calibration *calibration; /* a check of the engine itself; NULL: none */

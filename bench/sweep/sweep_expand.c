@@ -12,7 +12,7 @@
 #include "device.h"
 #include "registry.h"
 #include "sweep_int.h"
-#include "tuned.h"
+#include "tuned_lookup.h"
 
 /* One parameter an axis sets, with the axis's values parsed for this variant. */
 typedef struct xmember {
@@ -155,8 +155,9 @@ static int xplan_constraints(const dm_sweep *s, const dm_device *dev, xplan *p, 
 }
 
 /* The parameters of the variant that no axis sets and that `dmbench tune` has chosen
- * values for (variants/tuned_blocks.h): their defaults give way to the tuned values. */
-static void xplan_tuned(const dm_sweep *s, const dm_device *dev, xplan *p)
+ * values for (the workload's variants/<w>/tuned.h): their defaults give way to the
+ * tuned values. */
+static void xplan_tuned(const dm_device *dev, xplan *p)
 {
     if (!dev)
         return;
@@ -164,13 +165,8 @@ static void xplan_tuned(const dm_sweep *s, const dm_device *dev, xplan *p)
         int set = 0;
         for (int m = 0; m < p->nmembers && !set; m++)
             set = p->members[m].param == i;
-        for (const dm_tuned *t = tuned_table(); t->card && !set; t++)
-            if (!strcmp(t->workload, s->workload->name) &&
-                !strcmp(t->variant, p->tmpl.variant->name) &&
-                !strcmp(t->axis, p->tmpl.specs[i]->name)) {
-                p->tuned[p->ntuned++] = i;
-                break;
-            }
+        if (!set && tuned_has(p->tmpl.workload, p->tmpl.variant->name, p->tmpl.specs[i]->name))
+            p->tuned[p->ntuned++] = i;
     }
 }
 
@@ -178,20 +174,11 @@ static void xplan_tuned(const dm_sweep *s, const dm_device *dev, xplan *p)
  * parameters, where the compiled-in table has one. */
 static void xtune_param(const dm_device *dev, dm_point *pt, int i)
 {
-    char bucket[1024] = "", val[64];
-    size_t used = 0;
-    for (int j = 0; j < pt->nparams && used < sizeof bucket; j++) {
-        if (j == i)
-            continue;
-        dm_value_format(&pt->values[j], val, sizeof val);
-        used += (size_t)snprintf(bucket + used, sizeof bucket - used, "%s%s=%s",
-                                 used ? "," : "", pt->specs[j]->name, val);
-    }
+    char val[64];
     int64_t v;
     const char *how;
     dm_value parsed;
-    if (tuned_lookup(tuned_table(), dev, pt->workload->name, pt->variant->name,
-                     pt->specs[i]->name, bucket, &v, &how)) {
+    if (tuned_lookup(pt, dev, pt->specs[i]->name, &v, &how)) {
         snprintf(val, sizeof val, "%lld", (long long)v);
         if (dm_value_parse(pt->specs[i], val, &parsed, NULL) == 0)
             pt->values[i] = parsed;
@@ -280,7 +267,7 @@ int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_
         if ((rc = registry_point_defaults(s->workload, s->variants[v], &p->tmpl, err)) ||
             (rc = xplan_dims(s, p, err)) || (rc = xplan_constraints(s, dev, p, err)))
             goto fail;
-        xplan_tuned(s, dev, p);
+        xplan_tuned(dev, p);
         total += p->count;
         if (total > SWEEP_MAX_POINTS) {
             rc = dm_err_set(err, DM_EINPUT, "%s: the sweep expands to more than %d points; "

@@ -207,7 +207,7 @@ int64_t tdm_packed_chunk(int64_t n, int64_t groups, int sms, int64_t chunk_param
 
 /* ---- hybrid (tdm_hybrid.c): which paper kernel the hybrid variant runs ---- */
 
-struct dm_crossover_fit; /* bench/crossover_lookup.h */
+struct dm_crossover_fit; /* bench/core/crossover_lookup.h */
 
 #define TDM_HYBRID_MAX_SWITCH 1000000000000000LL /* a fit's switch point at most */
 
@@ -225,10 +225,12 @@ int64_t tdm_hybrid_switch_at(const struct dm_crossover_fit *fit, int level);
 const char *tdm_hybrid_choose(int level, int64_t episodes, const struct dm_crossover_fit *fit,
                               int64_t switch_at, const char *below);
 
-/* The compiled-in fit of tdm's block-tex and thread-tex crossover over count grouped by
- * level for dev (its card, else its architecture family), or NULL when there is none;
- * *how says which ("card", "architecture family") when found. */
-const struct dm_crossover_fit *tdm_hybrid_fit(const dm_device *dev, const char **how);
+/* The fit of the block-tex and thread-tex crossover over count grouped by level in the
+ * table the workload w compiles in (tdm's: variants/tdm/fits.h) for dev (its card, else
+ * its architecture family), or NULL when there is none; *how says which ("card",
+ * "architecture family") when found. */
+const struct dm_crossover_fit *tdm_hybrid_fit(const dm_workload *w, const dm_device *dev,
+                                              const char **how);
 
 /* ---- CUDA launchers (tdm_thread.cu, tdm_block.cu, tdm_packed.cu) ---- */
 

@@ -10,7 +10,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include "fits.h"
 #include "membw/membw.h"
+#include "tuned.h"
 
 /* ---- cpu ---------------------------------------------------------------------- */
 
@@ -378,4 +380,6 @@ const dm_workload membw_workload = {
     .write_result = membw_write_result,
     .variants = membw_variants,
     .calibration = &membw_calibration,
+    .tuned = dm_tuned_table,
+    .fits = dm_crossover_fit_table,
 };

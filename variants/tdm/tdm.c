@@ -4,6 +4,7 @@
  * algorithms (Archuleta et al., IPDPS 2009, §3.3); packed is ours: episodes sharing a
  * suffix as bits of one word, the database in chunks composed exactly; hybrid runs
  * block-tex or thread-tex, whichever the stored crossover fit says wins at the point. */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,11 @@
 #include <cuda_runtime_api.h>
 
 #include "crossover_lookup.h"
+#include "fits.h"
+#include "registry.h"
 #include "tdm/tdm.h"
 #include "tuned.h"
+#include "tuned_lookup.h"
 
 /* Threads per block of the paper's kernels unless a sweep or the tuned table sets it. */
 #define TDM_BLOCK_DEFAULT "64"
@@ -381,20 +385,37 @@ static int tdm_paper_run(void *state, dm_err *err)
 
 /* ---- hybrid -------------------------------------------------------------------------- */
 
-/* Gives an open block (0) of pt the block of kernel: tuned for dev (NULL: none) and
- * pt's problem, else the kernel's default. */
+/* The point of kernel that hybrid's pt stands for, in kp: kernel's parameters at their
+ * defaults but those pt also has, at pt's values. */
+static void tdm_kernel_point(const dm_point *pt, const char *kernel, dm_point *kp)
+{
+    const dm_variant *v = registry_variant(pt->workload, kernel, NULL);
+    /* kernel is a variant of pt's workload, whose defaults parse (test_registry) */
+    int rc = v ? registry_point_defaults(pt->workload, v, kp, NULL) : DM_EINPUT;
+    assert(rc == 0);
+    (void)rc;
+    for (int i = 0; i < kp->nparams; i++) {
+        const dm_value *own = dm_point_get(pt, kp->specs[i]->name);
+        if (own)
+            kp->values[i] = *own;
+    }
+}
+
+/* Gives an open block (0) of pt the block of kernel: tuned for dev (NULL: none) at
+ * kernel's point for pt (tdm_kernel_point), else the kernel's default. */
 static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
 {
-    char bucket[1024];
     const char *how;
-    int64_t tuned;
+    int64_t block = strtoll(TDM_BLOCK_DEFAULT, NULL, 10), tuned;
+    dm_point kp;
     if (dm_point_int(pt, "block") != 0)
         return;
-    dm_point_problem_key(pt, bucket, sizeof bucket);
-    if (dev && tuned_lookup(tuned_table(), dev, "tdm", kernel, "block", bucket, &tuned, &how))
-        dm_point_set_int(pt, "block", tuned);
-    else
-        dm_point_set_int(pt, "block", strtoll(TDM_BLOCK_DEFAULT, NULL, 10));
+    if (dev) {
+        tdm_kernel_point(pt, kernel, &kp);
+        if (tuned_lookup(&kp, dev, "block", &tuned, &how))
+            block = tuned;
+    }
+    dm_point_set_int(pt, "block", block);
 }
 
 /* Why a point that leaves its switch point open cannot run on dev. */
@@ -415,7 +436,7 @@ static const char *tdm_hybrid_kernel(const dm_point *pt, const dm_device *dev)
     if (tdm_problem_size(pt, &episodes, NULL) != 0)
         return NULL;
     return tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
-                             dev ? tdm_hybrid_fit(dev, &how) : NULL,
+                             dev ? tdm_hybrid_fit(pt->workload, dev, &how) : NULL,
                              dm_point_int(pt, "switch_at"), dm_point_str(pt, "below"));
 }
 
@@ -425,7 +446,7 @@ static const char *tdm_hybrid_kernel(const dm_point *pt, const dm_device *dev)
 static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
 {
     const char *how, *kernel;
-    const dm_crossover_fit *fit = tdm_hybrid_fit(dev, &how);
+    const dm_crossover_fit *fit = tdm_hybrid_fit(pt->workload, dev, &how);
     int64_t level = dm_point_int(pt, "level");
     if (level < 1 || level > TDM_MAX_LEVEL)
         return;
@@ -442,7 +463,7 @@ static int tdm_hybrid_supports(const dm_point *pt, const dm_device *dev, char *w
     const char *how, *kernel;
     if (tdm_count_refuse(pt, why, n))
         return 1;
-    if (dev && dm_point_int(pt, "switch_at") == 0 && !tdm_hybrid_fit(dev, &how)) {
+    if (dev && dm_point_int(pt, "switch_at") == 0 && !tdm_hybrid_fit(pt->workload, dev, &how)) {
         tdm_no_fit(dev, why, n);
         return 1;
     }
@@ -466,8 +487,8 @@ static int tdm_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
     if ((rc = tdm_problem_size(pt, &episodes, err)) != 0)
         return rc;
     kernel = tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
-                               tdm_hybrid_fit(ex->device, &how), dm_point_int(pt, "switch_at"),
-                               dm_point_str(pt, "below"));
+                               tdm_hybrid_fit(pt->workload, ex->device, &how),
+                               dm_point_int(pt, "switch_at"), dm_point_str(pt, "below"));
     if (!kernel) {
         tdm_no_fit(ex->device, why, sizeof why);
         return dm_err_set(err, DM_EINPUT, "%s", why);
@@ -665,4 +686,6 @@ const dm_workload tdm_workload = {
     .work = tdm_work,
     .write_result = tdm_write_result,
     .variants = tdm_variants,
+    .tuned = dm_tuned_table,
+    .fits = dm_crossover_fit_table,
 };

@@ -116,6 +116,7 @@ typedef struct tdm_gpu_state {
     uint8_t *d_eps;  /* device: episodes (thread and block kinds) */
     uint32_t *d_out; /* device: one count per episode */
     uint64_t tex;    /* texture over db (*-tex), else 0 */
+    uint32_t *d_masks; /* device: thread-* masks table (table constant or readonly) */
     tdm_launch la;
     tdm_groups groups; /* packed */
     uint32_t *d_first, *d_suffix;
@@ -134,6 +135,7 @@ static void tdm_gpu_teardown(void *state)
     dm_gpu_free(s->stream, s->db);
     dm_gpu_free(s->stream, s->d_eps);
     dm_gpu_free(s->stream, s->d_out);
+    dm_gpu_free(s->stream, s->d_masks);
     dm_gpu_free(s->stream, s->d_first);
     dm_gpu_free(s->stream, s->d_suffix);
     dm_gpu_free(s->stream, s->d_slot);
@@ -268,20 +270,55 @@ static int tdm_refuse_unaligned(const dm_point *pt, const char *name, char *why,
     return 0;
 }
 
+static const char *const tdm_table_names[] = {
+    [TDM_TABLE_SHARED] = "shared", [TDM_TABLE_CONSTANT] = "constant",
+    [TDM_TABLE_READONLY] = "readonly"};
+
+/* Where the thread-* kernels keep their masks at pt: its table parameter, or shared
+ * memory when it has none (hybrid's point runs thread-tex as its crossover fit was
+ * measured: the masks in shared memory). */
+static tdm_table tdm_table_of(const dm_point *pt)
+{
+    const dm_value *v = dm_point_get(pt, "table");
+    for (int t = 0; v && t < (int)(sizeof tdm_table_names / sizeof *tdm_table_names); t++)
+        if (strcmp(v->s, tdm_table_names[t]) == 0)
+            return (tdm_table)t;
+    return TDM_TABLE_SHARED;
+}
+
+/* 1 with why set when pt's table is constant and its episodes do not fit in constant
+ * memory (a problem whose size cannot be read, a bad episodes file, is left to setup to
+ * report). */
+static int tdm_refuse_table(const dm_point *pt, char *why, size_t n)
+{
+    int64_t episodes;
+    if (tdm_table_of(pt) != TDM_TABLE_CONSTANT || tdm_problem_size(pt, &episodes, NULL) != 0 ||
+        tdm_thread_table_pitch(episodes) <= TDM_THREAD_CONST_EPISODES)
+        return 0;
+    snprintf(why, n,
+             "table constant holds at most %d episodes (64 KiB of constant memory, 128 bytes "
+             "each); the problem has %" PRId64,
+             TDM_THREAD_CONST_EPISODES, episodes);
+    return 1;
+}
+
 static int tdm_thread_tex_supports(const dm_point *pt, const dm_device *dev, char *why,
                                    size_t n)
 {
     int block = (int)dm_point_int(pt, "block");
-    return tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL, tdm_thread_smem(block, 0), why, n);
+    int64_t smem = tdm_thread_smem(block, 0, tdm_table_of(pt));
+    return tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL, smem, why, n) ||
+           tdm_refuse_table(pt, why, n);
 }
 
 static int tdm_thread_shared_supports(const dm_point *pt, const dm_device *dev, char *why,
                                       size_t n)
 {
     int block = (int)dm_point_int(pt, "block");
+    int64_t smem = tdm_thread_smem(block, dm_point_int(pt, "tile"), tdm_table_of(pt));
     return tdm_refuse_unaligned(pt, "tile", why, n) ||
-           tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL,
-                      tdm_thread_smem(block, dm_point_int(pt, "tile")), why, n);
+           tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL, smem, why, n) ||
+           tdm_refuse_table(pt, why, n);
 }
 
 static int tdm_block_tex_supports(const dm_point *pt, const dm_device *dev, char *why,
@@ -342,8 +379,16 @@ static int tdm_paper_setup(const dm_exec *ex, const dm_dataset *ds, const dm_poi
         goto fail;
     s->la.tex = s->tex;
     s->la.tile = tile_param ? dm_point_int(pt, tile_param) : 0;
+    s->la.table = kind == TDM_THREAD ? tdm_table_of(pt) : TDM_TABLE_SHARED;
     rc = DM_ERUNTIME;
-    if (kind == TDM_THREAD ? tdm_thread_prepare(&s->la, err) : tdm_block_prepare(&s->la, err))
+    if (s->la.table != TDM_TABLE_SHARED &&
+        dm_gpu_alloc(s->stream,
+                     (size_t)(32 * tdm_thread_table_pitch(s->eps.n)) * sizeof *s->d_masks,
+                     (void **)&s->d_masks, err))
+        goto fail;
+    s->la.masks = s->d_masks;
+    if ((rc = kind == TDM_THREAD ? tdm_thread_prepare(&s->la, err)
+                                 : tdm_block_prepare(&s->la, err)) != 0)
         goto fail;
     *state = s;
     return 0;
@@ -591,8 +636,22 @@ static const dm_param_spec tdm_cpu_mt_params[] = {
     {.name = "block", .type = DM_P_INT, .def = TDM_BLOCK_DEFAULT, .allowed = "1..",        \
      .help = "threads per block"}
 
+/* thread-*: where the masks are (tdm_table; the names in tdm_table_names). */
+#define TDM_TABLE_PARAM                                                                      \
+    {.name = "table", .type = DM_P_ENUM, .def = "shared",                                  \
+     .allowed = "shared|constant|readonly",                                                 \
+     .help = "transition masks: shared (each thread's, 128 B of shared memory), constant " \
+             "(one table in constant memory, <= 512 episodes), readonly (one table read "    \
+             "through the read-only cache)"}
+
 static const dm_param_spec tdm_tex_params[] = {
     TDM_BLOCK_PARAM,
+    {0},
+};
+
+static const dm_param_spec tdm_thread_tex_params[] = {
+    TDM_BLOCK_PARAM,
+    TDM_TABLE_PARAM,
     {0},
 };
 
@@ -600,6 +659,7 @@ static const dm_param_spec tdm_thread_shared_params[] = {
     TDM_BLOCK_PARAM,
     {.name = "tile", .type = DM_P_INT, .def = "4096", .allowed = "16..",
      .help = "letters staged in shared memory per tile (multiple of 16)"},
+    TDM_TABLE_PARAM,
     {0},
 };
 
@@ -640,7 +700,7 @@ static const dm_variant tdm_variants[] = {
      .setup = tdm_cpu_mt_setup, .run = tdm_cpu_run, .output = tdm_cpu_output,
      .teardown = tdm_cpu_teardown},
     {.name = "thread-tex", .description = "Algorithm 1: a thread per episode, texture reads",
-     .needs_gpu = 1, .params = tdm_tex_params, .supports = tdm_thread_tex_supports,
+     .needs_gpu = 1, .params = tdm_thread_tex_params, .supports = tdm_thread_tex_supports,
      .setup = tdm_thread_tex_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "thread-shared",

@@ -413,6 +413,45 @@ static void expansion_fills_an_open_block_from_the_table(void **st)
     sweep_free(s);
 }
 
+/* Every compiled-in choice is reachable: the point its bucket describes, built from
+ * today's variant (its defaults, then the bucket's values), has exactly that bucket. A
+ * variant that gained a parameter since its table was generated fails here, as its
+ * points would no longer find their own bucket. */
+static void every_compiled_in_bucket_is_a_point_of_todays_variant(void **state)
+{
+    (void)state;
+    int rows = 0;
+    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
+        for (const dm_tuned *t = (*w)->tuned; t && t->card; t++, rows++) {
+            dm_err err = { 0 };
+            const dm_variant *v = registry_variant(*w, t->variant, &err);
+            assert_non_null(v);
+            dm_point pt;
+            assert_int_equal(registry_point_defaults(*w, v, &pt, &err), 0);
+            char params[1024], *save = NULL;
+            snprintf(params, sizeof params, "%s", t->bucket);
+            for (char *kv = strtok_r(params, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+                char *eq = strchr(kv, '=');
+                assert_non_null(eq);
+                *eq = '\0';
+                int i = 0;
+                while (i < pt.nparams && strcmp(pt.specs[i]->name, kv) != 0)
+                    i++;
+                if (i == pt.nparams)
+                    fail_msg("%s %s: bucket names '%s', which the variant lacks", (*w)->name,
+                             t->variant, kv);
+                assert_int_equal(dm_value_parse(pt.specs[i], eq + 1, &pt.values[i], &err), 0);
+            }
+            char bucket[1024];
+            tuned_bucket(&pt, t->axis, bucket, sizeof bucket);
+            if (strcmp(bucket, t->bucket) != 0)
+                fail_msg("%s %s: compiled-in bucket\n  %s\nbut today's point is\n  %s",
+                         (*w)->name, t->variant, t->bucket, bucket);
+        }
+    }
+    assert_true(rows > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +464,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(bucket_is_the_key_tune_stores_and_the_header_round_trips, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(command_writes_each_tuned_workloads_header_file, setup, teardown),
         cmocka_unit_test(expansion_fills_an_open_block_from_the_table),
+        cmocka_unit_test(every_compiled_in_bucket_is_a_point_of_todays_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

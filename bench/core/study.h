@@ -41,7 +41,6 @@ typedef struct dm_median {
     double median;      /* seconds */
     char params[512];   /* the point's parameters, "name=value,..." */
     double sm_mhz;      /* the run's SM clock at its start, NAN when unknown */
-    double mem_mhz;     /* the run's memory clock at its start, NAN when unknown */
     double mem_bus_bits; /* the memory bus width the run noted, NAN when not noted */
     double mem_gbps;    /* peak DRAM bandwidth from the run's device notes, 2 x memory
                            clock x bus width (as papers' card tables give it); NAN when

@@ -112,8 +112,8 @@ static int median_in(dm_store *st, const char *card, const char *sweep, const ch
                      const char *where, dm_median *out, dm_err *err)
 {
     static const char sql[] =
-        "SELECT s.median, p.params, r.sm_clock_mhz_start, r.mem_clock_mhz_start,"
-        " r.gpu_l2_bytes, r.gpu_sms, r.gpu_name, r.gpu_cc, r.started_at,"
+        "SELECT s.median, p.params, r.sm_clock_mhz_start, r.gpu_l2_bytes, r.gpu_sms,"
+        " r.gpu_name, r.gpu_cc, r.started_at,"
         " (SELECT value FROM run_notes n WHERE n.run_id = r.id"
         "  AND n.key = 'device.mem_clock_mhz'),"
         " (SELECT value FROM run_notes n WHERE n.run_id = r.id"
@@ -136,20 +136,19 @@ static int median_in(dm_store *st, const char *card, const char *sweep, const ch
         if (!study_params_match(params ? params : "", where))
             continue;
         char when[32];
-        text_col(q, 8, when, sizeof when);
+        text_col(q, 7, when, sizeof when);
         if (!out->found || strcmp(when, out->started) > 0) {
             out->found = 1;
             out->median = sqlite3_column_double(q, 0);
             text_col(q, 1, out->params, sizeof out->params);
             out->sm_mhz = column_or_nan(q, 2);
-            out->mem_mhz = column_or_nan(q, 3);
-            out->l2_bytes = column_or_nan(q, 4);
-            out->sms = sqlite3_column_int(q, 5);
-            text_col(q, 6, out->gpu, sizeof out->gpu);
-            text_col(q, 7, out->cc, sizeof out->cc);
+            out->l2_bytes = column_or_nan(q, 3);
+            out->sms = sqlite3_column_int(q, 4);
+            text_col(q, 5, out->gpu, sizeof out->gpu);
+            text_col(q, 6, out->cc, sizeof out->cc);
             snprintf(out->started, sizeof out->started, "%s", when);
-            out->mem_bus_bits = column_or_nan(q, 10);
-            out->mem_gbps = chz_peak_gbps(column_or_nan(q, 9), out->mem_bus_bits);
+            out->mem_bus_bits = column_or_nan(q, 9);
+            out->mem_gbps = chz_peak_gbps(column_or_nan(q, 8), out->mem_bus_bits);
         }
         rc = SQLITE_DONE; /* the first match is the fastest of the newest run */
         break;

@@ -1,6 +1,6 @@
-/* reproduce_cards.c - a table of card facts (a paper's table of its cards) with this card beside the
- * paper's: the device properties the run noted (device.NAME), the peak memory bandwidth
- * from the memory clock and bus, and the bandwidth the run's copy points measured. */
+/* reproduce_cards.c - a paper's table of its cards with this card beside them: the device
+ * properties the run noted (device.NAME), the peak memory bandwidth from the memory
+ * clock and bus, and the bandwidth the run's copy points measured. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

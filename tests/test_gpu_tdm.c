@@ -2,7 +2,8 @@
  * uniform and planted databases of odd lengths (1, shorter than a block, not a multiple
  * of 16), levels 1-4, block sizes 16 to 1024, the tile, piece and chunk sizes, hybrid's
  * switch points, prefixes of levels 4-6 (count), episode files of 6 and 12 letters, and
- * the paper's full size. Exits 77 (skip) without a GPU. */
+ * the paper's full size. Each test names the points it expects a variant to refuse and
+ * fails on any other refusal. Exits 77 (skip) without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,8 +69,8 @@ static int extra_values(const char *variant, const char **name, const int64_t **
 }
 
 /* Every GPU variant at every block size in blocks and every extra value, against the
- * reference of pt's problem on ds. */
-static void check_all(gpu_fixture *f, const dm_point *pt, const dm_dataset *ds,
+ * reference of pt's problem on ds, counted in c. */
+static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt, const dm_dataset *ds,
                       const int *blocks, int nblocks)
 {
     dm_err err = {0};
@@ -90,7 +91,7 @@ static void check_all(gpu_fixture *f, const dm_point *pt, const dm_dataset *ds,
                 set_int(&vp, "block", blocks[b]);
                 if (extra)
                     set_int(&vp, extra, values[x]);
-                check_variant(f, &tdm_workload, v, &vp, ds, ref);
+                check_variant(c, &f->ex, &tdm_workload, v, &vp, ds, ref);
             }
         }
     }
@@ -112,9 +113,18 @@ static void open_dataset(dm_point *pt, const char *generator, int64_t length,
         fail_msg("dataset: %s", err.msg);
 }
 
+/* packed votes over whole warps and is compiled for at most 512 threads per block. */
+static const check_skip packed_blocks[] = {
+    {"packed", "block=16", "not a multiple of 32"},
+    {"packed", "block=1024", "exceeds the 512 threads per block packed is compiled for"},
+    {0},
+};
+
 static void test_gpu_variants_match_reference(void **state)
 {
     gpu_fixture *f = *state;
+    check_cases c;
+    check_begin(&c, packed_blocks);
     const int blocks[] = {16, 32, 128, 1024};
     const struct {
         const char *generator;
@@ -127,10 +137,11 @@ static void test_gpu_variants_match_reference(void **state)
         open_dataset(&pt, dbs[d].generator, dbs[d].length, &ds);
         for (int level = 1; level <= 3; level++) {
             set_int(&pt, "level", level);
-            check_all(f, &pt, &ds, blocks, 4);
+            check_all(f, &c, &pt, &ds, blocks, 4);
         }
         tdm_workload.dataset_close(&ds);
     }
+    check_end(&c, __func__);
 }
 
 static void test_gpu_level_4_and_full_size(void **state)
@@ -139,15 +150,18 @@ static void test_gpu_level_4_and_full_size(void **state)
     const int block[] = {128};
     dm_point pt;
     dm_dataset ds;
+    check_cases c;
+    check_begin(&c, NULL);
     open_dataset(&pt, "uniform", 3001, &ds);
     set_int(&pt, "level", 4);
-    check_all(f, &pt, &ds, block, 1);
+    check_all(f, &c, &pt, &ds, block, 1);
     tdm_workload.dataset_close(&ds);
     /* the paper's size and level 3, the performance point */
     open_dataset(&pt, "uniform", 393019, &ds);
     set_int(&pt, "level", 3);
-    check_all(f, &pt, &ds, block, 1);
+    check_all(f, &c, &pt, &ds, block, 1);
     tdm_workload.dataset_close(&ds);
+    check_end(&c, __func__);
 }
 
 /* Prefixes (count) of levels 4 to 6, level 6 only as a prefix: its 165,765,600
@@ -159,20 +173,31 @@ static void test_gpu_count_prefixes(void **state)
     const int64_t counts[] = {1000, 4097, 3000};
     dm_point pt;
     dm_dataset ds;
+    check_cases c;
+    check_begin(&c, NULL);
     open_dataset(&pt, "uniform", 20011, &ds);
     for (int level = 4; level <= 6; level++) {
         set_int(&pt, "level", level);
         set_int(&pt, "count", counts[level - 4]);
-        check_all(f, &pt, &ds, block, 1);
+        check_all(f, &c, &pt, &ds, block, 1);
     }
     tdm_workload.dataset_close(&ds);
+    check_end(&c, __func__);
 }
+
+/* packed keeps level^2 state masks in registers: at most 6 letters. */
+static const check_skip packed_levels[] = {
+    {"packed", "level=12", "exceeds the 6 letters packed counts"},
+    {0},
+};
 
 /* Episodes of 6 and 12 letters from a file, over a database of few letters so they
  * complete often. */
 static void test_gpu_long_episodes_from_a_file(void **state)
 {
     gpu_fixture *f = *state;
+    check_cases c;
+    check_begin(&c, packed_levels);
     const int blocks[] = {32, 256};
     char path[] = "/tmp/test_gpu_tdm_XXXXXX";
     int fd = mkstemp(path);
@@ -191,11 +216,12 @@ static void test_gpu_long_episodes_from_a_file(void **state)
         assert_int_equal(pwrite(fd, text[k], strlen(text[k]), 0), (ssize_t)strlen(text[k]));
         set_int(&pt, "level", levels[k]);
         set_str(&pt, "episodes", path);
-        check_all(f, &pt, &ds, blocks, 2);
+        check_all(f, &c, &pt, &ds, blocks, 2);
     }
     close(fd);
     unlink(path);
     tdm_workload.dataset_close(&ds);
+    check_end(&c, __func__);
 }
 
 int main(void)

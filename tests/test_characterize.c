@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "characterize.h"
 #include "tdm_fixture.h"
 

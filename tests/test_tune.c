@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "registry.h"
 #include "sweep.h"
 #include "tune.h"

@@ -1,6 +1,7 @@
 /* test_store.c - the results database: schema version and migrations, refusing files it
  * cannot use, the run, dataset and point writers (round trips, atomicity), the resume
- * helpers, the speedup view, and two processes writing one database at once. */
+ * helpers, the best-bandwidth query, the speedup view, and two processes writing one
+ * database at once. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "query.h"
 #include "store_fixture.h"
 
 /* A measurement of three samples around median, with q1 unknown (NaN). */
@@ -496,6 +498,58 @@ static void test_resume_helpers(void **state)
 
 /* ---- views ---- */
 
+/* ---- queries ---- */
+
+static void test_best_bandwidth_is_the_fastest_ok_point_of_the_variant(void **state)
+{
+    afx *f = *state;
+    dm_store *st = open_ok(f);
+    int64_t run = begin_run(st, "bw", "t", NULL), other = begin_run(st, "other", "t", NULL);
+    const struct {
+        int variant;
+        const char *op;
+        int64_t block;
+        double median;
+        int ok;
+    } pts[] = {
+        {1, "copy", 128, 2e-3, 1},  {1, "copy", 256, 1e-3, 1},   {1, "triad", 512, 5e-4, 1},
+        {1, "copy", 1024, 1e-4, 0}, {0, "copy", 0, 4e-3, 1},
+    };
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        dm_point pt;
+        toy_measure t;
+        dm_work work = { .bytes = 8e6 };
+        dm_err err = { 0 };
+        afx_toy_point(&pt, pts[i].variant, 4096, pts[i].op, pts[i].block, 0.25);
+        toy_measurement(&t, pts[i].median);
+        dm_point_result r = { .run_id = run, .index = (int64_t)i, .point = &pt,
+                              .status = pts[i].ok ? "ok" : "failed",
+                              .verify = pts[i].ok ? "match" : "mismatch", .m = &t.m,
+                              .work = &work, .started = 1.7e9, .ended = 1.7e9 + 1 };
+        assert_int_equal(store_point(st, &r, NULL, &err), 0);
+    }
+    double gbps = 0;
+    char params[256];
+    int64_t n = 0;
+    dm_err err = { 0 };
+    /* block 1024 failed and triad is another problem: block 256 is the best copy */
+    assert_int_equal(query_best_gbps(st, run, "kernel", "op=copy", &gbps, params, sizeof params,
+                                     &n, &err), 0);
+    assert_true(fabs(gbps - 8.0) < 1e-9);
+    assert_non_null(strstr(params, "block=256"));
+    assert_int_equal(n, 3);
+    assert_int_equal(query_best_gbps(st, run, "cpu", "op=copy", &gbps, NULL, 0, NULL, &err), 0);
+    assert_true(fabs(gbps - 2.0) < 1e-9);
+    /* nothing matches: NAN, and not an error */
+    assert_int_equal(query_best_gbps(st, run, "kernel", "op=scale", &gbps, params, sizeof params,
+                                     &n, &err), 0);
+    assert_true(isnan(gbps));
+    assert_string_equal(params, "");
+    assert_int_equal(query_best_gbps(st, other, "kernel", "op=copy", &gbps, NULL, 0, NULL, &err),
+                     0);
+    assert_true(isnan(gbps));
+}
+
 static void test_speedup_view(void **state)
 {
     afx *f = *state;
@@ -604,6 +658,8 @@ int main(void)
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_dataset_is_found_or_inserted, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_resume_helpers, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_best_bandwidth_is_the_fastest_ok_point_of_the_variant,
+                                        setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_speedup_view, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_two_processes_write_one_database, setup, afx_teardown),
     };

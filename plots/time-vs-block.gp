@@ -1,5 +1,5 @@
 # time-vs-block.gp - median time per execution against the threads per block, one line
-# per variant and other parameters, bars from Q1 to Q3 (tdm Figs. 6, 7, 9). Data: x,
+# per variant and other parameters, bars from Q1 to Q3 (the block-size figures of the papers). Data: x,
 # median_s, q1_s, q3_s per series; `dmbench plot time-vs-block` writes it and sets the
 # variables that plots/common.gp describes.
 if (!exists("plotdir")) plotdir = 'plots'

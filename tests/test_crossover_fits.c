@@ -1,28 +1,32 @@
-/* test_crossover_fits.c - stored crossover fits as the compiled-in header and back:
- * `dmbench crossover --header` keeps the better form of the newest fit per card and key
- * (a variant pair in either order is one key), with the card's compute capability, and
- * leaves runs without a GPU out; a table in the header's form is looked up for the same
- * card, else the architecture family; the fitted crossover at a group value. */
+/* test_crossover_fits.c - stored crossover fits as a workload's compiled-in header and
+ * back: `dmbench crossover --header` keeps the better form of the newest fit per card and
+ * key (a variant pair in either order is one key), with the card's compute capability,
+ * leaves runs without a GPU out and writes each workload's fits into its own
+ * variants/<w>/fits.h only; a workload's table in the header's form is looked up for the
+ * same card, else the architecture family, else none; the fitted crossover at a group
+ * value. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include "store_fixture.h"
 #include "cli_fixture.h"
 #include "crossover.h"
 #include "crossover_lookup.h"
+#include "registry.h"
 
 #define H100 "NVIDIA H100 80GB HBM3"
 #define A100 "NVIDIA A100-SXM4-40GB"
 
-/* Stores both forms of a fit of tdm over count grouped by level, as `crossover --store`
- * does, the better one with coefficient a. */
-static void store_fit(dm_store *st, const char *card, const char *va, const char *vb,
-                      const char *better_form, double a, double b, double r2, int n,
-                      const char *below)
+/* Stores both forms of a fit of workload over count grouped by level, as `crossover
+ * --store` does, the better one with coefficient a. */
+static void store_fit_of(dm_store *st, const char *workload, const char *card, const char *va,
+                         const char *vb, const char *better_form, double a, double b, double r2,
+                         int n, const char *below)
 {
     char sql[1024];
     for (int k = 0; k < 2; k++) {
@@ -33,10 +37,18 @@ static void store_fit(dm_store *st, const char *card, const char *va, const char
         snprintf(sql, sizeof sql,
                  "INSERT INTO crossover_fits (created_at, card, workload, variant_a, variant_b,"
                  " axis, grp, form, a, b, r2, n, better, below) VALUES ('2026-11-22', '%s',"
-                 " 'tdm', '%s', '%s', 'count', 'level', '%s', %.17g, %.17g, %.17g, %d, %d, %s)",
-                 card, va, vb, form, better ? a : a + 1, b, r2, n, better, below_sql);
+                 " '%s', '%s', '%s', 'count', 'level', '%s', %.17g, %.17g, %.17g, %d, %d, %s)",
+                 card, workload, va, vb, form, better ? a : a + 1, b, r2, n, better, below_sql);
         assert_int_equal(sqlite3_exec(store_db(st), sql, NULL, NULL, NULL), SQLITE_OK);
     }
+}
+
+/* The same, of tdm. */
+static void store_fit(dm_store *st, const char *card, const char *va, const char *vb,
+                      const char *better_form, double a, double b, double r2, int n,
+                      const char *below)
+{
+    store_fit_of(st, "tdm", card, va, vb, better_form, a, b, r2, n, below);
 }
 
 /* Plants: an H100 fit replaced by a newer one stored with the pair the other way round,
@@ -54,13 +66,15 @@ static void plant_fits(afx *f)
               "thread-tex");
 }
 
-static char *header_of(afx *f)
+/* The header of workload's stored fits, with *rows the fits in it. */
+static char *header_of(afx *f, const char *workload, int *rows)
 {
     char *text = NULL;
     size_t len = 0;
     dm_err err = { 0 };
     FILE *out = open_memstream(&text, &len);
-    assert_int_equal(crossover_write_header(f->st, "fixture.sqlite", out, &err), 0);
+    assert_int_equal(crossover_write_header(f->st, workload, "fixture.sqlite", out, rows, &err),
+                     0);
     fclose(out);
     return text;
 }
@@ -68,18 +82,21 @@ static char *header_of(afx *f)
 static void header_keeps_the_newest_better_fit_per_card(void **state)
 {
     afx *f = *state;
+    int n;
     plant_fits(f);
-    char *text = header_of(f);
-    assert_non_null(strstr(text, " * fixture.sqlite.\n"));
+    char *text = header_of(f, "tdm", &n);
+    assert_int_equal(n, 3);
+    assert_non_null(strstr(text, " * fixture.sqlite: the fits of tdm.\n"));
+    assert_non_null(strstr(text, "#include \"crossover_lookup.h\"\n"));
     assert_non_null(strstr(text, "static const dm_crossover_fit dm_crossover_fit_table[] = {\n"));
-    assert_non_null(strstr(text, "\n    { \"" A100 "\", \"8.0\", \"tdm\", \"block-tex\", "
+    assert_non_null(strstr(text, "\n    { \"" A100 "\", \"8.0\", \"block-tex\", "
                                  "\"thread-tex\", \"count\", \"level\", \"a*N + b\", -2.5, "
                                  "10000, 0.875, 3, \"block-tex\" },\n"));
-    assert_non_null(strstr(text, "\n    { \"Card Without Runs\", \"\", \"tdm\", \"block-tex\", "
+    assert_non_null(strstr(text, "\n    { \"Card Without Runs\", \"\", \"block-tex\", "
                                  "\"thread-tex\", \"count\", \"level\", \"a/N + b\", 5, 6, 1, "
                                  "3, \"thread-tex\" },\n"));
     /* the H100's newer fit, its pair the other way round, replaces the older */
-    assert_non_null(strstr(text, "\n    { \"" H100 "\", \"9.0\", \"tdm\", \"thread-tex\", "
+    assert_non_null(strstr(text, "\n    { \"" H100 "\", \"9.0\", \"thread-tex\", "
                                  "\"block-tex\", \"count\", \"level\", \"a/N + b\", 3, 4000, "
                                  "0.5, 4, NULL },\n"));
     assert_null(strstr(text, "111"));
@@ -93,27 +110,52 @@ static void header_keeps_the_newest_better_fit_per_card(void **state)
     free(text);
 }
 
+static void header_holds_only_its_workloads_fits(void **state)
+{
+    afx *f = *state;
+    int n;
+    plant_fits(f);
+    store_fit_of(f->st, "other", H100, "slow", "fast", "a*N + b", 7.5, 8, 0.75, 3, "fast");
+    char *text = header_of(f, "other", &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(text, "\n    { \"" H100 "\", \"9.0\", \"slow\", \"fast\", "
+                                 "\"count\", \"level\", \"a*N + b\", 7.5, 8, 0.75, 3, "
+                                 "\"fast\" },\n    { 0 },\n};\n"));
+    assert_null(strstr(text, "tdm"));
+    assert_null(strstr(text, "-tex"));
+    free(text);
+    text = header_of(f, "tdm", &n);
+    assert_int_equal(n, 3);
+    assert_null(strstr(text, "other"));
+    assert_null(strstr(text, "slow"));
+    free(text);
+}
+
 static void header_of_no_fits_says_so(void **state)
 {
     afx *f = *state;
-    char *text = header_of(f);
+    int n;
+    plant_fits(f);
+    char *text = header_of(f, "none", &n);
+    assert_int_equal(n, 0);
     assert_non_null(strstr(text, "none stored yet"));
     assert_non_null(strstr(text, "= {\n    /* none"));
     assert_non_null(strstr(text, "    { 0 },\n};\n"));
     free(text);
 }
 
-/* The planted fits as the header writes them, compiled in. */
+/* The planted fits of tdm as the header writes them, compiled in. */
 static const dm_crossover_fit table[] = {
-    { "Card Without Runs", "", "tdm", "block-tex", "thread-tex", "count", "level", "a/N + b", 5, 6, 1, 3, "thread-tex" },
-    { "NVIDIA A100-SXM4-40GB", "8.0", "tdm", "block-tex", "thread-tex", "count", "level", "a*N + b", -2.5, 10000, 0.875, 3, "block-tex" },
-    { "NVIDIA H100 80GB HBM3", "9.0", "tdm", "thread-tex", "block-tex", "count", "level", "a/N + b", 3, 4000, 0.5, 4, NULL },
+    { "Card Without Runs", "", "block-tex", "thread-tex", "count", "level", "a/N + b", 5, 6, 1, 3, "thread-tex" },
+    { "NVIDIA A100-SXM4-40GB", "8.0", "block-tex", "thread-tex", "count", "level", "a*N + b", -2.5, 10000, 0.875, 3, "block-tex" },
+    { "NVIDIA H100 80GB HBM3", "9.0", "thread-tex", "block-tex", "count", "level", "a/N + b", 3, 4000, 0.5, 4, NULL },
     { 0 },
 };
 
 static void lookup_falls_back_from_card_to_family(void **st)
 {
     (void)st;
+    const dm_workload w = { .name = "w", .fits = table };
     dm_device h100 = { .cc_major = 9 }, h200 = h100, a30 = { .cc_major = 8 },
               v100 = { .cc_major = 7 };
     strcpy(h100.name, H100);
@@ -122,30 +164,59 @@ static void lookup_falls_back_from_card_to_family(void **st)
     strcpy(v100.name, "Tesla V100");
     const dm_crossover_fit *fit;
     const char *how;
-    assert_true(crossover_lookup(table, &h100, "tdm", "block-tex", "thread-tex", "count", "level",
-                                 &fit, &how));
+    assert_true(crossover_lookup(&w, &h100, "block-tex", "thread-tex", "count", "level", &fit,
+                                 &how));
     assert_ptr_equal(fit, &table[2]); /* the pair in either order */
     assert_string_equal(how, "card");
-    assert_true(crossover_lookup(table, &h200, "tdm", "thread-tex", "block-tex", "count", "level",
+    assert_true(crossover_lookup(&w, &h200, "thread-tex", "block-tex", "count", "level", &fit,
+                                 &how));
+    assert_ptr_equal(fit, &table[2]);
+    assert_string_equal(how, "architecture family");
+    assert_true(crossover_lookup(&w, &a30, "block-tex", "thread-tex", "count", "level", &fit,
+                                 &how));
+    assert_ptr_equal(fit, &table[1]);
+    assert_false(crossover_lookup(&w, &v100, "block-tex", "thread-tex", "count", "level", &fit,
+                                  &how));
+    assert_false(crossover_lookup(&w, &h100, "block-tex", "packed", "count", "level", &fit,
+                                  &how));
+    assert_false(crossover_lookup(&w, &h100, "block-tex", "thread-tex", "length", "level", &fit,
+                                  &how));
+    /* the same card wins over an earlier entry of its family */
+    const dm_crossover_fit two[] = { table[1], table[2], { 0 } };
+    const dm_workload w2 = { .name = "w2", .fits = two };
+    dm_device a100 = { .cc_major = 8 };
+    strcpy(a100.name, A100);
+    assert_true(crossover_lookup(&w2, &a100, "block-tex", "thread-tex", "count", "level", &fit,
+                                 &how));
+    assert_ptr_equal(fit, &two[0]);
+}
+
+static void lookup_reads_only_the_workloads_own_fits(void **st)
+{
+    (void)st;
+    static const dm_crossover_fit a100_only[] = { { "NVIDIA A100-SXM4-40GB", "8.0", "block-tex",
+                                                    "thread-tex", "count", "level", "a*N + b",
+                                                    1, 2, 1, 3, NULL },
+                                                  { 0 } };
+    static const dm_crossover_fit empty[] = { { 0 } };
+    const dm_workload with = { .name = "with", .fits = table },
+                      other = { .name = "other", .fits = a100_only },
+                      bare = { .name = "bare", .fits = empty }, none = { .name = "none" };
+    dm_device h200 = { .cc_major = 9 };
+    strcpy(h200.name, "NVIDIA H200");
+    const dm_crossover_fit *fit = NULL;
+    const char *how;
+    /* the same device and key: the family's fit in one workload, none in the others */
+    assert_true(crossover_lookup(&with, &h200, "block-tex", "thread-tex", "count", "level",
                                  &fit, &how));
     assert_ptr_equal(fit, &table[2]);
     assert_string_equal(how, "architecture family");
-    assert_true(crossover_lookup(table, &a30, "tdm", "block-tex", "thread-tex", "count", "level",
-                                 &fit, &how));
-    assert_ptr_equal(fit, &table[1]);
-    assert_false(crossover_lookup(table, &v100, "tdm", "block-tex", "thread-tex", "count",
-                                  "level", &fit, &how));
-    assert_false(crossover_lookup(table, &h100, "tdm", "block-tex", "packed", "count", "level",
+    assert_false(crossover_lookup(&other, &h200, "block-tex", "thread-tex", "count", "level",
                                   &fit, &how));
-    assert_false(crossover_lookup(table, &h100, "tdm", "block-tex", "thread-tex", "length",
-                                  "level", &fit, &how));
-    /* the same card wins over an earlier entry of its family */
-    const dm_crossover_fit two[] = { table[1], table[2], { 0 } };
-    dm_device a100 = { .cc_major = 8 };
-    strcpy(a100.name, A100);
-    assert_true(crossover_lookup(two, &a100, "tdm", "block-tex", "thread-tex", "count", "level",
-                                 &fit, &how));
-    assert_ptr_equal(fit, &two[0]);
+    assert_false(crossover_lookup(&bare, &h200, "block-tex", "thread-tex", "count", "level",
+                                  &fit, &how));
+    assert_false(crossover_lookup(&none, &h200, "block-tex", "thread-tex", "count", "level",
+                                  &fit, &how));
 }
 
 static void fit_is_evaluated_in_its_form(void **st)
@@ -155,35 +226,78 @@ static void fit_is_evaluated_in_its_form(void **st)
     assert_true(crossover_fit_at(&table[1], 4) == -2.5 * 4 + 10000);
 }
 
-static void command_writes_the_header_file(void **state)
+/* Makes dir/variants/<w>/fits.h holding "untouched" for every registered workload, and
+ * points $DMBENCH_VARIANTS at dir/variants. */
+static void fake_variants(const char *dir)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/variants", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(setenv("DMBENCH_VARIANTS", path, 1), 0);
+    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
+        snprintf(path, sizeof path, "%s/variants/%s", dir, (*w)->name);
+        assert_int_equal(mkdir(path, 0700), 0);
+        snprintf(path, sizeof path, "%s/variants/%s/fits.h", dir, (*w)->name);
+        FILE *fp = fopen(path, "w");
+        assert_non_null(fp);
+        fputs("untouched\n", fp);
+        fclose(fp);
+    }
+}
+
+static void command_writes_each_workloads_header_file(void **state)
 {
     fixture *f = *state;
     dm_store *st;
     dm_err err = { 0 };
-    char path[160];
+    char path[256];
+    fake_variants(f->dir);
     assert_int_equal(store_open(f->db, &st, &err), 0);
     store_fit(st, H100, "block-tex", "thread-tex", "a/N + b", 120000, 2500, 0.99, 4,
               "block-tex");
     store_close(st);
-    snprintf(path, sizeof path, "%s/crossover_fits.h", f->dir);
-    assert_int_equal(dmbench(f, "crossover --header %s --db %s", path, f->db), 0);
-    assert_non_null(strstr(slurp(f->out), "wrote the stored crossover fits of"));
-    assert_non_null(strstr(slurp(path), "\"a/N + b\", 120000, 2500, 0.99, 4, \"block-tex\" },"));
+    assert_int_equal(dmbench(f, "crossover --header --db %s", f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "wrote the 1 stored crossover fit of tdm in"));
+    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
+        snprintf(path, sizeof path, "%s/variants/%s/fits.h", f->dir, (*w)->name);
+        const char *text = slurp(path);
+        if (strcmp((*w)->name, "tdm") == 0) {
+            assert_non_null(strstr(text, "{ \"" H100 "\", \"\", \"block-tex\", \"thread-tex\", "
+                                         "\"count\", \"level\", \"a/N + b\", 120000, 2500, "
+                                         "0.99, 4, \"block-tex\" },"));
+            assert_non_null(strstr(text, "the fits of tdm."));
+        } else {
+            assert_string_equal(text, "untouched\n"); /* no fits of its own: left alone */
+        }
+    }
     /* without --header the workload and variants are needed */
     assert_int_equal(dmbench(f, "crossover --db %s", f->db), 2);
     assert_non_null(strstr(slurp(f->errf), "expected a workload and two variants"));
-    assert_int_equal(dmbench(f, "crossover --header %s/none/x.h --db %s", f->dir, f->db), 2);
-    assert_non_null(strstr(slurp(f->errf), "cannot write"));
+    /* a variants folder without the workload's fits.h */
+    snprintf(path, sizeof path, "%s/none", f->dir);
+    assert_int_equal(setenv("DMBENCH_VARIANTS", path, 1), 0);
+    assert_int_equal(dmbench(f, "crossover --header --db %s", f->db), 1);
+    assert_non_null(strstr(slurp(f->errf), "tdm/fits.h: no such file (DMBENCH_VARIANTS="));
+    /* a database without fits: nothing written */
+    snprintf(path, sizeof path, "%s/empty.sqlite", f->dir);
+    assert_int_equal(store_open(path, &st, &err), 0);
+    store_close(st);
+    assert_int_equal(dmbench(f, "crossover --header --db %s", path), 0);
+    assert_non_null(strstr(slurp(f->out), "holds no crossover fits of a GPU run: no fits.h "
+                                          "written"));
+    unsetenv("DMBENCH_VARIANTS");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(header_keeps_the_newest_better_fit_per_card, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(header_holds_only_its_workloads_fits, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(header_of_no_fits_says_so, afx_setup, afx_teardown),
         cmocka_unit_test(lookup_falls_back_from_card_to_family),
+        cmocka_unit_test(lookup_reads_only_the_workloads_own_fits),
         cmocka_unit_test(fit_is_evaluated_in_its_form),
-        cmocka_unit_test_setup_teardown(command_writes_the_header_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(command_writes_each_workloads_header_file, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,7 +69,10 @@ static dm_store *run_sweep(fixture *f, const char *text, const char *csv, int ti
     if (csv && (cupti_metrics_parse(&metrics, csv, &err) ||
                 cupti_metrics_check(CUPTI_DEFAULT_CHIP, &metrics, &passes, &err)))
         fail_msg("metrics: %s", err.msg);
-    dm_run_opts o = {.db_path = f->db.path, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
+    dm_sink sink;
+    if (store_sink_make(f->db.path, &sink, &err))
+        fail_msg("sink: %s", err.msg);
+    dm_run_opts o = {.sink = &sink, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
                      .sweep_key = text, .device = &f->dev, .metrics = &metrics,
                      .timeline = timeline};
     dm_run_result res;

@@ -1,8 +1,9 @@
 /* test_gpu_tdm.c - every GPU variant of tdm against the CPU reference, count for count:
  * uniform and planted databases of odd lengths (1, shorter than a block, not a multiple
- * of 16), levels 1-4, block sizes 16 to 1024, the tile, piece and chunk sizes, hybrid's
- * switch points, prefixes of levels 4-6 (count), episode files of 6 and 12 letters, and
- * the paper's full size. Each test names the points it expects a variant to refuse and
+ * of 16), levels 1-4, block sizes 16 to 1024, the tile, piece and chunk sizes, the
+ * thread kernels' mask tables, hybrid's switch points, prefixes of levels 4-6 (count),
+ * episode files of 6 and 12 letters, and the paper's full size; and two constant-memory
+ * tables in use at once. Each test names the points it expects a variant to refuse and
  * fails on any other refusal. Exits 77 (skip) without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -68,8 +69,11 @@ static int extra_values(const char *variant, const char **name, const int64_t **
     return 1;
 }
 
-/* Every GPU variant at every block size in blocks and every extra value, against the
- * reference of pt's problem on ds, counted in c. */
+/* The thread kernels' mask tables (tdm_table), tried for each variant that has one. */
+static const char *const tables[] = {"shared", "constant", "readonly"};
+
+/* Every GPU variant at every block size in blocks, every extra value and every table,
+ * against the reference of pt's problem on ds, counted in c. */
 static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt, const dm_dataset *ds,
                       const int *blocks, int nblocks)
 {
@@ -83,15 +87,20 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt, const 
         const char *extra;
         const int64_t *values;
         int nvalues = extra_values(v->name, &extra, &values);
+        int ntables = registry_param(&tdm_workload, v, "table") ? 3 : 1;
         for (int b = 0; b < nblocks; b++) {
             for (int x = 0; x < nvalues; x++) {
-                dm_point vp;
-                assert_int_equal(registry_point_defaults(&tdm_workload, v, &vp, &err), 0);
-                copy_problem(&vp, pt);
-                set_int(&vp, "block", blocks[b]);
-                if (extra)
-                    set_int(&vp, extra, values[x]);
-                check_variant(c, &f->ex, &tdm_workload, v, &vp, ds, ref);
+                for (int t = 0; t < ntables; t++) {
+                    dm_point vp;
+                    assert_int_equal(registry_point_defaults(&tdm_workload, v, &vp, &err), 0);
+                    copy_problem(&vp, pt);
+                    set_int(&vp, "block", blocks[b]);
+                    if (extra)
+                        set_int(&vp, extra, values[x]);
+                    if (ntables > 1)
+                        set_str(&vp, "table", tables[t]);
+                    check_variant(c, &f->ex, &tdm_workload, v, &vp, ds, ref);
+                }
             }
         }
     }
@@ -113,18 +122,28 @@ static void open_dataset(dm_point *pt, const char *generator, int64_t length,
         fail_msg("dataset: %s", err.msg);
 }
 
-/* packed votes over whole warps and is compiled for at most 512 threads per block. */
-static const check_skip packed_blocks[] = {
-    {"packed", "block=16", "not a multiple of 32"},
-    {"packed", "block=1024", "exceeds the 512 threads per block packed is compiled for"},
+/* The refusals the tests expect: packed votes over whole warps and is compiled for at most
+ * 512 threads per block and 6 letters; a constant-memory mask table holds 512 episodes. */
+#define PACKED_BLOCK_16 {"packed", "block=16", "not a multiple of 32"}
+#define PACKED_BLOCK_1024                                                                   \
+    {"packed", "block=1024", "exceeds the 512 threads per block packed is compiled for"}
+#define CONSTANT_TABLE(variant) {variant, "table=constant", "table constant holds at most 512"}
+
+static const check_skip over_512_episodes[] = {
+    CONSTANT_TABLE("thread-tex"),
+    CONSTANT_TABLE("thread-shared"),
     {0},
 };
 
 static void test_gpu_variants_match_reference(void **state)
 {
     gpu_fixture *f = *state;
+    static const check_skip expected[] = {
+        PACKED_BLOCK_16, PACKED_BLOCK_1024, CONSTANT_TABLE("thread-tex"),
+        CONSTANT_TABLE("thread-shared"), {0},
+    };
     check_cases c;
-    check_begin(&c, packed_blocks);
+    check_begin(&c, expected);
     const int blocks[] = {16, 32, 128, 1024};
     const struct {
         const char *generator;
@@ -151,7 +170,7 @@ static void test_gpu_level_4_and_full_size(void **state)
     dm_point pt;
     dm_dataset ds;
     check_cases c;
-    check_begin(&c, NULL);
+    check_begin(&c, over_512_episodes);
     open_dataset(&pt, "uniform", 3001, &ds);
     set_int(&pt, "level", 4);
     check_all(f, &c, &pt, &ds, block, 1);
@@ -174,7 +193,7 @@ static void test_gpu_count_prefixes(void **state)
     dm_point pt;
     dm_dataset ds;
     check_cases c;
-    check_begin(&c, NULL);
+    check_begin(&c, over_512_episodes);
     open_dataset(&pt, "uniform", 20011, &ds);
     for (int level = 4; level <= 6; level++) {
         set_int(&pt, "level", level);
@@ -185,19 +204,17 @@ static void test_gpu_count_prefixes(void **state)
     check_end(&c, __func__);
 }
 
-/* packed keeps level^2 state masks in registers: at most 6 letters. */
-static const check_skip packed_levels[] = {
-    {"packed", "level=12", "exceeds the 6 letters packed counts"},
-    {0},
-};
-
 /* Episodes of 6 and 12 letters from a file, over a database of few letters so they
  * complete often. */
 static void test_gpu_long_episodes_from_a_file(void **state)
 {
     gpu_fixture *f = *state;
+    static const check_skip expected[] = {
+        {"packed", "level=12", "exceeds the 6 letters packed counts"},
+        {0},
+    };
     check_cases c;
-    check_begin(&c, packed_levels);
+    check_begin(&c, expected);
     const int blocks[] = {32, 256};
     char path[] = "/tmp/test_gpu_tdm_XXXXXX";
     int fd = mkstemp(path);
@@ -224,6 +241,52 @@ static void test_gpu_long_episodes_from_a_file(void **state)
     check_end(&c, __func__);
 }
 
+/* Constant memory holds one table: two table=constant states set up together (level 1's
+ * 26 episodes by thread-tex, 500 of level 2's by thread-shared) take turns, and each
+ * run must count with its own masks. */
+static void test_gpu_constant_tables_take_turns(void **state)
+{
+    gpu_fixture *f = *state;
+    const char *names[2] = {"thread-tex", "thread-shared"};
+    const int64_t levels[2] = {1, 2}, counts[2] = {0, 500};
+    dm_err err = {0};
+    dm_point pt, vp[2];
+    dm_dataset ds;
+    const dm_variant *v[2];
+    void *ref[2], *st[2];
+    const void *out;
+    char why[512] = "";
+    open_dataset(&pt, "planted", 20011, &ds);
+    for (int k = 0; k < 2; k++) {
+        set_int(&pt, "level", levels[k]);
+        set_int(&pt, "count", counts[k]);
+        if (tdm_workload.reference(&ds, &pt, &ref[k], &err))
+            fail_msg("reference: %s", err.msg);
+        v[k] = registry_variant(&tdm_workload, names[k], &err);
+        assert_int_equal(registry_point_defaults(&tdm_workload, v[k], &vp[k], &err), 0);
+        copy_problem(&vp[k], &pt);
+        set_int(&vp[k], "block", 64);
+        set_str(&vp[k], "table", "constant");
+        if (v[k]->supports(&vp[k], &f->dev, why, sizeof why))
+            fail_msg("%s refused: %s", names[k], why);
+        if (v[k]->setup(&f->ex, &ds, &vp[k], &st[k], &err))
+            fail_msg("%s setup: %s", names[k], err.msg);
+    }
+    /* the second setup loaded its table last: the first runs first, then the second */
+    for (int turn = 0; turn < 4; turn++) {
+        int k = turn % 2;
+        if (v[k]->run(st[k], &err) || v[k]->output(st[k], &out, &err))
+            fail_msg("%s: %s", names[k], err.msg);
+        if (tdm_workload.compare(ref[k], out, &vp[k], why, sizeof why))
+            fail_msg("%s turn %d: %s", names[k], turn, why);
+    }
+    for (int k = 0; k < 2; k++) {
+        v[k]->teardown(st[k]);
+        tdm_workload.reference_free(ref[k]);
+    }
+    tdm_workload.dataset_close(&ds);
+}
+
 int main(void)
 {
     int n = 0;
@@ -236,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_gpu_level_4_and_full_size),
         cmocka_unit_test(test_gpu_count_prefixes),
         cmocka_unit_test(test_gpu_long_episodes_from_a_file),
+        cmocka_unit_test(test_gpu_constant_tables_take_turns),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

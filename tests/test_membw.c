@@ -148,6 +148,26 @@ static void test_compare_names_the_first_flipped_element(void **state)
     assert_int_not_equal(membw_compare(ref, out, &pt, why, sizeof why), 0);
 }
 
+static void test_result_csv_gives_each_element_exactly(void **state)
+{
+    (void)state;
+    dm_point pt;
+    dm_err err = {0};
+    char buf[256];
+    const float out[] = {0.5f, -1.0f, 1.0f / 3.0f};
+    point_at(&pt, 3, 1, "triad");
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_non_null(f);
+    assert_int_equal(membw_write_result(out, &pt, f, &err), 0);
+    fclose(f);
+    assert_string_equal(buf, "index,value\n0,0.5\n1,-1\n2,0.333333343\n");
+    assert_true(strtof("0.333333343", NULL) == out[2]);
+    FILE *ro = fopen("/dev/null", "r");
+    assert_non_null(ro);
+    assert_int_equal(membw_write_result(out, &pt, ro, &err), DM_ERUNTIME);
+    fclose(ro);
+}
+
 static void test_work_counts_bytes(void **state)
 {
     (void)state;
@@ -250,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_reference_copy_and_triad),
         cmocka_unit_test(test_compare_names_the_first_flipped_element),
         cmocka_unit_test(test_work_counts_bytes),
+        cmocka_unit_test(test_result_csv_gives_each_element_exactly),
         cmocka_unit_test(test_variant_table_is_well_formed),
         cmocka_unit_test(test_variant_supports),
         cmocka_unit_test(test_cpu_variant_matches_reference),

@@ -672,6 +672,91 @@ static void bad_constraints_point_into_the_expression(void **st)
     parse_fails(CONSTRAINT_BASE "  - [block]\n", "7:5", "'constraints' is a list");
 }
 
+/* ---- one point from assignments ------------------------------------------------- */
+
+/* sweep_point of membw's variant with the assignments, or fails the test. */
+static void one_point(const char *variant, const char *const *assign, int n,
+                      const dm_device *dev, dm_point *pt)
+{
+    dm_err err = {0};
+    const dm_workload *w = registry_workload("membw", &err);
+    const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
+    assert_non_null(v);
+    if (sweep_point(w, v, assign, n, dev, pt, &err))
+        fail_msg("unexpected error: %s", err.msg);
+}
+
+/* sweep_point's error for the assignments, or fails the test when it succeeds. */
+static const char *one_point_error(const char *variant, const char *const *assign, int n)
+{
+    static dm_err err;
+    dm_point pt;
+    const dm_workload *w = registry_workload("membw", &err);
+    const dm_variant *v = registry_variant(w, variant, &err);
+    assert_int_equal(sweep_point(w, v, assign, n, NULL, &pt, &err), DM_EINPUT);
+    assert_null(strchr(err.msg, '\n'));
+    return err.msg;
+}
+
+static void one_point_is_the_point_an_expansion_makes(void **st)
+{
+    fixture *f = *st;
+    dm_device h100 = fake_device();
+    snprintf(h100.name, sizeof h100.name, "NVIDIA H100 80GB HBM3");
+    const dm_device *devs[] = {NULL, &h100};
+    const char *const assign[] = {"n=4096", "blocks_per_sm=5"};
+    char want[512], got[512];
+    dm_point pt;
+    parse_ok(f, HEAD "variants: [kernel]\naxes:\n  n: 4096\n  blocks_per_sm: 5\n");
+    for (int d = 0; d < 2; d++) {
+        sweep_expansion_free(&f->e);
+        expand_ok(f, devs[d]);
+        one_point("kernel", assign, 2, devs[d], &pt);
+        dm_point_format(&f->e.points[0].point, want, sizeof want);
+        dm_point_format(&pt, got, sizeof got);
+        assert_string_equal(got, want);
+    }
+}
+
+static void one_point_takes_the_last_assignment_of_a_name(void **st)
+{
+    (void)st;
+    const char *const assign[] = {"block=64", "op=triad", "block=128"};
+    char got[512];
+    dm_point pt;
+    one_point("kernel", assign, 3, NULL, &pt);
+    dm_point_format(&pt, got, sizeof got);
+    assert_string_equal(got, "n=16777216,seed=1,op=triad,block=128,blocks_per_sm=0");
+}
+
+static void one_point_errors_name_the_assignment(void **st)
+{
+    (void)st;
+    const char *const unknown[] = {"n=64", "blok=64"}, *const bare[] = {"block"},
+                      *const bad[] = {"block=x"}, *const low[] = {"block=16"},
+                      *const nothing[] = {"op=triad", "=3"}, *const other[] = {"block=64"};
+    assert_string_equal(one_point_error("kernel", unknown, 2),
+                        "unknown parameter 'blok' of variant 'kernel' of workload 'membw'; "
+                        "did you mean: block, blocks_per_sm");
+    assert_string_equal(one_point_error("kernel", bare, 1), "'block': expected NAME=VALUE");
+    assert_string_equal(one_point_error("kernel", bad, 1), "block=x: expected an integer");
+    assert_non_null(strstr(one_point_error("kernel", low, 1), "block=16 is out of range"));
+    assert_string_equal(one_point_error("cpu", nothing, 2), "'=3': expected NAME=VALUE");
+    /* a parameter of another variant is not one of this variant's */
+    assert_string_equal(one_point_error("cpu", other, 1),
+                        "unknown parameter 'block' of variant 'cpu' of workload 'membw'; "
+                        "its parameters are: n, seed, op");
+}
+
+static void one_point_refused_by_supports_says_why(void **st)
+{
+    (void)st;
+    const char *const triad[] = {"op=triad"};
+    assert_string_equal(one_point_error("memcpy", triad, 1),
+                        "variant 'memcpy' of workload 'membw' does not run this point: "
+                        "memcpy only copies (op=copy)");
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -718,6 +803,10 @@ int main(void)
         T(bad_measure_keys_and_values_are_refused),
         T(dataset_needs_exactly_one_source),
         T(bad_constraints_point_into_the_expression),
+        T(one_point_is_the_point_an_expansion_makes),
+        T(one_point_takes_the_last_assignment_of_a_name),
+        T(one_point_errors_name_the_assignment),
+        T(one_point_refused_by_supports_says_why),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -641,6 +641,36 @@ static void test_reference_of_a_prefix_is_the_prefix_of_the_reference(void **sta
     tdm_dataset_close(&ds);
 }
 
+/* The text write(out, pt) puts in a memory stream (static buffer), or fails the test. */
+static const char *result_text(const uint32_t *out, const dm_point *pt)
+{
+    static char buf[256];
+    dm_err err = {0};
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_non_null(f);
+    if (tdm_write_result(out, pt, f, &err))
+        fail_msg("tdm_write_result: %s", err.msg);
+    fclose(f);
+    return buf;
+}
+
+static void test_result_csv_names_each_episode_and_its_count(void **state)
+{
+    (void)state;
+    dm_point pt;
+    dm_err err = {0};
+    const uint32_t counts[] = {5, 0, UINT32_MAX};
+    point_at(&pt, "cpu", 100, 2);
+    set_int(&pt, "count", 3);
+    assert_string_equal(result_text(counts, &pt), "episode,count\nAB,5\nAC,0\nAD,4294967295\n");
+    /* a stream that cannot be written */
+    FILE *ro = fopen("/dev/null", "r");
+    assert_non_null(ro);
+    assert_int_equal(tdm_write_result(counts, &pt, ro, &err), DM_ERUNTIME);
+    assert_non_null(strstr(err.msg, "writing the counts"));
+    fclose(ro);
+}
+
 /* ---- the variant table ---- */
 
 static void test_variant_table_is_well_formed(void **state)
@@ -739,6 +769,77 @@ static void test_supports_pruning_reasons(void **state)
     assert_pruned("packed", &pt, &h100, "block 1024 exceeds the 512 threads per block");
 }
 
+/* The thread variants' table parameter: its values, its default (today's kernel), the
+ * variants that have it, and what supports() refuses for each value. */
+static void test_thread_table_parameter(void **state)
+{
+    (void)state;
+    const dm_device h100 = {.max_threads_per_block = 1024, .smem_per_block_optin = 232448};
+    const char *const values[] = {"shared", "constant", "readonly"};
+    dm_err err = {0};
+    dm_value val;
+    for (const dm_variant *v = tdm_workload.variants; v->name; v++) {
+        const dm_param_spec *spec = registry_param(&tdm_workload, v, "table");
+        int thread = strcmp(v->name, "thread-tex") == 0 || strcmp(v->name, "thread-shared") == 0;
+        if (!thread) {
+            assert_null(spec);
+            continue;
+        }
+        assert_non_null(spec);
+        assert_int_equal(spec->type, DM_P_ENUM);
+        assert_string_equal(spec->def, "shared");
+        assert_string_equal(spec->allowed, "shared|constant|readonly");
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(dm_value_parse(spec, values[k], &val, &err), 0);
+            assert_string_equal(val.s, values[k]);
+        }
+        assert_int_equal(dm_value_parse(spec, "texture", &val, &err), DM_EINPUT);
+        assert_string_equal(err.msg, "table=texture: expected one of shared|constant|readonly");
+
+        dm_point pt;
+        point_at(&pt, v->name, 393019, 3);
+        assert_string_equal(dm_point_str(&pt, "table"), "shared");
+        for (int k = 0; k < 3; k++) { /* level 3 at block 1024: shared fits, 128 KiB */
+            set_str(&pt, "table", values[k]);
+            set_int(&pt, "block", 1024);
+            if (k == 1)
+                assert_pruned(v->name, &pt, &h100,
+                              "table constant holds at most 512 episodes (64 KiB of constant "
+                              "memory, 128 bytes each); the problem has 15600");
+            else
+                assert_kept(v->name, &pt, &h100);
+        }
+        /* constant memory: the episodes of level 1, not of level 2; prefixes up to 512 */
+        set_str(&pt, "table", "constant");
+        const struct {
+            int64_t level, count;
+            int kept;
+        } cases[] = {{1, 0, 1}, {2, 0, 0}, {2, 500, 1}, {3, 512, 1}, {3, 513, 0}};
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            set_int(&pt, "level", cases[c].level);
+            set_int(&pt, "count", cases[c].count);
+            if (cases[c].kept) {
+                assert_kept(v->name, &pt, &h100);
+                assert_kept(v->name, &pt, NULL);
+            } else {
+                assert_pruned(v->name, &pt, &h100, "table constant holds at most 512");
+                assert_pruned(v->name, &pt, NULL, "table constant holds at most 512");
+            }
+        }
+    }
+    /* thread-shared: a tile that fits beside a table out of shared memory, not beside
+     * 1024 threads' masks in it */
+    dm_point pt;
+    point_at(&pt, "thread-shared", 393019, 1);
+    set_int(&pt, "block", 1024);
+    set_int(&pt, "tile", 131072);
+    assert_pruned("thread-shared", &pt, &h100, "needs 262144 bytes of shared memory per block");
+    set_str(&pt, "table", "readonly");
+    assert_kept("thread-shared", &pt, &h100);
+    set_str(&pt, "table", "constant");
+    assert_kept("thread-shared", &pt, &h100);
+}
+
 static void test_a_count_over_the_level_prunes_every_variant(void **state)
 {
     (void)state;
@@ -765,7 +866,17 @@ static void test_plan_sizes(void **state)
     assert_int_equal(tdm_padded_bytes(1), 32);
     assert_int_equal(tdm_padded_bytes(16), 32);
     assert_int_equal(tdm_padded_bytes(17), 48);
-    assert_int_equal(tdm_thread_smem(64, 4096), 4096 + 32 * 64 * 4);
+    assert_int_equal(tdm_thread_smem(64, 4096, TDM_TABLE_SHARED), 4096 + 32 * 64 * 4);
+    assert_int_equal(tdm_thread_smem(1024, 0, TDM_TABLE_SHARED), 131072);
+    /* a table out of shared memory leaves only the tile there */
+    assert_int_equal(tdm_thread_smem(64, 4096, TDM_TABLE_CONSTANT), 4096);
+    assert_int_equal(tdm_thread_smem(1024, 0, TDM_TABLE_READONLY), 0);
+    /* columns in whole warps: 26 episodes fill one, 512 fit in constant memory, 513 not */
+    assert_int_equal(tdm_thread_table_pitch(26), 32);
+    assert_int_equal(tdm_thread_table_pitch(32), 32);
+    assert_int_equal(tdm_thread_table_pitch(512), TDM_THREAD_CONST_EPISODES);
+    assert_int_equal(tdm_thread_table_pitch(513), 544);
+    assert_int_equal(tdm_thread_table_pitch(15600), 15616);
     /* piece 64 = 4 vectors, padded to 5 (odd); piece 48 = 3 vectors, not padded */
     assert_int_equal(tdm_block_smem(32, 64, 3), 32 * 5 * 16 + 128 + 32 * 3 * 5);
     assert_int_equal(tdm_block_smem(32, 48, 3), 32 * 3 * 16 + 128 + 32 * 3 * 5);
@@ -894,8 +1005,10 @@ int main(void)
         cmocka_unit_test(test_groups_pack_each_episode_once),
         cmocka_unit_test(test_reference_compare_and_work),
         cmocka_unit_test(test_reference_of_a_prefix_is_the_prefix_of_the_reference),
+        cmocka_unit_test(test_result_csv_names_each_episode_and_its_count),
         cmocka_unit_test(test_variant_table_is_well_formed),
         cmocka_unit_test(test_supports_pruning_reasons),
+        cmocka_unit_test(test_thread_table_parameter),
         cmocka_unit_test(test_a_count_over_the_level_prunes_every_variant),
         cmocka_unit_test(test_plan_sizes),
         cmocka_unit_test(test_cpu_variants_match_reference),

@@ -1,6 +1,7 @@
 /* test_tdm_hybrid.c - the tdm hybrid variant on the host: which kernel it picks from the
- * level, the episode count, a crossover fit and switch_at; its pruning reasons; and its
- * open switch point and block resolved at sweep expansion (or pruned without a fit). */
+ * level, the episode count, a crossover fit and switch_at; the fit read from the
+ * workload's own table; its pruning reasons; and its open switch point and block
+ * resolved at sweep expansion (or pruned without a fit). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,13 +16,13 @@
 #include "registry.h"
 #include "sweep.h"
 #include "tdm/tdm.h"
-#include "tuned.h"
+#include "tuned_lookup.h"
 
 extern const dm_workload tdm_workload;
 
 /* f(N) = 100000/N + 5000: 30000 episodes at level 4, 25000 at level 5. */
 static const dm_crossover_fit inverse = {
-    .card = "NVIDIA H100 80GB HBM3", .cc = "9.0", .workload = "tdm", .variant_a = "block-tex",
+    .card = "NVIDIA H100 80GB HBM3", .cc = "9.0", .variant_a = "block-tex",
     .variant_b = "thread-tex", .axis = "count", .group = "level", .form = "a/N + b",
     .a = 100000, .b = 5000, .r2 = 0.99, .n = 4, .below = "block-tex"};
 
@@ -72,6 +73,25 @@ static void test_choice_switches_at_the_fit_or_at_switch_at(void **state)
     assert_string_equal(tdm_hybrid_choose(4, 29999, &inverse, 0, "thread-tex"), "thread-tex");
     assert_string_equal(tdm_hybrid_choose(4, 30000, &inverse, 0, "thread-tex"), "block-tex");
     assert_string_equal(tdm_hybrid_choose(4, 7, NULL, 8, "block-tex"), "block-tex");
+}
+
+static void test_fit_comes_from_the_workloads_table(void **state)
+{
+    (void)state;
+    const dm_crossover_fit table[] = { inverse, {0} };
+    const dm_workload with = {.name = "with", .fits = table}, without = {.name = "without"};
+    dm_device h100 = nowhere, h200 = nowhere;
+    snprintf(h100.name, sizeof h100.name, "%s", inverse.card);
+    snprintf(h200.name, sizeof h200.name, "NVIDIA H200");
+    h100.cc_major = h200.cc_major = 9;
+    h100.cc_minor = h200.cc_minor = 0;
+    const char *how;
+    assert_ptr_equal(tdm_hybrid_fit(&with, &h100, &how), &table[0]);
+    assert_string_equal(how, "card");
+    assert_ptr_equal(tdm_hybrid_fit(&with, &h200, &how), &table[0]);
+    assert_string_equal(how, "architecture family");
+    assert_null(tdm_hybrid_fit(&with, &nowhere, &how));
+    assert_null(tdm_hybrid_fit(&without, &h100, &how));
 }
 
 /* The reason hybrid gives for pt on dev, "" when it is kept. */
@@ -158,15 +178,15 @@ static void test_expansion_takes_the_compiled_in_fit(void **state)
 {
     (void)state;
     const dm_crossover_fit *fit = NULL;
-    for (const dm_crossover_fit *f = crossover_fit_table(); f->card && !fit; f++)
-        if (!strcmp(f->workload, "tdm") && !strcmp(f->axis, "count"))
+    for (const dm_crossover_fit *f = tdm_workload.fits; f && f->card && !fit; f++)
+        if (!strcmp(f->axis, "count") && !strcmp(f->group, "level"))
             fit = f;
     if (!fit)
-        skip(); /* variants/crossover_fits.h holds no tdm fit to test with yet */
+        skip(); /* variants/tdm/fits.h holds no fit to test with yet */
     dm_device dev = nowhere;
     snprintf(dev.name, sizeof dev.name, "%s", fit->card);
     const char *how;
-    assert_ptr_equal(tdm_hybrid_fit(&dev, &how), fit);
+    assert_ptr_equal(tdm_hybrid_fit(&tdm_workload, &dev, &how), fit);
     dm_sweep *s;
     dm_expansion e;
     dm_err err = {0};
@@ -179,9 +199,14 @@ static void test_expansion_takes_the_compiled_in_fit(void **state)
         assert_int_equal(dm_point_int(pt, "switch_at"), at);
         assert_string_equal(dm_point_str(pt, "below"), fit->below ? fit->below : "block-tex");
         const char *kernel = tdm_hybrid_choose(level, dm_point_int(pt, "count"), fit, at, "auto");
-        char bucket[512];
-        dm_point_problem_key(pt, bucket, sizeof bucket);
-        if (tuned_lookup(tuned_table(), &dev, "tdm", kernel, "block", bucket, &block, &how))
+        /* the block tdm's table holds for the kernel's own point of the same problem */
+        dm_point kp;
+        assert_int_equal(registry_point_defaults(&tdm_workload,
+                                                 registry_variant(&tdm_workload, kernel, &err),
+                                                 &kp, &err), 0);
+        set_int(&kp, "level", level);
+        set_int(&kp, "count", dm_point_int(pt, "count"));
+        if (tuned_lookup(&kp, &dev, "block", &block, &how))
             want = block;
         assert_int_equal(dm_point_int(pt, "block"), want);
     }
@@ -194,6 +219,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_switch_point_follows_the_fit),
         cmocka_unit_test(test_choice_switches_at_the_fit_or_at_switch_at),
+        cmocka_unit_test(test_fit_comes_from_the_workloads_table),
         cmocka_unit_test(test_supports_without_a_fit_and_the_kernels_limits),
         cmocka_unit_test(test_expansion_prunes_an_open_switch_point_without_a_fit),
         cmocka_unit_test(test_expansion_takes_the_compiled_in_fit),

@@ -1,6 +1,8 @@
 /* test_tune.c - `dmbench tune` on fixture databases with a known best block size and
- * planted ties, the lookup with its fallbacks, and the sweep expansion filling an open
- * block size from the compiled-in table. */
+ * planted ties; the per-workload header it writes (only that workload's rows, into its
+ * own variants/<w>/tuned.h); the bucket key, the same for a point as tune stores; the
+ * lookup in a workload's own table with its fallbacks; and the sweep expansion filling
+ * an open block size from the workload's compiled-in table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,11 +10,14 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include <sys/stat.h>
+
 #include "store_fixture.h"
+#include "cli_fixture.h"
 #include "registry.h"
 #include "sweep.h"
 #include "tune.h"
-#include "tuned.h"
+#include "tuned_lookup.h"
 
 #define NS 40
 #define H100 "NVIDIA H100 80GB HBM3"
@@ -30,6 +35,18 @@ static void plant(afx *f, int64_t run, int64_t n, const int64_t *blocks, const d
 
 static const dm_tune_opts opts = { .workload = "toy", .axis = "block", .alpha = 0.05,
                                    .tolerance = 0.01 };
+
+/* The header tune writes for workload from r, with *rows the choices in it. */
+static char *header_of(const dm_tune_result *r, const dm_tune_opts *o, const char *workload,
+                       int *rows)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    *rows = tune_write_header(r, o, workload, "fixture", out);
+    fclose(out);
+    return text;
+}
 
 static void best_block_wins_when_clearly_faster(void **state)
 {
@@ -104,13 +121,12 @@ static void cards_and_buckets_are_tuned_apart_newest_point_first(void **state)
     assert_non_null(strstr(r.c[1].bucket, "n=8192"));
     assert_string_equal(r.c[2].card, "NVIDIA H200");
 
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    tune_write_header(&r, &opts, "fixture", out);
-    fclose(out);
-    assert_non_null(strstr(text, "runs 1 2 3"));
-    assert_non_null(strstr(text, "{ \"NVIDIA H200\", \"9.0\", \"toy\", \"kernel\", \"block\", "
+    int rows;
+    char *text = header_of(&r, &opts, "toy", &rows);
+    assert_int_equal(rows, 3);
+    assert_non_null(strstr(text, "runs 1 2 3."));
+    assert_non_null(strstr(text, "#include \"tuned_lookup.h\"\n"));
+    assert_non_null(strstr(text, "{ \"NVIDIA H200\", \"9.0\", \"kernel\", \"block\", "
                                  "\"n=4096,op=copy,scale=0.5\", 128 },"));
     free(text);
     tune_free(&r);
@@ -137,14 +153,26 @@ static void several_workloads_are_tuned_in_one_call(void **state)
     assert_int_equal(r.c[0].cand[r.c[0].chosen].block, 128);
     assert_string_equal(r.c[1].workload, "toy");
     assert_int_equal(r.c[1].cand[r.c[1].chosen].block, 64);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    tune_write_header(&r, &both, "fixture", out);
-    fclose(out);
-    assert_non_null(strstr(text, "`dmbench tune toy,other --axis block`"));
-    assert_non_null(strstr(text, "\"9.0\", \"other\", \"kernel\""));
-    assert_non_null(strstr(text, "\"9.0\", \"toy\", \"kernel\""));
+    /* each workload's header holds its own rows and runs, and names no other workload */
+    int rows;
+    char *text = header_of(&r, &both, "toy", &rows);
+    assert_int_equal(rows, 1);
+    assert_non_null(strstr(text, "`dmbench tune toy --axis block --header`"));
+    assert_non_null(strstr(text, " fixture, runs 1.\n"));
+    assert_non_null(strstr(text, "\"kernel\", \"block\", \"n=4096,op=copy,scale=0.5\", 64 },\n"
+                                 "    { 0 },\n};\n"));
+    assert_null(strstr(text, "other"));
+    free(text);
+    text = header_of(&r, &both, "other", &rows);
+    assert_int_equal(rows, 1);
+    assert_non_null(strstr(text, "`dmbench tune other --axis block --header`"));
+    assert_non_null(strstr(text, " fixture, runs 2.\n"));
+    assert_non_null(strstr(text, "\"n=4096,op=copy,scale=0.5\", 128 },\n    { 0 },\n};\n"));
+    assert_null(strstr(text, "toy"));
+    free(text);
+    text = header_of(&r, &both, "third", &rows);
+    assert_int_equal(rows, 0);
+    assert_non_null(strstr(text, "= {\n    { 0 },\n};\n"));
     free(text);
     tune_free(&r);
     assert_int_equal(tune_compute(f->st, &opts, &r, &err), 0); /* toy alone */
@@ -152,63 +180,225 @@ static void several_workloads_are_tuned_in_one_call(void **state)
     tune_free(&r);
 }
 
+/* A workload w with dataset parameter n and variants k and other, each with a block size;
+ * its table is set per test. */
+static const dm_param_spec w_data[] = { { .name = "n", .type = DM_P_INT, .def = "1" }, { 0 } };
+static const dm_param_spec w_block[] = { { .name = "block", .type = DM_P_INT, .def = "64" },
+                                         { 0 } };
+static const dm_variant w_variants[] = { { .name = "k", .params = w_block },
+                                         { .name = "other", .params = w_block },
+                                         { 0 } };
+
+/* Variant v of w at dataset parameter n. */
+static dm_point w_point(const dm_workload *w, int v, int64_t n)
+{
+    dm_point pt;
+    dm_err err = { 0 };
+    assert_int_equal(registry_point_defaults(w, &w->variants[v], &pt, &err), 0);
+    dm_point_set_int(&pt, "n", n);
+    return pt;
+}
+
 static const dm_tuned table[] = {
-    { "NVIDIA H100 80GB HBM3", "9.0", "w", "k", "block", "n=1", 128 },
-    { "NVIDIA H100 80GB HBM3", "9.0", "w", "k", "block", "n=2", 256 },
-    { "NVIDIA H100 80GB HBM3", "9.0", "w", "k", "block", "n=3", 256 },
-    { "NVIDIA A100", "8.0", "w", "k", "block", "n=1", 512 },
+    { "NVIDIA H100 80GB HBM3", "9.0", "k", "block", "n=1", 128 },
+    { "NVIDIA H100 80GB HBM3", "9.0", "k", "block", "n=2", 256 },
+    { "NVIDIA H100 80GB HBM3", "9.0", "k", "block", "n=3", 256 },
+    { "NVIDIA A100", "8.0", "k", "block", "n=1", 512 },
     { 0 },
 };
 
 static void lookup_falls_back_from_bucket_to_card_to_family(void **st)
 {
     (void)st;
+    const dm_workload w = { .name = "w", .dataset_params = w_data, .variants = w_variants,
+                            .tuned = table };
     dm_device h100 = { .cc_major = 9, .cc_minor = 0 }, h200 = h100, v100 = { .cc_major = 7 };
     strcpy(h100.name, H100);
     strcpy(h200.name, "NVIDIA H200");
     strcpy(v100.name, "Tesla V100");
     int64_t v;
     const char *how;
-    assert_true(tuned_lookup(table, &h100, "w", "k", "block", "n=1", &v, &how));
+    dm_point one = w_point(&w, 0, 1), nine = w_point(&w, 0, 9), other = w_point(&w, 1, 1);
+    assert_true(tuned_lookup(&one, &h100, "block", &v, &how));
     assert_int_equal(v, 128);
     assert_string_equal(how, "card and bucket");
-    assert_true(tuned_lookup(table, &h100, "w", "k", "block", "n=9", &v, &how));
+    assert_true(tuned_lookup(&nine, &h100, "block", &v, &how));
     assert_int_equal(v, 256); /* the card's most frequent choice */
     assert_string_equal(how, "card");
-    assert_true(tuned_lookup(table, &h200, "w", "k", "block", "n=1", &v, &how));
+    assert_true(tuned_lookup(&one, &h200, "block", &v, &how));
     assert_int_equal(v, 256);
     assert_string_equal(how, "architecture family");
-    assert_false(tuned_lookup(table, &v100, "w", "k", "block", "n=1", &v, &how));
-    assert_false(tuned_lookup(table, &h100, "w", "other", "block", "n=1", &v, &how));
+    assert_false(tuned_lookup(&one, &v100, "block", &v, &how));
+    assert_false(tuned_lookup(&other, &h100, "block", &v, &how));
+    assert_false(tuned_lookup(&one, &h100, "n", &v, &how));
+}
+
+static void lookup_reads_only_the_workloads_own_table(void **st)
+{
+    (void)st;
+    static const dm_tuned a100_only[] = { { "NVIDIA A100", "8.0", "k", "block", "n=1", 512 },
+                                          { 0 } };
+    static const dm_tuned empty[] = { { 0 } };
+    const dm_workload with = { .name = "with", .dataset_params = w_data,
+                               .variants = w_variants, .tuned = table },
+                      other = { .name = "other", .dataset_params = w_data,
+                                .variants = w_variants, .tuned = a100_only },
+                      bare = { .name = "bare", .dataset_params = w_data,
+                               .variants = w_variants, .tuned = empty },
+                      none = { .name = "none", .dataset_params = w_data,
+                               .variants = w_variants };
+    dm_device h200 = { .cc_major = 9 }, a30 = { .cc_major = 8 };
+    strcpy(h200.name, "NVIDIA H200");
+    strcpy(a30.name, "NVIDIA A30");
+    int64_t v;
+    const char *how;
+    /* the same device and point: the family's value in one workload, none in the others */
+    dm_point pt = w_point(&with, 0, 1);
+    assert_true(tuned_lookup(&pt, &h200, "block", &v, &how));
+    assert_int_equal(v, 256);
+    pt = w_point(&other, 0, 1);
+    assert_false(tuned_lookup(&pt, &h200, "block", &v, &how));
+    assert_true(tuned_lookup(&pt, &a30, "block", &v, &how)); /* its own family */
+    assert_int_equal(v, 512);
+    assert_string_equal(how, "architecture family");
+    pt = w_point(&bare, 0, 1);
+    assert_false(tuned_lookup(&pt, &h200, "block", &v, &how));
+    pt = w_point(&none, 0, 1);
+    assert_false(tuned_lookup(&pt, &h200, "block", &v, &how));
+    assert_true(tuned_has(&with, "k", "block"));
+    assert_false(tuned_has(&with, "other", "block"));
+    assert_false(tuned_has(&with, "k", "n"));
+    assert_false(tuned_has(&bare, "k", "block"));
+    assert_false(tuned_has(&none, "k", "block"));
+}
+
+static void bucket_is_the_key_tune_stores_and_the_header_round_trips(void **state)
+{
+    afx *f = *state;
+    int64_t run = afx_run(f, H100, 9, 0);
+    dm_point pt;
+    dm_err err = { 0 };
+    double x[NS];
+    assert_int_equal(registry_point_defaults(&toy, &toy_variants[1], &pt, &err), 0);
+    dm_point_set_int(&pt, "n", 8192);
+    dm_point_set_str(&pt, "op", "triad");
+    for (int64_t block = 64; block <= 128; block += 64) {
+        dm_point_set_int(&pt, "block", block);
+        afx_samples(x, NS, block == 128 ? 1.0e-3 : 2.0e-3, 0.002);
+        afx_point_params(f, run, block, 1, pt.specs, pt.values, pt.nparams, x, NS);
+    }
+    char key[512];
+    tuned_bucket(&pt, "block", key, sizeof key);
+    assert_string_equal(key, "n=8192,op=triad,scale=0.5");
+    dm_tune_result r;
+    assert_int_equal(tune_compute(f->st, &opts, &r, &err), 0);
+    assert_int_equal(r.n, 1);
+    assert_string_equal(r.c[0].bucket, key);
+    /* the header's row, compiled into the workload, is the point's by card and bucket */
+    int rows;
+    char *text = header_of(&r, &opts, "toy", &rows);
+    assert_non_null(strstr(text, "    { \"" H100 "\", \"9.0\", \"kernel\", \"block\", "
+                                 "\"n=8192,op=triad,scale=0.5\", 128 },\n"));
+    free(text);
+    const dm_tuned back[] = { { r.c[0].card, r.c[0].cc, r.c[0].variant, "block", r.c[0].bucket,
+                                r.c[0].cand[r.c[0].chosen].block },
+                              { 0 } };
+    dm_workload tuned_toy = toy;
+    tuned_toy.tuned = back;
+    pt.workload = &tuned_toy;
+    dm_point_set_int(&pt, "block", 256);
+    dm_device h100 = { .cc_major = 9 };
+    strcpy(h100.name, H100);
+    int64_t v;
+    const char *how;
+    assert_true(tuned_lookup(&pt, &h100, "block", &v, &how));
+    assert_int_equal(v, 128);
+    assert_string_equal(how, "card and bucket");
+    tune_free(&r);
+}
+
+/* Makes dir/variants/<w>/tuned.h holding "untouched" for every registered workload, and
+ * points $DMBENCH_VARIANTS at dir/variants. */
+static void fake_variants(const char *dir)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/variants", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(setenv("DMBENCH_VARIANTS", path, 1), 0);
+    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
+        snprintf(path, sizeof path, "%s/variants/%s", dir, (*w)->name);
+        assert_int_equal(mkdir(path, 0700), 0);
+        snprintf(path, sizeof path, "%s/variants/%s/tuned.h", dir, (*w)->name);
+        FILE *fp = fopen(path, "w");
+        assert_non_null(fp);
+        fputs("untouched\n", fp);
+        fclose(fp);
+    }
+}
+
+static void command_writes_each_tuned_workloads_header_file(void **state)
+{
+    fixture *f = *state;
+    const dm_workload *const *ws = registry_workloads();
+    assert_non_null(ws[0]);
+    assert_non_null(ws[1]);
+    const char *tuned = ws[0]->name, *kept = ws[1]->name;
+    char path[256], sql[128];
+    fake_variants(f->dir);
+    /* points of the toy workload's kernel, stored as the first registered workload's */
+    afx a = { 0 };
+    dm_err err = { 0 };
+    assert_int_equal(store_open(f->db, &a.st, &err), 0);
+    int64_t run = afx_run(&a, H100, 9, 0);
+    const int64_t blocks[] = { 64, 128 };
+    const double fast128[] = { 2.0e-3, 1.0e-3 };
+    plant(&a, run, 4096, blocks, fast128, 2, 0.002);
+    snprintf(sql, sizeof sql, "UPDATE runs SET workload = '%s'", tuned);
+    assert_int_equal(sqlite3_exec(store_db(a.st), sql, NULL, NULL, NULL), SQLITE_OK);
+    store_close(a.st);
+
+    assert_int_equal(dmbench(f, "tune %s,%s --header --db %s", tuned, kept, f->db), 0);
+    snprintf(path, sizeof path, "%s/variants/%s/tuned.h", f->dir, tuned);
+    assert_non_null(strstr(slurp(f->out), "wrote 1 tuned value of"));
+    const char *text = slurp(path);
+    assert_non_null(strstr(text, "    { \"" H100 "\", \"9.0\", \"kernel\", \"block\", "
+                                 "\"n=4096,op=copy,scale=0.5\", 128 },\n    { 0 },\n};\n"));
+    assert_null(strstr(text, kept));
+    snprintf(path, sizeof path, "%s/variants/%s/tuned.h", f->dir, kept);
+    assert_string_equal(slurp(path), "untouched\n"); /* no choices: left alone */
+    assert_non_null(strstr(slurp(f->out), "has no choices in"));
+    /* --header takes no value */
+    assert_int_equal(dmbench(f, "tune %s --header=x.h --db %s", tuned, f->db), 2);
+    unsetenv("DMBENCH_VARIANTS");
 }
 
 static void expansion_fills_an_open_block_from_the_table(void **st)
 {
     (void)st;
-    const dm_tuned *t = tuned_table();
+    static const char bucket[] = "n=4096,seed=1,op=copy,blocks_per_sm=0";
+    dm_err err = { 0 };
+    const dm_workload *w = registry_workload("membw", &err);
     const dm_tuned *entry = NULL;
-    for (; t->card && !entry; t++)
-        if (!strcmp(t->workload, "membw") && !strcmp(t->variant, "kernel"))
+    assert_non_null(w);
+    for (const dm_tuned *t = w->tuned; t && t->card && !entry; t++)
+        if (!strcmp(t->variant, "kernel") && !strcmp(t->bucket, bucket))
             entry = t;
     if (!entry)
-        skip(); /* the compiled-in table has no membw entry to test with */
+        skip(); /* membw's compiled-in table has no entry to test with */
     dm_device dev = { .cc_major = 9, .max_threads_per_block = 1024, .sms = 132 };
     snprintf(dev.name, sizeof dev.name, "%s", entry->card);
     sscanf(entry->cc, "%d.%d", &dev.cc_major, &dev.cc_minor);
     dm_sweep *s;
     dm_expansion e, fixed;
-    dm_err err = { 0 };
     assert_int_equal(sweep_parse_string("workload: membw\ndataset: { generator: random }\n"
                                         "variants: [kernel]\naxes: { n: 4096 }\n",
                                         "t", &s, &err), 0);
     assert_int_equal(sweep_expand(s, &dev, &e, &err), 0);
-    int64_t want;
-    const char *how;
-    char bucket[256];
+    char key[256];
     const dm_point *pt = &e.points[0].point;
-    snprintf(bucket, sizeof bucket, "n=4096,seed=1,op=copy,blocks_per_sm=0");
-    assert_true(tuned_lookup(tuned_table(), &dev, "membw", "kernel", "block", bucket, &want, &how));
-    assert_int_equal(dm_point_int(pt, "block"), want);
+    tuned_bucket(pt, "block", key, sizeof key);
+    assert_string_equal(key, bucket);
+    assert_int_equal(dm_point_int(pt, "block"), entry->value);
     /* without a device the default stays */
     dm_expansion bare;
     assert_int_equal(sweep_expand(s, NULL, &bare, &err), 0);
@@ -223,6 +413,45 @@ static void expansion_fills_an_open_block_from_the_table(void **st)
     sweep_free(s);
 }
 
+/* Every compiled-in choice is reachable: the point its bucket describes, built from
+ * today's variant (its defaults, then the bucket's values), has exactly that bucket. A
+ * variant that gained a parameter since its table was generated fails here, as its
+ * points would no longer find their own bucket. */
+static void every_compiled_in_bucket_is_a_point_of_todays_variant(void **state)
+{
+    (void)state;
+    int rows = 0;
+    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
+        for (const dm_tuned *t = (*w)->tuned; t && t->card; t++, rows++) {
+            dm_err err = { 0 };
+            const dm_variant *v = registry_variant(*w, t->variant, &err);
+            assert_non_null(v);
+            dm_point pt;
+            assert_int_equal(registry_point_defaults(*w, v, &pt, &err), 0);
+            char params[1024], *save = NULL;
+            snprintf(params, sizeof params, "%s", t->bucket);
+            for (char *kv = strtok_r(params, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+                char *eq = strchr(kv, '=');
+                assert_non_null(eq);
+                *eq = '\0';
+                int i = 0;
+                while (i < pt.nparams && strcmp(pt.specs[i]->name, kv) != 0)
+                    i++;
+                if (i == pt.nparams)
+                    fail_msg("%s %s: bucket names '%s', which the variant lacks", (*w)->name,
+                             t->variant, kv);
+                assert_int_equal(dm_value_parse(pt.specs[i], eq + 1, &pt.values[i], &err), 0);
+            }
+            char bucket[1024];
+            tuned_bucket(&pt, t->axis, bucket, sizeof bucket);
+            if (strcmp(bucket, t->bucket) != 0)
+                fail_msg("%s %s: compiled-in bucket\n  %s\nbut today's point is\n  %s",
+                         (*w)->name, t->variant, t->bucket, bucket);
+        }
+    }
+    assert_true(rows > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,7 +460,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(cards_and_buckets_are_tuned_apart_newest_point_first, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(several_workloads_are_tuned_in_one_call, afx_setup, afx_teardown),
         cmocka_unit_test(lookup_falls_back_from_bucket_to_card_to_family),
+        cmocka_unit_test(lookup_reads_only_the_workloads_own_table),
+        cmocka_unit_test_setup_teardown(bucket_is_the_key_tune_stores_and_the_header_round_trips, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(command_writes_each_tuned_workloads_header_file, setup, teardown),
         cmocka_unit_test(expansion_fills_an_open_block_from_the_table),
+        cmocka_unit_test(every_compiled_in_bucket_is_a_point_of_todays_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 /* cli.h - the `dmbench` subcommands and what they share: exit codes, error printing,
- * the database option. Each command parses its own options (getopt_long) and returns
- * the process's exit status; only main() exits. */
+ * the database option, and one option parser (a table of options per command). Each
+ * command returns the process's exit status; only main() exits. */
 #ifndef DM_CLI_H
 #define DM_CLI_H
+
+#include <stdio.h>
 
 #include "dm.h"
 
@@ -16,6 +18,7 @@ enum {
 int cmd_devices(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_mine(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
@@ -43,5 +46,51 @@ int cli_open_existing(const char *opt, struct dm_store **st, dm_err *err);
 /* Parses a run id argument ("12" or "latest"); returns 0 with *id (0 for latest), or
  * DM_EINPUT. */
 int cli_parse_run_id(const char *s, int64_t *id, dm_err *err);
+/* Writes text (len bytes) over the generated table variants/<workload>/<file> (tuned.h,
+ * fits.h) in the variants/ folder $DMBENCH_VARIANTS names, else beside dmbench's folder,
+ * else in the source tree the build was configured from (srcdir.h); the file must be
+ * there already (every workload's folder has both). The path written goes into path
+ * (of size n). Returns 0, or DM_ERUNTIME (not found, or the write failed) with err set. */
+int cli_write_variant_file(const char *workload, const char *file, const char *text,
+                           size_t len, char *path, size_t n, dm_err *err);
+
+/* ---- options ---- */
+
+typedef enum cli_opt_kind {
+    CLI_FLAG,   /* no value: *(int *)dest = value */
+    CLI_STR,    /* *(const char **)dest = the text */
+    CLI_LIST,   /* the text appended to (const char **)dest; *count of at most max */
+    CLI_INT,    /* *(long *)dest = an integer in [lo, hi] */
+    CLI_REAL,   /* *(double *)dest = a number in [lo, hi] */
+    CLI_CHOICE, /* *(const char **)dest = one of choices ("cold|hot") */
+} cli_opt_kind;
+
+/* One option, --name VALUE (or -s VALUE when short_name is set). Tables end with a
+ * zeroed entry; --help (-h) is always there. */
+typedef struct cli_opt {
+    const char *name;
+    char short_name;
+    cli_opt_kind kind;
+    void *dest;
+    double lo, hi;       /* CLI_INT, CLI_REAL */
+    int value;           /* CLI_FLAG */
+    int max, *count;     /* CLI_LIST */
+    const char *choices; /* CLI_CHOICE */
+} cli_opt;
+
+#define CLI_OPT_FLAG(n, d) { .name = (n), .kind = CLI_FLAG, .dest = (d), .value = 1 }
+#define CLI_OPT_STR(n, d) { .name = (n), .kind = CLI_STR, .dest = (d) }
+#define CLI_OPT_LIST(n, d, cnt, mx)                                                          \
+    { .name = (n), .kind = CLI_LIST, .dest = (d), .count = (cnt), .max = (mx) }
+#define CLI_OPT_INT(n, d, l, h) { .name = (n), .kind = CLI_INT, .dest = (d), .lo = (l), .hi = (h) }
+#define CLI_OPT_REAL(n, d, l, h)                                                             \
+    { .name = (n), .kind = CLI_REAL, .dest = (d), .lo = (l), .hi = (h) }
+#define CLI_OPT_CHOICE(n, d, ch) { .name = (n), .kind = CLI_CHOICE, .dest = (d), .choices = (ch) }
+
+/* Parses the options of command argv[0] against opts. Returns -1 when the command goes on,
+ * its positional arguments being argv[*first] to argv[argc - 1] (options and arguments may
+ * mix); else the exit status to return: DM_EXIT_OK after usage(stdout) for --help, or
+ * DM_EXIT_USAGE after a one-line error naming the option and what it expected. */
+int cli_parse(int argc, char **argv, const cli_opt *opts, void (*usage)(FILE *), int *first);
 
 #endif

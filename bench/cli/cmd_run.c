@@ -10,6 +10,7 @@
 #include "cupti_dm.h"
 #include "device.h"
 #include "runner.h"
+#include "store.h"
 
 #define MAX_OVERRIDES 64
 #define DRY_RUN_SHOWN 20
@@ -324,8 +325,11 @@ int cmd_run(int argc, char **argv)
     for (int i = 0; i < noverrides; i++)
         snprintf(key + strlen(key), klen - strlen(key), "\n# -a %s", overrides[i]);
 
+    dm_sink sink;
+    if (store_sink_make(cli_db_path(db), &sink, &err) != 0)
+        goto fail;
     dm_run_opts ro = {
-        .db_path = cli_db_path(db),
+        .sink = &sink,
         .resume = resume,
         .progress = quiet ? DM_PROGRESS_QUIET : DM_PROGRESS_AUTO,
         .argv_text = argv_text,
@@ -340,13 +344,13 @@ int cmd_run(int argc, char **argv)
         goto fail;
     if (!quiet) {
         dm_store *st = NULL;
-        if (store_open(ro.db_path, &st, &err) != 0 || store_show_run(st, res.run_id, stdout, &err) != 0) {
+        if (store_open(cli_db_path(db), &st, &err) != 0 || store_show_run(st, res.run_id, stdout, &err) != 0) {
             store_close(st);
             goto fail;
         }
         store_close(st);
         fprintf(stderr, "dmbench: run %lld in %s: %zu ok, %zu failed, %zu skipped, %zu pruned%s\n",
-                (long long)res.run_id, ro.db_path, res.ok, res.failed, res.skipped, res.pruned,
+                (long long)res.run_id, cli_db_path(db), res.ok, res.failed, res.skipped, res.pruned,
                 res.interrupted ? " (interrupted; --resume continues it)" : "");
     }
     status = res.interrupted ? 130 : res.failed ? DM_EXIT_FAIL : DM_EXIT_OK;

@@ -13,16 +13,18 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dmbench tune WORKLOAD[,WORKLOAD...] [--variant V] [--axis NAME] [--alpha P]\n"
-            "                    [--tolerance F] [--explain] [--json FILE] [--header FILE]\n"
+            "                    [--tolerance F] [--explain] [--json FILE] [--header]\n"
             "                    [--db PATH]\n\n"
             "For each workload, card, variant and problem bucket (the other parameters) in\n"
             "the database, picks the value of the block-size axis (default 'block') with the\n"
             "lowest median time. Values whose raw samples a Mann-Whitney U test cannot tell\n"
             "from the best (p >= alpha, default 0.05) or whose median is within the\n"
             "tolerance of the best (default 0.01) are ties, and the smallest tie wins.\n"
-            "--explain shows every candidate; --json and --header write the choices (the\n"
-            "header is the compiled-in table variants/tuned_blocks.h that sweeps use when\n"
-            "they leave the axis open: tune every workload it should hold in one call).\n");
+            "--explain shows every candidate; --json FILE writes the choices (\"-\": standard\n"
+            "output). --header writes each workload's choices as its compiled-in table\n"
+            "variants/<workload>/tuned.h, which its sweeps use once rebuilt when they leave\n"
+            "the axis open (a workload without choices keeps its file; $DMBENCH_VARIANTS\n"
+            "names another variants/ folder to write into).\n");
 }
 
 static int parse_unit(const char *opt, const char *s, double *out)
@@ -35,20 +37,47 @@ static int parse_unit(const char *opt, const char *s, double *out)
     return 0;
 }
 
-/* Writes with fn to path ("-" is stdout). Returns 0 or sets err. */
-static int write_to(const char *path, const dm_tune_result *r, const dm_tune_opts *o,
-                    const char *db, int header, dm_err *err)
+/* Writes the JSON of the choices to path ("-" is stdout). Returns 0 or sets err. */
+static int write_json(const char *path, const dm_tune_result *r, const dm_tune_opts *o,
+                      dm_err *err)
 {
     int to_stdout = path[0] == '-' && path[1] == '\0';
     FILE *f = to_stdout ? stdout : fopen(path, "w");
     if (!f)
         return dm_err_set(err, DM_EINPUT, "%s: cannot write", path);
-    if (header)
-        tune_write_header(r, o, db, f);
-    else
-        tune_write_json(r, o, f);
+    tune_write_json(r, o, f);
     if ((to_stdout ? fflush(f) : fclose(f)) != 0)
         return dm_err_set(err, DM_ERUNTIME, "%s: write failed", path);
+    return 0;
+}
+
+/* Writes variants/<w>/tuned.h for each workload w of o->workload that has choices in r,
+ * saying on say what it wrote or kept. Returns 0 or sets err. */
+static int write_headers(const dm_tune_result *r, const dm_tune_opts *o, const char *db,
+                         FILE *say, dm_err *err)
+{
+    char names[256], path[4352];
+    snprintf(names, sizeof names, "%s", o->workload);
+    for (char *save = NULL, *w = strtok_r(names, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        if (!mem)
+            return dm_err_set(err, DM_ERUNTIME, "out of memory writing the header of %s", w);
+        int rows = tune_write_header(r, o, w, db, mem), rc = 0;
+        if (fclose(mem) != 0)
+            rc = dm_err_set(err, DM_ERUNTIME, "out of memory writing the header of %s", w);
+        else if (rows)
+            rc = cli_write_variant_file(w, "tuned.h", text, len, path, sizeof path, err);
+        free(text);
+        if (rc)
+            return rc;
+        if (rows)
+            fprintf(say, "wrote %d tuned %s of %s to %s\n", rows, rows == 1 ? "value" : "values",
+                    w, path);
+        else
+            fprintf(say, "%s has no choices in %s: its tuned.h is left as it was\n", w, db);
+    }
     return 0;
 }
 
@@ -58,12 +87,12 @@ int cmd_tune(int argc, char **argv)
         { "db", required_argument, NULL, 'd' },        { "variant", required_argument, NULL, 'v' },
         { "axis", required_argument, NULL, 'x' },      { "alpha", required_argument, NULL, 'a' },
         { "tolerance", required_argument, NULL, 't' }, { "explain", no_argument, NULL, 'e' },
-        { "json", required_argument, NULL, 'j' },      { "header", required_argument, NULL, 'H' },
+        { "json", required_argument, NULL, 'j' },      { "header", no_argument, NULL, 'H' },
         { "help", no_argument, NULL, 'h' },            { 0 },
     };
     dm_tune_opts o = { .axis = "block", .alpha = 0.05, .tolerance = 0.01 };
-    const char *db = NULL, *json = NULL, *header = NULL;
-    int explain = 0, c;
+    const char *db = NULL, *json = NULL;
+    int explain = 0, header = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -81,7 +110,7 @@ int cmd_tune(int argc, char **argv)
             break;
         case 'e': explain = 1; break;
         case 'j': json = optarg; break;
-        case 'H': header = optarg; break;
+        case 'H': header = 1; break;
         case 'h': usage(stdout); return DM_EXIT_OK;
         case ':': return cli_usage_error("tune", "option %s needs a value", argv[optind - 1]);
         default: return cli_usage_error("tune", "unknown option '%s'", argv[optind - 1]);
@@ -105,11 +134,12 @@ int cmd_tune(int argc, char **argv)
     dm_store *st = NULL;
     dm_tune_result r = { 0 };
     int status = DM_EXIT_OK;
+    int json_stdout = json && strcmp(json, "-") == 0;
     if (cli_open_existing(db, &st, &err) || tune_compute(st, &o, &r, &err) ||
-        (json && write_to(json, &r, &o, cli_db_path(db), 0, &err)) ||
-        (header && write_to(header, &r, &o, cli_db_path(db), 1, &err)))
+        (json && write_json(json, &r, &o, &err)) ||
+        (header && write_headers(&r, &o, cli_db_path(db), json_stdout ? stderr : stdout, &err)))
         status = cli_fail(&err);
-    else if (!json || json[0] != '-')
+    else if (!json_stdout)
         tune_print(&r, &o, explain, stdout);
     tune_free(&r);
     store_close(st);

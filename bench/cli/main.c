@@ -20,6 +20,8 @@ static const command commands[] = {
     { .name = "devices", .fn = cmd_devices, .summary = "list the GPUs and their properties" },
     { .name = "list", .fn = cmd_list, .summary = "list workloads, variants and parameters" },
     { .name = "run", .fn = cmd_run, .summary = "run a sweep matrix and store the results" },
+    { .name = "mine", .fn = cmd_mine,
+      .summary = "run one variant once and write its mining result as CSV" },
     { .name = "show", .fn = cmd_show, .summary = "show runs, points and statistics" },
     { .name = "export", .fn = cmd_export, .summary = "export a run as CSV or JSON" },
     { .name = "tune", .fn = cmd_tune,

@@ -1,27 +1,20 @@
-/* crossover_lookup.c - finding a compiled-in crossover fit for a card, with the same
- * card-then-family fallback as the tuned block sizes. */
-#include <math.h> /* NAN, for a fit stored without R^2 */
+/* crossover_lookup.c - finding a workload's compiled-in crossover fit for a card, with
+ * the same card-then-family fallback as the tuned block sizes. */
 #include <string.h>
 
 #include "card_match.h"
 #include "crossover_lookup.h"
-#include "crossover_fits.h" /* variants/: generated, after the type it fills */
 
-const dm_crossover_fit *crossover_fit_table(void)
+int crossover_lookup(const dm_workload *w, const dm_device *dev, const char *a, const char *b,
+                     const char *axis, const char *group, const dm_crossover_fit **fit,
+                     const char **how)
 {
-    return dm_crossover_fit_table;
-}
-
-int crossover_lookup(const dm_crossover_fit *table, const dm_device *dev, const char *workload,
-                     const char *a, const char *b, const char *axis, const char *group,
-                     const dm_crossover_fit **fit, const char **how)
-{
-    for (dm_card_scope scope = DM_CARD_SAME; scope < DM_CARD_SCOPES; scope++)
-        for (const dm_crossover_fit *f = table; f->card; f++) {
+    for (dm_card_scope scope = DM_CARD_SAME; w->fits && scope < DM_CARD_SCOPES; scope++)
+        for (const dm_crossover_fit *f = w->fits; f->card; f++) {
             int pair = (!strcmp(f->variant_a, a) && !strcmp(f->variant_b, b)) ||
                        (!strcmp(f->variant_a, b) && !strcmp(f->variant_b, a));
-            if (pair && !strcmp(f->workload, workload) && !strcmp(f->axis, axis) &&
-                !strcmp(f->group, group) && card_match(dev, f->card, f->cc, scope)) {
+            if (pair && !strcmp(f->axis, axis) && !strcmp(f->group, group) &&
+                card_match(dev, f->card, f->cc, scope)) {
                 *fit = f;
                 *how = card_scope_name(scope);
                 return 1;

@@ -1,7 +1,8 @@
-/* crossover_lookup.h - the crossover fits `dmbench crossover --header` compiled in
- * (variants/crossover_fits.h), and how a hybrid variant finds the one for its card: the
- * same card, else its architecture family (card_match.h). A fit gives, for a pair of
- * variants, the axis value crossover(group) where they cross, as a/N + b or a*N + b. */
+/* crossover_lookup.h - the crossover fits `dmbench crossover --header` compiles in per
+ * workload (variants/<w>/fits.h, the workload's `fits`), and how a hybrid variant finds
+ * the one for its card: the same card, else its architecture family (card_match.h). A
+ * fit gives, for a pair of variants, the axis value crossover(group) where they cross,
+ * as a/N + b or a*N + b. */
 #ifndef DM_CROSSOVER_LOOKUP_H
 #define DM_CROSSOVER_LOOKUP_H
 
@@ -9,7 +10,7 @@
 
 typedef struct dm_crossover_fit {
     const char *card, *cc;             /* where it was measured; cc "9.0" */
-    const char *workload, *variant_a, *variant_b, *axis, *group;
+    const char *variant_a, *variant_b, *axis, *group;
     const char *form;                  /* "a/N + b" or "a*N + b" */
     double a, b, r2;
     int n;                             /* crossovers fitted */
@@ -17,18 +18,15 @@ typedef struct dm_crossover_fit {
                                           NULL when that differed between groups */
 } dm_crossover_fit;
 
-/* Looks up the fit of (workload, variant pair in either order, axis, group) for dev in
- * table (ending with a zeroed entry): the same card's, else the first of its
- * architecture family in table order. Returns 1 with *fit and *how ("card",
- * "architecture family"), else 0. */
-int crossover_lookup(const dm_crossover_fit *table, const dm_device *dev, const char *workload,
-                     const char *a, const char *b, const char *axis, const char *group,
-                     const dm_crossover_fit **fit, const char **how);
+/* Looks up the fit of (variant pair in either order, axis, group) for dev in w's table
+ * (ending with a zeroed entry): the same card's, else the first of its architecture
+ * family in table order. Returns 1 with *fit and *how ("card", "architecture family"),
+ * else 0 (also when the workload has no table). */
+int crossover_lookup(const dm_workload *w, const dm_device *dev, const char *a, const char *b,
+                     const char *axis, const char *group, const dm_crossover_fit **fit,
+                     const char **how);
 
 /* The fitted crossover at group value g: a/g + b or a*g + b. */
 double crossover_fit_at(const dm_crossover_fit *fit, double g);
-
-/* The compiled-in table. */
-const dm_crossover_fit *crossover_fit_table(void);
 
 #endif

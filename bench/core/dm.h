@@ -119,6 +119,7 @@ typedef struct dm_workload dm_workload;
 typedef struct dm_tuned dm_tuned;
 typedef struct dm_crossover_fit dm_crossover_fit;
 typedef struct dm_study dm_study;
+typedef struct dm_calibration dm_calibration;
 
 /* One point of a sweep: a variant and a value for each of its parameters (dataset,
  * problem and variant parameters, in that order; defaults filled in). */
@@ -245,15 +246,32 @@ struct dm_workload {
      * tolerance); else nonzero with why naming the first difference. */
     int (*compare)(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
     void (*work)(const dm_point *pt, dm_work *w); /* optional */
-    /* Writes the mining result out (in the workload's result form, as from a variant's
-     * output or the reference) as CSV with a header line, for `dmbench mine`: tdm the
-     * count per episode. Returns 0, or DM_ERUNTIME with err set (a write failed). */
+    /* Writes the mining result out (in the workload's result form, as a variant's
+     * output() gives it) as CSV with a header line, for `dmbench mine` (counts per
+     * episode, rules with their measures, patterns with their indexes). Returns 0, or DM_ERUNTIME with err set (a write failed). */
     int (*write_result)(const void *out, const dm_point *pt, FILE *f, dm_err *err);
     const dm_variant *variants; /* ends with a zeroed entry */
     /* What the workload brings from its own folder, read by the generic commands. */
-    const dm_tuned *tuned;          /* variants/<w>/tuned.h (tuned.h in core), zero-ended */
+    const dm_tuned *tuned;          /* variants/<w>/tuned.h (tuned_lookup.h), zero-ended */
     const dm_crossover_fit *fits;   /* variants/<w>/fits.h (crossover_lookup.h), zero-ended */
     const dm_study *study;          /* variants/<w>/study.c (study.h): claims, targets */
+    const dm_calibration *calibration; /* a check of the engine itself; NULL: none */
+};
+
+/* A check of the measurement engine against the same quantity measured outside it (say,
+ * a copy bandwidth against a loop of cudaMemcpy calls timed by one pair of CUDA events). `dmbench calibrate` runs sweep, takes each listed variant's best bandwidth and
+ * fails unless each is within tolerance of plain(). */
+struct dm_calibration {
+    const char *sweep;           /* sweep text; one %lld, the size axis's value */
+    int item_bytes;              /* bytes per item of the size axis */
+    const char *const *variants; /* the engine's measurements compared, NULL-ended */
+    const char *key_part;        /* only points whose problem key contains this */
+    const char *plain_name;      /* what plain() measures, for the printout */
+    int plain_iters;
+    /* The bandwidth, GB/s, of iters plain repetitions over bytes. Returns 0, or
+     * DM_ERUNTIME with err set (a CUDA failure). */
+    int (*plain)(int64_t bytes, int iters, double *gbps, dm_err *err);
+    double tolerance;            /* relative, e.g. 0.05 */
 };
 
 #ifdef __cplusplus

@@ -19,6 +19,9 @@
 
 #define KEY_MAX 1024
 
+/* Calls method m of the run's sink with the sink's context and the arguments. */
+#define SINK(rs, m, ...) ((rs)->sink->ops->m((rs)->sink->ctx, __VA_ARGS__))
+
 static volatile sig_atomic_t stop_requested;
 
 static void on_sigint(int sig)
@@ -38,7 +41,8 @@ static double unix_now(void)
 typedef struct run_state {
     const dm_sweep *sweep;
     const dm_workload *w;
-    dm_store *st;
+    const dm_sink *sink;
+    int sink_open;   /* the sink is open: datasets are recorded as they are made */
     int64_t run_id;
     dm_exec ex;
     dm_measure_ctx *mc;
@@ -171,7 +175,7 @@ static int ensure_dataset(run_state *rs, const dm_point *pt, dm_err *err)
     rs->ds_open = 1;
     snprintf(rs->ds_key, sizeof rs->ds_key, "%s", key);
     rs->ds_id = 0;
-    if (rs->st && store_dataset(rs->st, &rs->ds, &rs->ds_id, err) != 0)
+    if (rs->sink_open && SINK(rs, dataset, &rs->ds, &rs->ds_id, err) != 0)
         return err->code;
     return 0;
 }
@@ -310,11 +314,11 @@ static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
 {
     const dm_sweep *s = rs->sweep;
     if (o->resume) {
-        if (store_find_resumable(rs->st, sweep_name(s), o->sweep_key, &rs->run_id, err) != 0)
+        if (SINK(rs, find_resumable, sweep_name(s), o->sweep_key, &rs->run_id, err) != 0)
             return err->code;
         if (rs->run_id) {
             progress_note(rs->progress, 0, "resuming run %lld", (long long)rs->run_id);
-            return store_run_reopen(rs->st, rs->run_id, err);
+            return SINK(rs, run_reopen, rs->run_id, err);
         }
         progress_note(rs->progress, 0, "no unfinished run of sweep '%s' to resume; starting a new one",
                       sweep_name(s));
@@ -343,7 +347,7 @@ static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
         .points_total = (int64_t)e->n,
         .points_planned = (int64_t)(e->n - (e->n_pruned)),
     };
-    return store_run_begin(rs->st, &info, &rs->run_id, err);
+    return SINK(rs, run_begin, &info, &rs->run_id, err);
 }
 
 /* Notes every property of the run's device as "device.NAME" (the sweep constraints' names),
@@ -358,7 +362,7 @@ static int note_device(run_state *rs, const dm_device *dev, dm_err *err)
             continue;
         snprintf(key, sizeof key, "device.%s", *p);
         dm_format_double(v, value, sizeof value);
-        if (store_run_note(rs->st, rs->run_id, key, value, err))
+        if (SINK(rs, run_note, rs->run_id, key, value, err))
             return err->code;
     }
     return 0;
@@ -373,19 +377,19 @@ static int note_cupti(run_state *rs, const dm_run_opts *o, dm_err *err)
     if (rs->profile) {
         cupti_metrics_format(o->metrics, list, sizeof list);
         snprintf(passes, sizeof passes, "%d", cupti_passes(rs->cupti));
-        if (store_run_note(rs->st, rs->run_id, "cupti.metrics", list, err) ||
-            store_run_note(rs->st, rs->run_id, "cupti.counters",
+        if (SINK(rs, run_note, rs->run_id, "cupti.metrics", list, err) ||
+            SINK(rs, run_note, rs->run_id, "cupti.counters",
                            problem[0] ? problem : "available", err) ||
             (!problem[0] &&
-             (store_run_note(rs->st, rs->run_id, "cupti.chip", cupti_chip(rs->cupti), err) ||
-              store_run_note(rs->st, rs->run_id, "cupti.passes", passes, err))))
+             (SINK(rs, run_note, rs->run_id, "cupti.chip", cupti_chip(rs->cupti), err) ||
+              SINK(rs, run_note, rs->run_id, "cupti.passes", passes, err))))
             return err->code;
     }
     if (cupti_attrs_problem(rs->cupti)[0] &&
-        store_run_note(rs->st, rs->run_id, "cupti.launches", cupti_attrs_problem(rs->cupti),
+        SINK(rs, run_note, rs->run_id, "cupti.launches", cupti_attrs_problem(rs->cupti),
                        err))
         return err->code;
-    return rs->trace ? store_run_note(rs->st, rs->run_id, "cupti.timeline", "traced", err) : 0;
+    return rs->trace ? SINK(rs, run_note, rs->run_id, "cupti.timeline", "traced", err) : 0;
 }
 
 /* Starts CUPTI for a GPU run and says once what it cannot do. Returns 0 or DM_ERUNTIME. */
@@ -409,7 +413,8 @@ static int open_cupti(run_state *rs, const dm_run_opts *o, dm_err *err)
 int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
                dm_run_result *res, dm_err *err)
 {
-    run_state rs = { .sweep = s, .w = sweep_workload(s), .ex = { .device = o->device } };
+    run_state rs = { .sweep = s, .w = sweep_workload(s), .sink = o->sink,
+                     .ex = { .device = o->device } };
     dm_progress progress;
     size_t norder = 0, *order = NULL;
     int rc = 0;
@@ -449,11 +454,13 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
             goto out;
         break;
     }
-    if ((rc = store_open(o->db_path, &rs.st, err)) != 0 ||
-        (rc = begin_run(&rs, e, o, err)) != 0)
+    if ((rc = SINK(&rs, open, err)) != 0)
+        goto out;
+    rs.sink_open = 1;
+    if ((rc = begin_run(&rs, e, o, err)) != 0)
         goto out;
     res->run_id = rs.run_id;
-    if ((rs.ds_open && (rc = store_dataset(rs.st, &rs.ds, &rs.ds_id, err)) != 0) ||
+    if ((rs.ds_open && (rc = SINK(&rs, dataset, &rs.ds, &rs.ds_id, err)) != 0) ||
         (o->device && (rc = note_device(&rs, o->device, err)) != 0) ||
         (rs.cupti && (rc = note_cupti(&rs, o, err)) != 0))
         goto out;
@@ -467,7 +474,7 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         snprintf(label, sizeof label, "%s %s", sp->point.variant->name, params);
         if (o->resume) {
             int done = 0;
-            if ((rc = store_point_done(rs.st, rs.run_id, (int64_t)order[k], &done, err)) != 0)
+            if ((rc = SINK(&rs, point_done, rs.run_id, (int64_t)order[k], &done, err)) != 0)
                 break;
             if (done) {
                 res->resumed++;
@@ -490,7 +497,7 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         r.ended = unix_now();
         r.reason = reason;
         r.verify_detail = detail;
-        rc = store_point(rs.st, &r, NULL, err);
+        rc = SINK(&rs, point, &r, err);
         char outcome[DM_ERR_MAX + 64];
         if (r.m)
             describe(&m, outcome, sizeof outcome);
@@ -515,13 +522,13 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
     res->interrupted = stop_requested && rc == 0;
     if (rc == DM_EINPUT) {
         dm_err keep = *err;
-        store_run_discard(rs.st, rs.run_id, err);
+        SINK(&rs, run_discard, rs.run_id, err);
         *err = keep;
         res->run_id = 0;
     } else {
         const char *status = rc != 0 ? "failed" : res->interrupted ? "interrupted" : "complete";
         dm_err end_err = { 0 };
-        if (store_run_end(rs.st, rs.run_id, status, &end_err) != 0 && rc == 0) {
+        if (SINK(&rs, run_end, rs.run_id, status, &end_err) != 0 && rc == 0) {
             *err = end_err;
             rc = end_err.code;
         }
@@ -533,7 +540,7 @@ out:
     cupti_close(rs.cupti);
     if (rs.ex.stream)
         DM_CUDA_WARN(cudaStreamDestroy((cudaStream_t)rs.ex.stream));
-    store_close(rs.st);
+    rs.sink->ops->close(rs.sink->ctx);
     free(order);
     return rc;
 }

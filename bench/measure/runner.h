@@ -8,11 +8,11 @@
 #include "cupti_dm.h"
 #include "dm.h"
 #include "progress.h"
-#include "store.h"
+#include "sink.h"
 #include "sweep.h"
 
 typedef struct dm_run_opts {
-    const char *db_path;
+    const dm_sink *sink;       /* where the run goes; runner_run closes it */
     int resume;                /* continue the newest unfinished run of this sweep */
     dm_progress_style progress;
     const char *argv_text;     /* the full command line, for the fingerprint */
@@ -29,10 +29,10 @@ typedef struct dm_run_result {
     int interrupted;
 } dm_run_result;
 
-/* Runs the points of e (an expansion of s) into the database at o->db_path and returns
- * counts in res. Returns 0 when the run was carried out (points may still have failed:
+/* Runs the points of e (an expansion of s) into o->sink, closing it at the end, and
+ * returns counts in res. Returns 0 when the run was carried out (points may still have failed:
  * see res), DM_EINPUT for bad input found while running (a dataset file; the run's rows
- * are then removed), or DM_ERUNTIME (the database). SIGINT stops after the current
+ * are then removed), or DM_ERUNTIME (the sink). SIGINT stops after the current
  * point, marking the run interrupted. */
 int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
                dm_run_result *res, dm_err *err);

@@ -3,9 +3,9 @@
  *
  * A sweep file:
  *
- *   name: membw-default            # optional; defaults to the file's base name
+ *   name: w-default                # optional; defaults to the file's base name
  *   description: ...               # optional
- *   workload: membw
+ *   workload: w                    # a registered workload
  *   dataset:                       # either a generator ...
  *     generator: random
  *   # dataset: { path: ../shared/datasets/x.csv }   ... or a file
@@ -112,6 +112,15 @@ typedef struct dm_expansion {
  * different lengths, a constraint naming an unknown identifier, ...). */
 int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_err *err);
 void sweep_expansion_free(dm_expansion *e);
+
+/* One point of variant v of workload w, made as an expansion for dev makes it: the
+ * defaults, then each "NAME=VALUE" of assign in turn (a later one wins), then the tuned
+ * values of the parameters none sets, then the variant's resolve() (dev not NULL) and
+ * supports(). Returns 0, or DM_EINPUT naming the problem: an assignment without '=', a
+ * name that is no parameter of v (with the close ones), a value that does not parse or
+ * is not allowed, or why v does not run the point. */
+int sweep_point(const dm_workload *w, const dm_variant *v, const char *const *assign,
+                int nassign, const dm_device *dev, dm_point *pt, dm_err *err);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
  * crossed in file order (last fastest; a zip group advances as one axis at the place of
  * its first member), other parameters at their defaults or tuned values, open ones
  * resolved by the variant for the device (a hybrid's switch point); then pruned by the
- * constraints and by the variant's supports(). Pruned points stay with their reason. */
+ * constraints and by the variant's supports(). Pruned points stay with their reason.
+ * Also one point made the same way from NAME=VALUE assignments (`dmbench mine`). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "device.h"
 #include "registry.h"
 #include "sweep_int.h"
-#include "tuned.h"
+#include "tuned_lookup.h"
 
 /* One parameter an axis sets, with the axis's values parsed for this variant. */
 typedef struct xmember {
@@ -154,8 +155,9 @@ static int xplan_constraints(const dm_sweep *s, const dm_device *dev, xplan *p, 
 }
 
 /* The parameters of the variant that no axis sets and that `dmbench tune` has chosen
- * values for (variants/tuned_blocks.h): their defaults give way to the tuned values. */
-static void xplan_tuned(const dm_sweep *s, const dm_device *dev, xplan *p)
+ * values for (the workload's variants/<w>/tuned.h): their defaults give way to the
+ * tuned values. */
+static void xplan_tuned(const dm_device *dev, xplan *p)
 {
     if (!dev)
         return;
@@ -163,40 +165,31 @@ static void xplan_tuned(const dm_sweep *s, const dm_device *dev, xplan *p)
         int set = 0;
         for (int m = 0; m < p->nmembers && !set; m++)
             set = p->members[m].param == i;
-        for (const dm_tuned *t = tuned_table(); t->card && !set; t++)
-            if (!strcmp(t->workload, s->workload->name) &&
-                !strcmp(t->variant, p->tmpl.variant->name) &&
-                !strcmp(t->axis, p->tmpl.specs[i]->name)) {
-                p->tuned[p->ntuned++] = i;
-                break;
-            }
+        if (!set && tuned_has(p->tmpl.workload, p->tmpl.variant->name, p->tmpl.specs[i]->name))
+            p->tuned[p->ntuned++] = i;
+    }
+}
+
+/* Gives parameter i of pt the value `dmbench tune` chose for dev and pt's other
+ * parameters, where the compiled-in table has one. */
+static void xtune_param(const dm_device *dev, dm_point *pt, int i)
+{
+    char val[64];
+    int64_t v;
+    const char *how;
+    dm_value parsed;
+    if (tuned_lookup(pt, dev, pt->specs[i]->name, &v, &how)) {
+        snprintf(val, sizeof val, "%lld", (long long)v);
+        if (dm_value_parse(pt->specs[i], val, &parsed, NULL) == 0)
+            pt->values[i] = parsed;
     }
 }
 
 /* Gives pt the tuned values of the plan's open parameters, where there are any. */
 static void xapply_tuned(const xplan *p, const dm_device *dev, dm_point *pt)
 {
-    for (int k = 0; k < p->ntuned; k++) {
-        int i = p->tuned[k];
-        char bucket[1024] = "", val[64];
-        size_t used = 0;
-        for (int j = 0; j < pt->nparams && used < sizeof bucket; j++) {
-            if (j == i)
-                continue;
-            dm_value_format(&pt->values[j], val, sizeof val);
-            used += (size_t)snprintf(bucket + used, sizeof bucket - used, "%s%s=%s",
-                                     used ? "," : "", pt->specs[j]->name, val);
-        }
-        int64_t v;
-        const char *how;
-        dm_value parsed;
-        if (tuned_lookup(tuned_table(), dev, pt->workload->name, pt->variant->name,
-                         pt->specs[i]->name, bucket, &v, &how)) {
-            snprintf(val, sizeof val, "%lld", (long long)v);
-            if (dm_value_parse(pt->specs[i], val, &parsed, NULL) == 0)
-                pt->values[i] = parsed;
-        }
-    }
+    for (int k = 0; k < p->ntuned; k++)
+        xtune_param(dev, pt, p->tuned[k]);
 }
 
 /* Prunes sp by the first constraint that is false or undefined, then by supports(). */
@@ -274,7 +267,7 @@ int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_
         if ((rc = registry_point_defaults(s->workload, s->variants[v], &p->tmpl, err)) ||
             (rc = xplan_dims(s, p, err)) || (rc = xplan_constraints(s, dev, p, err)))
             goto fail;
-        xplan_tuned(s, dev, p);
+        xplan_tuned(dev, p);
         total += p->count;
         if (total > SWEEP_MAX_POINTS) {
             rc = dm_err_set(err, DM_EINPUT, "%s: the sweep expands to more than %d points; "
@@ -310,4 +303,48 @@ void sweep_expansion_free(dm_expansion *e)
     if (e->points)
         munmap(e->points, e->n * sizeof *e->points);
     memset(e, 0, sizeof *e);
+}
+
+/* Sets err to name's being no parameter of pt, with the close ones (else all). */
+static int xunknown(const dm_point *pt, const char *name, dm_err *err)
+{
+    const char *names[DM_MAX_PARAMS];
+    char list[512];
+    int close;
+    for (int i = 0; i < pt->nparams; i++)
+        names[i] = pt->specs[i]->name;
+    registry_suggest(name, names, (size_t)pt->nparams, list, sizeof list, &close);
+    return dm_err_set(err, DM_EINPUT, "unknown parameter '%s' of variant '%s' of workload "
+                      "'%s'; %s: %s", name, pt->variant->name, pt->workload->name,
+                      close ? "did you mean" : "its parameters are", list);
+}
+
+int sweep_point(const dm_workload *w, const dm_variant *v, const char *const *assign,
+                int nassign, const dm_device *dev, dm_point *pt, dm_err *err)
+{
+    int set[DM_MAX_PARAMS] = {0}, rc;
+    char name[128], why[256] = "";
+    if ((rc = registry_point_defaults(w, v, pt, err)) != 0)
+        return rc;
+    for (int a = 0; a < nassign; a++) {
+        const char *eq = strchr(assign[a], '=');
+        if (!eq || eq == assign[a])
+            return dm_err_set(err, DM_EINPUT, "'%s': expected NAME=VALUE", assign[a]);
+        snprintf(name, sizeof name, "%.*s", (int)(eq - assign[a]), assign[a]);
+        int i = xparam(pt, name);
+        if (i < 0)
+            return xunknown(pt, name, err);
+        if ((rc = dm_value_parse(pt->specs[i], eq + 1, &pt->values[i], err)) != 0)
+            return rc;
+        set[i] = 1;
+    }
+    for (int i = 0; dev && i < pt->nparams; i++)
+        if (!set[i])
+            xtune_param(dev, pt, i);
+    if (dev && v->resolve)
+        v->resolve(pt, dev);
+    if (v->supports && v->supports(pt, dev, why, sizeof why))
+        return dm_err_set(err, DM_EINPUT, "variant '%s' of workload '%s' does not run this "
+                          "point: %s", v->name, w->name, why);
+    return 0;
 }

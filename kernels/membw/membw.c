@@ -1,6 +1,7 @@
 /* membw.c - the host side of the memory-bandwidth workload: the seeded generator, the
- * CPU reference (shared with the cpu variant), the exact comparison and the bytes each
- * op must move. */
+ * CPU reference (shared with the cpu variant), the exact comparison, the bytes each op
+ * must move, and the output written as CSV. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -134,4 +135,16 @@ void membw_work(const dm_point *pt, dm_work *w)
     w->bytes = arrays * n * sizeof(float);
     w->ops = 0;
     w->ops_unit = NULL;
+}
+
+int membw_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err)
+{
+    const float *v = out;
+    int64_t count = dm_point_int(pt, "n");
+    fputs("index,value\n", f);
+    for (int64_t i = 0; i < count; i++)
+        fprintf(f, "%" PRId64 ",%.9g\n", i, v[i]);
+    if (fflush(f) != 0 || ferror(f))
+        return dm_err_set(err, DM_ERUNTIME, "writing the output: %s", strerror(errno));
+    return 0;
 }

@@ -44,6 +44,10 @@ int membw_compare(const void *ref, const void *out, const dm_point *pt, char *wh
                   size_t n);
 /* Bytes moved: copy 2*n*4 (read a, write out), triad 3*n*4; no ops. */
 void membw_work(const dm_point *pt, dm_work *w);
+/* Writes out (pt's n floats, as from a variant's output or the reference) to f as
+ * CSV: the header "index,value", then one row per element, each value in %.9g (which
+ * reads back as the same float). Returns 0, or DM_ERUNTIME when a write fails. */
+int membw_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);
 
 /* ---- CUDA launchers (membw.cu) ---- */
 

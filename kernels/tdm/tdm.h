@@ -19,6 +19,7 @@ extern "C" {
 #define TDM_THREAD_MAX_LEVEL 12 /* thread-* and block-* kernels (one 32-bit state word) */
 #define TDM_PACKED_MAX_LEVEL 6  /* packed kernel: level^2 state masks in registers */
 #define TDM_PACKED_MAX_BLOCK 512 /* packed kernel: compiled for at most 128 registers */
+#define TDM_THREAD_CONST_EPISODES 512 /* thread-* table=constant: 32 masks each in 64 KiB */
 
 /* ---- data (tdm_data.c) ---- */
 
@@ -183,15 +184,30 @@ void tdm_reference_free(void *ref);
 int tdm_compare(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
 /* ops = length x episodes machine steps; bytes = the database read once. */
 void tdm_work(const dm_point *pt, dm_work *w);
+/* Writes out (one uint32 count per episode of pt, as from a variant's output) to f as
+ * CSV: the header "episode,count", then "ABC,17" per episode in pt's episode order.
+ * Returns 0, the errors of tdm_episodes_for_point, or DM_ERUNTIME when a write fails. */
+int tdm_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);
 
 /* ---- GPU plans (tdm_plan.c): sizes the variants' supports() and launchers share ---- */
 
 /* Bytes of the database on the device: n rounded up to 16 (one uint4) and one more
  * uint4 that the kernels may prefetch, padded with TDM_PAD. */
 int64_t tdm_padded_bytes(int64_t n);
+/* Where the thread-* kernels keep each episode's 32 transition masks (tdm_fsm.cuh).
+ * SHARED: each thread builds its own in shared memory, [letter][thread] (128 bytes a
+ * thread). CONSTANT and READONLY: one table of every episode, [letter][episode] with
+ * tdm_thread_table_pitch columns, built once at setup and read from constant memory
+ * (at most TDM_THREAD_CONST_EPISODES episodes) or from device memory through the
+ * read-only (texture) cache, as the paper's Algorithm 1 reads its episode. */
+typedef enum tdm_table { TDM_TABLE_SHARED, TDM_TABLE_CONSTANT, TDM_TABLE_READONLY } tdm_table;
+
 /* Dynamic shared memory of thread-tex (tile 0) and thread-shared: the tile of letters
- * and each thread's 32-row table of transition masks. */
-int64_t tdm_thread_smem(int block, int64_t tile);
+ * and, with table TDM_TABLE_SHARED, each thread's 32-row table of transition masks. */
+int64_t tdm_thread_smem(int block, int64_t tile, tdm_table table);
+/* Columns of the CONSTANT and READONLY tables for neps episodes: neps rounded up to a
+ * warp (32), so a warp's 32 masks of a letter are one aligned 128-byte line. */
+int64_t tdm_thread_table_pitch(int64_t neps);
 /* Dynamic shared memory of block-tex (piece 0) and block-shared: the episode's
  * transition masks, each thread's span table, and the tile (block pieces of piece
  * letters, each padded to an odd number of 16-byte vectors against bank conflicts). */
@@ -203,7 +219,7 @@ int64_t tdm_packed_chunk(int64_t n, int64_t groups, int sms, int64_t chunk_param
 
 /* ---- hybrid (tdm_hybrid.c): which paper kernel the hybrid variant runs ---- */
 
-struct dm_crossover_fit; /* bench/crossover_lookup.h */
+struct dm_crossover_fit; /* bench/core/crossover_lookup.h */
 
 #define TDM_HYBRID_MAX_SWITCH 1000000000000000LL /* a fit's switch point at most */
 
@@ -221,10 +237,12 @@ int64_t tdm_hybrid_switch_at(const struct dm_crossover_fit *fit, int level);
 const char *tdm_hybrid_choose(int level, int64_t episodes, const struct dm_crossover_fit *fit,
                               int64_t switch_at, const char *below);
 
-/* The compiled-in fit of tdm's block-tex and thread-tex crossover over count grouped by
- * level for dev (its card, else its architecture family), or NULL when there is none;
- * *how says which ("card", "architecture family") when found. */
-const struct dm_crossover_fit *tdm_hybrid_fit(const dm_device *dev, const char **how);
+/* The fit of the block-tex and thread-tex crossover over count grouped by level in the
+ * table the workload w compiles in (tdm's: variants/tdm/fits.h) for dev (its card, else
+ * its architecture family), or NULL when there is none; *how says which ("card",
+ * "architecture family") when found. */
+const struct dm_crossover_fit *tdm_hybrid_fit(const dm_workload *w, const dm_device *dev,
+                                              const char **how);
 
 /* ---- CUDA launchers (tdm_thread.cu, tdm_block.cu, tdm_packed.cu) ---- */
 
@@ -244,16 +262,25 @@ typedef struct tdm_launch {
     int level;
     int block;              /* threads per block */
     int64_t tile;           /* thread-shared: letters per tile; block-shared: per thread */
+    tdm_table table;        /* thread-*: where the transition masks are */
+    uint32_t *masks;        /* thread-* table CONSTANT or READONLY: 32 rows of
+                             * tdm_thread_table_pitch(neps) words, filled by prepare */
     uint32_t *out;          /* neps counts */
     void *stream;
 } tdm_launch;
 
 /* Lets the kernel the launch names use its dynamic shared memory (above 48 KiB needs an
  * opt-in). Call once at setup. Returns 0, or -1 with err set. */
-int tdm_thread_prepare(const tdm_launch *a, dm_err *err);
 int tdm_block_prepare(const tdm_launch *a, dm_err *err);
+/* The same for the thread-* kernels, and with table CONSTANT or READONLY fills
+ * a->masks from a->eps on a->stream (and copies it to constant memory for CONSTANT).
+ * Call once at setup. Returns 0, DM_EINPUT when a CONSTANT table would hold more than
+ * TDM_THREAD_CONST_EPISODES episodes, or -1 with err set on a CUDA failure. */
+int tdm_thread_prepare(const tdm_launch *a, dm_err *err);
 /* thread-tex (a->tile 0: read a->tex) or thread-shared (tile letters staged per block):
- * one thread per episode. Returns 0, or -1 with err set when the launch fails. */
+ * one thread per episode, its masks where a->table says (constant memory holds one
+ * table at a time: a launch whose table is not there copies it first). Returns 0, or
+ * -1 with err set when the launch fails. */
 int tdm_thread_launch(const tdm_launch *a, dm_err *err);
 /* block-tex (a->tile 0: read a->tex) or block-shared: one block per episode, span tables
  * composed in shared memory. Returns 0, or -1 with err set. */

@@ -29,11 +29,11 @@ const char *tdm_hybrid_choose(int level, int64_t episodes, const dm_crossover_fi
     return thread_below ? "block-tex" : "thread-tex";
 }
 
-const dm_crossover_fit *tdm_hybrid_fit(const dm_device *dev, const char **how)
+const dm_crossover_fit *tdm_hybrid_fit(const dm_workload *w, const dm_device *dev,
+                                       const char **how)
 {
     const dm_crossover_fit *fit;
-    if (!crossover_lookup(crossover_fit_table(), dev, "tdm", "block-tex", "thread-tex", "count",
-                          "level", &fit, how))
+    if (!crossover_lookup(w, dev, "block-tex", "thread-tex", "count", "level", &fit, how))
         return NULL;
     return fit;
 }

@@ -8,9 +8,14 @@ int64_t tdm_padded_bytes(int64_t n)
     return (n + 15) / 16 * 16 + 16;
 }
 
-int64_t tdm_thread_smem(int block, int64_t tile)
+int64_t tdm_thread_smem(int block, int64_t tile, tdm_table table)
 {
-    return tile + 32 * (int64_t)block * 4;
+    return tile + (table == TDM_TABLE_SHARED ? 32 * (int64_t)block * 4 : 0);
+}
+
+int64_t tdm_thread_table_pitch(int64_t neps)
+{
+    return (neps + 31) / 32 * 32;
 }
 
 int64_t tdm_block_smem(int block, int64_t piece, int level)

@@ -1,6 +1,7 @@
 /* tdm_reference.c - the tdm workload's answer: the CPU reference (the counting machine
- * on every core), the exact comparison that names the first differing episode, and
- * the work of one count. */
+ * on every core), the exact comparison that names the first differing episode, the
+ * work of one count, and the counts written as CSV. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,4 +71,23 @@ void tdm_work(const dm_point *pt, dm_work *w)
     w->bytes = length;
     w->ops = length * (double)neps;
     w->ops_unit = neps ? "steps" : NULL;
+}
+
+int tdm_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err)
+{
+    const uint32_t *counts = out;
+    tdm_episodes eps;
+    char name[TDM_MAX_LEVEL + 1];
+    int rc;
+    if ((rc = tdm_episodes_for_point(pt, &eps, err)) != 0)
+        return rc;
+    fputs("episode,count\n", f);
+    for (int64_t i = 0; i < eps.n; i++) {
+        tdm_episode_format(&eps, i, name, sizeof name);
+        fprintf(f, "%s,%" PRIu32 "\n", name, counts[i]);
+    }
+    tdm_episodes_free(&eps);
+    if (fflush(f) != 0 || ferror(f))
+        return dm_err_set(err, DM_ERUNTIME, "writing the counts: %s", strerror(errno));
+    return 0;
 }

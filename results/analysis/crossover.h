@@ -72,13 +72,15 @@ int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover
 
 void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, FILE *out);
 
-/* Writes the stored fits as a C header defining dm_crossover_fit_table (entries of
- * bench/crossover_lookup.h's dm_crossover_fit, ending with a zeroed one), which
- * bench/crossover_lookup.c includes as variants/crossover_fits.h: for each card (runs
- * without a GPU left out), workload, variant pair (either order), axis and group, the
- * better form of the newest fit stored, with the card's compute capability from its
- * newest run. source names the database in the header's comment. Returns 0, or
- * DM_ERUNTIME when reading fails. */
-int crossover_write_header(dm_store *st, const char *source, FILE *out, dm_err *err);
+/* Writes workload's stored fits as the C header variants/<w>/fits.h defining
+ * dm_crossover_fit_table (entries of bench/core/crossover_lookup.h's dm_crossover_fit,
+ * ending with a zeroed one), which the workload's <w>.c compiles in as its `fits`: for
+ * each card (runs without a GPU left out), variant pair (either order), axis and group,
+ * the better form of the newest fit stored, with the card's compute capability from its
+ * newest run. It names no other workload; source names the database in its comment.
+ * Returns 0 with *rows the fits written (0: the table is empty), or DM_ERUNTIME when
+ * reading fails. */
+int crossover_write_header(dm_store *st, const char *workload, const char *source, FILE *out,
+                           int *rows, dm_err *err);
 
 #endif

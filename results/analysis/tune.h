@@ -10,7 +10,7 @@
 #include "store.h"
 
 typedef struct dm_tune_opts {
-    const char *workload; /* a workload, or several joined by commas ("membw,tdm") */
+    const char *workload; /* a workload, or several joined by commas ("w1,w2") */
     const char *variant; /* NULL: every variant with the axis */
     const char *axis;    /* the block-size parameter, "block" by default */
     double alpha;        /* the test's level: p >= alpha is a tie (0.05) */
@@ -53,10 +53,13 @@ void tune_free(dm_tune_result *r);
 void tune_print(const dm_tune_result *r, const dm_tune_opts *o, int explain, FILE *out);
 /* The choices as JSON. */
 void tune_write_json(const dm_tune_result *r, const dm_tune_opts *o, FILE *out);
-/* The choices as a C header defining dm_tuned_table (entries of bench/tuned.h's
- * dm_tuned), included by bench/tuned.c: the sweep expansion consults it when a sweep
- * leaves the block size open. */
-void tune_write_header(const dm_tune_result *r, const dm_tune_opts *o, const char *source,
-                       FILE *out);
+/* The choices of workload (one of o->workload's) as the C header variants/<w>/tuned.h
+ * defining dm_tuned_table (entries of bench/core/tuned_lookup.h's dm_tuned), which the
+ * workload's <w>.c compiles in as its `tuned`: the sweep expansion consults it when a
+ * sweep leaves the block size open. It names no other workload; source names the
+ * database in its comment. Returns the number of choices written (0: the table is
+ * empty). */
+int tune_write_header(const dm_tune_result *r, const dm_tune_opts *o, const char *workload,
+                      const char *source, FILE *out);
 
 #endif

@@ -1,16 +1,15 @@
 /* store.h - the results database (SQLite): runs with their fingerprints, datasets,
  * points with every parameter, raw samples, statistics, verification outcomes, and what
  * CUPTI gave (kernel attributes, metrics per launch, stream timelines).
- * The schema is results/schema.sql (compiled in); WAL mode and a busy timeout let two
+ * The schema is results/store/schema.sql (compiled in); WAL mode and a busy timeout let two
  * dmbench processes write one database at once; each point is one transaction. */
 #ifndef DM_STORE_H
 #define DM_STORE_H
 
 #include <stdio.h>
 
-#include "cupti_dm.h"
 #include "dm.h"
-#include "measure.h"
+#include "sink.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,28 +31,11 @@ struct sqlite3 *store_db(dm_store *st);
 /* The path the database was opened with, as given (for messages). */
 const char *store_path(const dm_store *st);
 
-/* The fingerprint of a run, written when it begins. Strings may be NULL or "". */
-typedef struct dm_run_info {
-    const char *host;
-    const dm_device *device;   /* NULL: no GPU; then no_gpu_reason says why */
-    const char *no_gpu_reason;
-    double sm_clock_mhz_start; /* NAN when unknown */
-    double mem_clock_mhz_start;
-    const char *clock_source;
-    const char *dmbench_version;
-    const char *git_commit;
-    int git_dirty;
-    const char *build_flags;
-    const char *argv;          /* the full command line, shell-quoted */
-    const char *sweep_name;
-    const char *sweep_path;
-    const char *sweep_text;
-    const char *workload;
-    const char *baseline;      /* variant name or NULL */
-    const dm_measure_opts *measure;
-    int64_t points_total;      /* before pruning by constraints */
-    int64_t points_planned;    /* after */
-} dm_run_info;
+
+/* A sink (sink.h) that opens the database at path when the runner first needs it and
+ * writes the run there; its close method closes the database and frees the sink.
+ * Returns 0, or DM_ERUNTIME (out of memory). */
+int store_sink_make(const char *path, dm_sink *out, dm_err *err);
 
 int store_run_begin(dm_store *st, const dm_run_info *info, int64_t *run_id, dm_err *err);
 /* status: "complete", "failed" or "interrupted". */
@@ -76,21 +58,7 @@ int store_run_reopen(dm_store *st, int64_t run_id, dm_err *err);
 /* Finds or inserts ds (same name, params, path and hash), returning its id. */
 int store_dataset(dm_store *st, const dm_dataset *ds, int64_t *dataset_id, dm_err *err);
 
-/* Everything known about one point; written in one transaction by store_point. */
-typedef struct dm_point_result {
-    int64_t run_id;
-    int64_t index;            /* position in the sweep's expansion */
-    int64_t dataset_id;       /* 0 when no dataset was made (skipped points) */
-    const dm_point *point;
-    const char *status;       /* "ok", "failed", "skipped", "pruned" */
-    const char *reason;       /* why not ok; NULL or "" when ok */
-    const char *verify;       /* "match", "mismatch", "error", "not-run" */
-    const char *verify_detail;
-    const dm_measurement *m;  /* NULL when not timed */
-    const dm_work *work;      /* NULL when unknown */
-    double started, ended;    /* Unix seconds */
-    const dm_cupti_point *cupti; /* kernel attributes, metrics, timeline; NULL: none */
-} dm_point_result;
+/* Writes r (sink.h) in one transaction. */
 
 int store_point(dm_store *st, const dm_point_result *r, int64_t *point_id, dm_err *err);
 

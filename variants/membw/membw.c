@@ -10,7 +10,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include "fits.h"
 #include "membw/membw.h"
+#include "tuned.h"
 
 /* ---- cpu ---------------------------------------------------------------------- */
 
@@ -340,6 +342,29 @@ static const dm_variant membw_variants[] = {
     {0},
 };
 
+/* The engine's copy bandwidth against a plain cudaMemcpy loop: one large copy, beyond any
+ * L2, with the copy kernel at several block sizes and cudaMemcpyAsync, measured cold. */
+static const char *const membw_calibrated[] = { "kernel", "memcpy", NULL };
+static const dm_calibration membw_calibration = {
+    .sweep = "name: calibrate\n"
+             "description: membw copy bandwidth, checked against a plain cudaMemcpy loop\n"
+             "workload: membw\n"
+             "dataset: { generator: random }\n"
+             "variants: [kernel, memcpy]\n"
+             "axes:\n"
+             "  n: %lld\n"
+             "  op: copy\n"
+             "  block: [128, 256, 512, 1024]\n"
+             "measure: { mode: cold, min_samples: 20, max_noise: 0.005, max_time: 2.0 }\n",
+    .item_bytes = 4,
+    .variants = membw_calibrated,
+    .key_part = "op=copy",
+    .plain_name = "plain cudaMemcpy loop (events)",
+    .plain_iters = 100,
+    .plain = membw_plain_memcpy,
+    .tolerance = 0.05,
+};
+
 const dm_workload membw_workload = {
     .name = "membw",
     .description = "memory bandwidth calibration: copy and triad over float arrays",
@@ -352,5 +377,9 @@ const dm_workload membw_workload = {
     .reference_free = membw_reference_free,
     .compare = membw_compare,
     .work = membw_work,
+    .write_result = membw_write_result,
     .variants = membw_variants,
+    .calibration = &membw_calibration,
+    .tuned = dm_tuned_table,
+    .fits = dm_crossover_fit_table,
 };

@@ -4,6 +4,7 @@
  * algorithms (Archuleta et al., IPDPS 2009, §3.3); packed is ours: episodes sharing a
  * suffix as bits of one word, the database in chunks composed exactly; hybrid runs
  * block-tex or thread-tex, whichever the stored crossover fit says wins at the point. */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,11 @@
 #include <cuda_runtime_api.h>
 
 #include "crossover_lookup.h"
+#include "fits.h"
+#include "registry.h"
 #include "tdm/tdm.h"
 #include "tuned.h"
+#include "tuned_lookup.h"
 
 /* Threads per block of the paper's kernels unless a sweep or the tuned table sets it. */
 #define TDM_BLOCK_DEFAULT "64"
@@ -112,6 +116,7 @@ typedef struct tdm_gpu_state {
     uint8_t *d_eps;  /* device: episodes (thread and block kinds) */
     uint32_t *d_out; /* device: one count per episode */
     uint64_t tex;    /* texture over db (*-tex), else 0 */
+    uint32_t *d_masks; /* device: thread-* masks table (table constant or readonly) */
     tdm_launch la;
     tdm_groups groups; /* packed */
     uint32_t *d_first, *d_suffix;
@@ -130,6 +135,7 @@ static void tdm_gpu_teardown(void *state)
     dm_gpu_free(s->stream, s->db);
     dm_gpu_free(s->stream, s->d_eps);
     dm_gpu_free(s->stream, s->d_out);
+    dm_gpu_free(s->stream, s->d_masks);
     dm_gpu_free(s->stream, s->d_first);
     dm_gpu_free(s->stream, s->d_suffix);
     dm_gpu_free(s->stream, s->d_slot);
@@ -264,20 +270,55 @@ static int tdm_refuse_unaligned(const dm_point *pt, const char *name, char *why,
     return 0;
 }
 
+static const char *const tdm_table_names[] = {
+    [TDM_TABLE_SHARED] = "shared", [TDM_TABLE_CONSTANT] = "constant",
+    [TDM_TABLE_READONLY] = "readonly"};
+
+/* Where the thread-* kernels keep their masks at pt: its table parameter, or shared
+ * memory when it has none (hybrid's point runs thread-tex as its crossover fit was
+ * measured: the masks in shared memory). */
+static tdm_table tdm_table_of(const dm_point *pt)
+{
+    const dm_value *v = dm_point_get(pt, "table");
+    for (int t = 0; v && t < (int)(sizeof tdm_table_names / sizeof *tdm_table_names); t++)
+        if (strcmp(v->s, tdm_table_names[t]) == 0)
+            return (tdm_table)t;
+    return TDM_TABLE_SHARED;
+}
+
+/* 1 with why set when pt's table is constant and its episodes do not fit in constant
+ * memory (a problem whose size cannot be read, a bad episodes file, is left to setup to
+ * report). */
+static int tdm_refuse_table(const dm_point *pt, char *why, size_t n)
+{
+    int64_t episodes;
+    if (tdm_table_of(pt) != TDM_TABLE_CONSTANT || tdm_problem_size(pt, &episodes, NULL) != 0 ||
+        tdm_thread_table_pitch(episodes) <= TDM_THREAD_CONST_EPISODES)
+        return 0;
+    snprintf(why, n,
+             "table constant holds at most %d episodes (64 KiB of constant memory, 128 bytes "
+             "each); the problem has %" PRId64,
+             TDM_THREAD_CONST_EPISODES, episodes);
+    return 1;
+}
+
 static int tdm_thread_tex_supports(const dm_point *pt, const dm_device *dev, char *why,
                                    size_t n)
 {
     int block = (int)dm_point_int(pt, "block");
-    return tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL, tdm_thread_smem(block, 0), why, n);
+    int64_t smem = tdm_thread_smem(block, 0, tdm_table_of(pt));
+    return tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL, smem, why, n) ||
+           tdm_refuse_table(pt, why, n);
 }
 
 static int tdm_thread_shared_supports(const dm_point *pt, const dm_device *dev, char *why,
                                       size_t n)
 {
     int block = (int)dm_point_int(pt, "block");
+    int64_t smem = tdm_thread_smem(block, dm_point_int(pt, "tile"), tdm_table_of(pt));
     return tdm_refuse_unaligned(pt, "tile", why, n) ||
-           tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL,
-                      tdm_thread_smem(block, dm_point_int(pt, "tile")), why, n);
+           tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL, smem, why, n) ||
+           tdm_refuse_table(pt, why, n);
 }
 
 static int tdm_block_tex_supports(const dm_point *pt, const dm_device *dev, char *why,
@@ -338,8 +379,16 @@ static int tdm_paper_setup(const dm_exec *ex, const dm_dataset *ds, const dm_poi
         goto fail;
     s->la.tex = s->tex;
     s->la.tile = tile_param ? dm_point_int(pt, tile_param) : 0;
+    s->la.table = kind == TDM_THREAD ? tdm_table_of(pt) : TDM_TABLE_SHARED;
     rc = DM_ERUNTIME;
-    if (kind == TDM_THREAD ? tdm_thread_prepare(&s->la, err) : tdm_block_prepare(&s->la, err))
+    if (s->la.table != TDM_TABLE_SHARED &&
+        dm_gpu_alloc(s->stream,
+                     (size_t)(32 * tdm_thread_table_pitch(s->eps.n)) * sizeof *s->d_masks,
+                     (void **)&s->d_masks, err))
+        goto fail;
+    s->la.masks = s->d_masks;
+    if ((rc = kind == TDM_THREAD ? tdm_thread_prepare(&s->la, err)
+                                 : tdm_block_prepare(&s->la, err)) != 0)
         goto fail;
     *state = s;
     return 0;
@@ -381,20 +430,37 @@ static int tdm_paper_run(void *state, dm_err *err)
 
 /* ---- hybrid -------------------------------------------------------------------------- */
 
-/* Gives an open block (0) of pt the block of kernel: tuned for dev (NULL: none) and
- * pt's problem, else the kernel's default. */
+/* The point of kernel that hybrid's pt stands for, in kp: kernel's parameters at their
+ * defaults but those pt also has, at pt's values. */
+static void tdm_kernel_point(const dm_point *pt, const char *kernel, dm_point *kp)
+{
+    const dm_variant *v = registry_variant(pt->workload, kernel, NULL);
+    /* kernel is a variant of pt's workload, whose defaults parse (test_registry) */
+    int rc = v ? registry_point_defaults(pt->workload, v, kp, NULL) : DM_EINPUT;
+    assert(rc == 0);
+    (void)rc;
+    for (int i = 0; i < kp->nparams; i++) {
+        const dm_value *own = dm_point_get(pt, kp->specs[i]->name);
+        if (own)
+            kp->values[i] = *own;
+    }
+}
+
+/* Gives an open block (0) of pt the block of kernel: tuned for dev (NULL: none) at
+ * kernel's point for pt (tdm_kernel_point), else the kernel's default. */
 static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
 {
-    char bucket[1024];
     const char *how;
-    int64_t tuned;
+    int64_t block = strtoll(TDM_BLOCK_DEFAULT, NULL, 10), tuned;
+    dm_point kp;
     if (dm_point_int(pt, "block") != 0)
         return;
-    dm_point_problem_key(pt, bucket, sizeof bucket);
-    if (dev && tuned_lookup(tuned_table(), dev, "tdm", kernel, "block", bucket, &tuned, &how))
-        dm_point_set_int(pt, "block", tuned);
-    else
-        dm_point_set_int(pt, "block", strtoll(TDM_BLOCK_DEFAULT, NULL, 10));
+    if (dev) {
+        tdm_kernel_point(pt, kernel, &kp);
+        if (tuned_lookup(&kp, dev, "block", &tuned, &how))
+            block = tuned;
+    }
+    dm_point_set_int(pt, "block", block);
 }
 
 /* Why a point that leaves its switch point open cannot run on dev. */
@@ -415,7 +481,7 @@ static const char *tdm_hybrid_kernel(const dm_point *pt, const dm_device *dev)
     if (tdm_problem_size(pt, &episodes, NULL) != 0)
         return NULL;
     return tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
-                             dev ? tdm_hybrid_fit(dev, &how) : NULL,
+                             dev ? tdm_hybrid_fit(pt->workload, dev, &how) : NULL,
                              dm_point_int(pt, "switch_at"), dm_point_str(pt, "below"));
 }
 
@@ -425,7 +491,7 @@ static const char *tdm_hybrid_kernel(const dm_point *pt, const dm_device *dev)
 static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
 {
     const char *how, *kernel;
-    const dm_crossover_fit *fit = tdm_hybrid_fit(dev, &how);
+    const dm_crossover_fit *fit = tdm_hybrid_fit(pt->workload, dev, &how);
     int64_t level = dm_point_int(pt, "level");
     if (level < 1 || level > TDM_MAX_LEVEL)
         return;
@@ -442,7 +508,7 @@ static int tdm_hybrid_supports(const dm_point *pt, const dm_device *dev, char *w
     const char *how, *kernel;
     if (tdm_count_refuse(pt, why, n))
         return 1;
-    if (dev && dm_point_int(pt, "switch_at") == 0 && !tdm_hybrid_fit(dev, &how)) {
+    if (dev && dm_point_int(pt, "switch_at") == 0 && !tdm_hybrid_fit(pt->workload, dev, &how)) {
         tdm_no_fit(dev, why, n);
         return 1;
     }
@@ -466,8 +532,8 @@ static int tdm_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
     if ((rc = tdm_problem_size(pt, &episodes, err)) != 0)
         return rc;
     kernel = tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
-                               tdm_hybrid_fit(ex->device, &how), dm_point_int(pt, "switch_at"),
-                               dm_point_str(pt, "below"));
+                               tdm_hybrid_fit(pt->workload, ex->device, &how),
+                               dm_point_int(pt, "switch_at"), dm_point_str(pt, "below"));
     if (!kernel) {
         tdm_no_fit(ex->device, why, sizeof why);
         return dm_err_set(err, DM_EINPUT, "%s", why);
@@ -570,8 +636,22 @@ static const dm_param_spec tdm_cpu_mt_params[] = {
     {.name = "block", .type = DM_P_INT, .def = TDM_BLOCK_DEFAULT, .allowed = "1..",        \
      .help = "threads per block"}
 
+/* thread-*: where the masks are (tdm_table; the names in tdm_table_names). */
+#define TDM_TABLE_PARAM                                                                      \
+    {.name = "table", .type = DM_P_ENUM, .def = "shared",                                  \
+     .allowed = "shared|constant|readonly",                                                 \
+     .help = "transition masks: shared (each thread's, 128 B of shared memory), constant " \
+             "(one table in constant memory, <= 512 episodes), readonly (one table read "    \
+             "through the read-only cache)"}
+
 static const dm_param_spec tdm_tex_params[] = {
     TDM_BLOCK_PARAM,
+    {0},
+};
+
+static const dm_param_spec tdm_thread_tex_params[] = {
+    TDM_BLOCK_PARAM,
+    TDM_TABLE_PARAM,
     {0},
 };
 
@@ -579,6 +659,7 @@ static const dm_param_spec tdm_thread_shared_params[] = {
     TDM_BLOCK_PARAM,
     {.name = "tile", .type = DM_P_INT, .def = "4096", .allowed = "16..",
      .help = "letters staged in shared memory per tile (multiple of 16)"},
+    TDM_TABLE_PARAM,
     {0},
 };
 
@@ -619,7 +700,7 @@ static const dm_variant tdm_variants[] = {
      .setup = tdm_cpu_mt_setup, .run = tdm_cpu_run, .output = tdm_cpu_output,
      .teardown = tdm_cpu_teardown},
     {.name = "thread-tex", .description = "Algorithm 1: a thread per episode, texture reads",
-     .needs_gpu = 1, .params = tdm_tex_params, .supports = tdm_thread_tex_supports,
+     .needs_gpu = 1, .params = tdm_thread_tex_params, .supports = tdm_thread_tex_supports,
      .setup = tdm_thread_tex_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "thread-shared",
@@ -663,5 +744,8 @@ const dm_workload tdm_workload = {
     .reference_free = tdm_reference_free,
     .compare = tdm_compare,
     .work = tdm_work,
+    .write_result = tdm_write_result,
     .variants = tdm_variants,
+    .tuned = dm_tuned_table,
+    .fits = dm_crossover_fit_table,
 };

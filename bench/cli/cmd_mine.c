@@ -1,0 +1,138 @@
+/* cmd_mine.c - `dmbench mine WORKLOAD --variant V`: one variant run once on a sweep
+ * point's parameters and data, verified, its mining result written as CSV to --out (by
+ * a temporary file renamed into place, so an error leaves no file) or to stdout. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "mine.h"
+#include "registry.h"
+
+#define MAX_PARAMS 64
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dmbench mine WORKLOAD --variant V [options]\n\n"
+            "Runs one variant of the workload once, on the parameters and data a sweep point\n"
+            "would use, checks its output against the workload's CPU reference, and writes\n"
+            "the mining result as CSV with a header line.\n\n"
+            "options:\n"
+            "  -v, --variant V       the variant to run (dmbench list WORKLOAD shows them)\n"
+            "  -p, --param NAME=VALUE\n"
+            "                        a dataset, problem or variant parameter (repeatable);\n"
+            "                        the others take their defaults, or the tuned values\n"
+            "                        for the GPU, as in a sweep\n"
+            "  --data FILE           read the dataset from FILE\n"
+            "  --generator NAME      make it with this generator of the workload (default:\n"
+            "                        its first)\n"
+            "  -o, --out FILE.csv    write the result there (default: stdout); on any\n"
+            "                        error no file is left\n"
+            "  --no-verify           skip the comparison with the CPU reference\n"
+            "  --device N            the GPU to use (default 0)\n"
+            "  -h, --help            this text\n\n"
+            "workloads:");
+    for (const dm_workload *const *w = registry_workloads(); *w; w++)
+        fprintf(out, " %s", (*w)->name);
+    fprintf(out, "\n");
+}
+
+/* Makes an empty file beside path (path.XXXXXX, named in tmp) with the mode a new file
+ * gets, and opens it. Returns 0, DM_EINPUT when path's folder does not exist, or
+ * DM_ERUNTIME. */
+static int open_beside(const char *path, char *tmp, size_t n, FILE **f, dm_err *err)
+{
+    snprintf(tmp, n, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return dm_err_set(err, errno == ENOENT || errno == ENOTDIR ? DM_EINPUT : DM_ERUNTIME,
+                          "--out %s: %s", path, strerror(errno));
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0 || !(*f = fdopen(fd, "w"))) {
+        dm_err_set(err, DM_ERUNTIME, "--out %s: %s", path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return DM_ERUNTIME;
+    }
+    return 0;
+}
+
+/* Closes f and renames tmp to path when rc is 0, else removes tmp. Returns rc, or
+ * DM_ERUNTIME with err set when closing or renaming fails. */
+static int close_beside(FILE *f, const char *tmp, const char *path, int rc, dm_err *err)
+{
+    if (fclose(f) != 0 && rc == 0)
+        rc = dm_err_set(err, DM_ERUNTIME, "--out %s: %s", path, strerror(errno));
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = dm_err_set(err, DM_ERUNTIME, "--out %s: %s", path, strerror(errno));
+    if (rc != 0)
+        unlink(tmp);
+    return rc;
+}
+
+int cmd_mine(int argc, char **argv)
+{
+    const char *variant = NULL, *data = NULL, *generator = NULL, *out = NULL;
+    const char *params[MAX_PARAMS];
+    int nparams = 0, verify = 1;
+    long device = 0;
+    dm_err err = { 0 };
+    const cli_opt opts[] = {
+        { .name = "variant", .short_name = 'v', .kind = CLI_STR, .dest = &variant },
+        { .name = "param", .short_name = 'p', .kind = CLI_LIST, .dest = params,
+          .count = &nparams, .max = MAX_PARAMS },
+        CLI_OPT_STR("data", &data),
+        CLI_OPT_STR("generator", &generator),
+        { .name = "out", .short_name = 'o', .kind = CLI_STR, .dest = &out },
+        { .name = "no-verify", .kind = CLI_FLAG, .dest = &verify, .value = 0 },
+        CLI_OPT_INT("device", &device, 0, 1023),
+        { 0 },
+    };
+    int first, rc = cli_parse(argc, argv, opts, usage, &first);
+    if (rc >= 0)
+        return rc;
+    if (first != argc - 1)
+        return cli_usage_error("mine", first == argc ? "no workload given"
+                                                     : "more than one workload given");
+    if (!variant)
+        return cli_usage_error("mine", "no --variant given");
+    if (data && generator)
+        return cli_usage_error("mine", "both --data and --generator given; expected one");
+
+    const dm_workload *w = registry_workload(argv[first], &err);
+    const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
+    if (!v)
+        return cli_fail(&err);
+    dm_data_source src = { 0 };
+    if (data)
+        snprintf(src.path, sizeof src.path, "%s", data);
+    else if (!generator && !(w->generators && w->generators[0]))
+        return cli_usage_error("mine", "workload '%s' has no generator; expected --data FILE",
+                               w->name);
+    else
+        snprintf(src.generator, sizeof src.generator, "%s",
+                 generator ? generator : w->generators[0]);
+
+    dm_mine_opts mo = { .workload = w, .variant = v, .params = params, .nparams = nparams,
+                        .source = &src, .device = (int)device, .verify = verify };
+    dm_point pt;
+    char tmp[1100];
+    FILE *f = stdout;
+    if (out && open_beside(out, tmp, sizeof tmp, &f, &err) != 0)
+        return cli_fail(&err);
+    rc = mine_point(&mo, f, &pt, &err);
+    if (out)
+        rc = close_beside(f, tmp, out, rc, &err);
+    if (rc != 0)
+        return cli_fail(&err);
+    char where[1024];
+    dm_point_format(&pt, where, sizeof where);
+    fprintf(stderr, "dmbench mine: %s %s at %s: %s\n", w->name, v->name, where,
+            verify ? "verified against the CPU reference" : "not verified (--no-verify)");
+    return DM_EXIT_OK;
+}

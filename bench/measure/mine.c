@@ -1,0 +1,88 @@
+/* mine.c - `dmbench mine`'s engine: picks the device, makes the point (sweep_point) and
+ * its dataset, runs the variant once on a stream of its own, compares the output with
+ * the CPU reference, and only then hands it to the workload's result writer. */
+#include <stdio.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "device.h"
+#include "mine.h"
+#include "sweep.h"
+
+/* Fills *dev with GPU index and points *devp at it when there are GPUs; *devp NULL
+ * otherwise. Returns 0; DM_ENOGPU when v needs a GPU and there is none; DM_EINPUT for
+ * an index beyond the GPUs; DM_ERUNTIME when the device cannot be queried. */
+static int mine_device(const dm_workload *w, const dm_variant *v, int index, dm_device *dev,
+                       const dm_device **devp, dm_err *err)
+{
+    char why[512] = "";
+    int n = 0;
+    *devp = NULL;
+    device_count(&n, why, sizeof why);
+    if (n == 0) {
+        if (v->needs_gpu)
+            return dm_err_set(err, DM_ENOGPU, "variant '%s' of workload '%s' runs on a GPU, "
+                              "and there is none here (%s)", v->name, w->name, why);
+        return 0;
+    }
+    if (index < 0 || index >= n)
+        return dm_err_set(err, DM_EINPUT, "device %d: there %s %d GPU%s (0..%d)", index,
+                          n == 1 ? "is" : "are", n, n == 1 ? "" : "s", n - 1);
+    if (device_query(index, dev, err) != 0)
+        return err->code;
+    *devp = dev;
+    return 0;
+}
+
+int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
+{
+    const dm_workload *w = o->workload;
+    const dm_variant *v = o->variant;
+    dm_device dev;
+    dm_exec ex = {0};
+    dm_dataset ds = {0};
+    int rc;
+    void *ref = NULL, *state = NULL;
+    const void *out = NULL;
+    char why[512] = "";
+
+    if ((rc = mine_device(w, v, o->device, &dev, &ex.device, err)) != 0 ||
+        (rc = sweep_point(w, v, o->params, o->nparams, ex.device, pt, err)) != 0 ||
+        (rc = w->dataset_open(o->source, pt, &ds, err)) != 0)
+        return rc;
+    if (o->verify && (rc = w->reference(&ds, pt, &ref, err)) != 0) {
+        dm_err_prefix(err, "CPU reference");
+        goto done;
+    }
+    if (v->needs_gpu) {
+        cudaStream_t stream;
+        if ((rc = DM_CUDA(err, cudaSetDevice(ex.device->index))) != 0 ||
+            (rc = DM_CUDA(err, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking))) != 0)
+            goto done;
+        ex.stream = stream;
+    }
+    if ((rc = v->setup(&ex, &ds, pt, &state, err)) != 0) {
+        dm_err_prefix(err, "setup of variant '%s'", v->name);
+        goto done;
+    }
+    if ((rc = v->run(state, err)) != 0 || (rc = v->output(state, &out, err)) != 0) {
+        dm_err_prefix(err, "variant '%s'", v->name);
+        goto done;
+    }
+    if (ref && w->compare(ref, out, pt, why, sizeof why) != 0) {
+        rc = dm_err_set(err, DM_ERUNTIME, "the output of variant '%s' differs from the CPU "
+                        "reference: %s", v->name, why);
+        goto done;
+    }
+    rc = w->write_result(out, pt, f, err);
+done:
+    if (state)
+        v->teardown(state);
+    if (ex.stream)
+        DM_CUDA_WARN(cudaStreamDestroy((cudaStream_t)ex.stream));
+    if (ref)
+        w->reference_free(ref);
+    w->dataset_close(&ds);
+    return rc;
+}

@@ -2,10 +2,10 @@
  * walking the registry: its table is whole; every parameter declares its limits (a
  * range, a list, or free text named here) and round-trips through text at its default
  * and its bounds; every generator makes the same smallest dataset twice, and a missing
- * file is an input error naming it; every CPU variant matches the reference there; every
- * GPU variant checks the device's limits, and without a GPU (CUDA_VISIBLE_DEVICES=-1, on
- * any machine) fails its setup with the CUDA call's error. The GPU variants' answers are
- * test_gpu_contract.c's. */
+ * file is an input error naming it; every CPU variant matches the reference there, and
+ * its answer is written as CSV with a header; every GPU variant checks the device's
+ * limits, and without a GPU (CUDA_VISIBLE_DEVICES=-1, on any machine) fails its setup
+ * with the CUDA call's error. The GPU variants' answers are test_gpu_contract.c's. */
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -86,6 +86,7 @@ static void test_every_workload_brings_what_the_commands_need(void **state)
         assert_non_null(w->reference);
         assert_non_null(w->reference_free);
         assert_non_null(w->compare);
+        assert_non_null(w->write_result);
         assert_non_null(w->variants[0].name);
         assert_ptr_equal(registry_workload(w->name, &err), w);
         int cpu = 0;
@@ -340,6 +341,54 @@ static void test_cpu_variants_match_the_reference_on_the_smallest_dataset(void *
     }
 }
 
+/* The commas in the line at s (up to its newline). */
+static int commas(const char *s)
+{
+    int n = 0;
+    for (; *s && *s != '\n'; s++)
+        n += *s == ',';
+    return n;
+}
+
+static void test_the_answer_is_written_as_csv_with_a_header(void **state)
+{
+    (void)state;
+    const dm_exec ex = {.device = NULL};
+    for (const dm_workload *const *wp = registry_workloads(); *wp; wp++) {
+        const dm_workload *w = *wp;
+        const dm_variant *v = w->variants;
+        while (v->needs_gpu)
+            v++;
+        dm_point pt;
+        dm_dataset ds;
+        dm_err err = {0};
+        void *ref, *st;
+        const void *out;
+        char *text = NULL;
+        size_t len = 0;
+        wfx_smallest_point(w, v, NULL, &pt);
+        wfx_open(w, w->generators[0], &pt, &ds, &ref);
+        if (v->setup(&ex, &ds, &pt, &st, &err) || v->run(st, &err) || v->output(st, &out, &err))
+            fail_msg("%s %s: %s", w->name, v->name, err.msg);
+        FILE *f = open_memstream(&text, &len);
+        assert_int_equal(w->write_result(out, &pt, f, &err), 0);
+        fclose(f);
+        /* a header naming the columns, then rows of as many */
+        int lines = 0, cols = commas(text);
+        assert_true(text[0] != '\0' && !strchr("0123456789-", text[0]));
+        for (const char *l = text; *l; l = strchr(l, '\n') + 1, lines++) {
+            assert_non_null(strchr(l, '\n'));
+            if (commas(l) != cols)
+                fail_msg("%s: line %d of the CSV has %d commas, the header %d", w->name,
+                         lines + 1, commas(l), cols);
+        }
+        assert_true(lines >= 2);
+        free(text);
+        v->teardown(st);
+        wfx_close(w, &ds, ref);
+    }
+}
+
 static void test_gpu_variants_check_the_device_limits(void **state)
 {
     (void)state;
@@ -412,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_generators_make_the_smallest_dataset_alike_twice),
         cmocka_unit_test(test_a_missing_data_file_is_an_input_error_naming_it),
         cmocka_unit_test(test_cpu_variants_match_the_reference_on_the_smallest_dataset),
+        cmocka_unit_test(test_the_answer_is_written_as_csv_with_a_header),
         cmocka_unit_test(test_gpu_variants_check_the_device_limits),
         cmocka_unit_test(test_gpu_variants_fail_setup_without_a_gpu),
     };

@@ -1,8 +1,9 @@
 /* test_gpu_device.c - what device_query reports for every GPU, checked against the CUDA
  * runtime asked another way (cudaDeviceGetAttribute one property at a time, the PCI bus
  * id looked back up, the free memory), the limits' order, a UUID as nvidia-smi prints it,
- * the versions, and a query past the last GPU failing by name. Exits 77 (skip) without a
- * GPU; test_device.c checks the machine without one. */
+ * the versions, a query past the last GPU failing by name, and `dmbench devices` listing
+ * them all, as text and JSON. Exits 77 (skip) without a GPU; test_device.c and
+ * test_cli_nogpu.c check the machine without one. */
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
+#include "cli_fixture.h"
 #include "device.h"
 
 /* cudaDeviceGetAttribute's answer for attribute a of GPU i. */
@@ -144,6 +146,40 @@ static void test_query_past_the_last_gpu_fails_naming_it(void **state)
     assert_non_null(strstr(err.msg, "cudaErrorInvalidDevice"));
 }
 
+/* `dmbench devices`, as text and JSON, lists every GPU with what device_query says. */
+static void test_devices_command_lists_every_gpu(void **state)
+{
+    fixture *f = *state;
+    int n = 0;
+    char why[512], want[512], text[1 << 16];
+    device_count(&n, why, sizeof why);
+    assert_int_equal(dmbench(f, "devices"), 0);
+    snprintf(text, sizeof text, "%s", slurp(f->out));
+    assert_int_equal(dmbench(f, "devices --json"), 0);
+    const char *json = slurp(f->out);
+    for (int i = 0; i < n; i++) {
+        dm_device d;
+        dm_err err = {0};
+        assert_int_equal(device_query(i, &d, &err), 0);
+        const char *at;
+        snprintf(want, sizeof want, "GPU %d: %s\n  uuid                %s\n", i, d.name, d.uuid);
+        if (!(at = strstr(text, want)))
+            fail_msg("devices does not list '%s' in:\n%s", want, text);
+        snprintf(want, sizeof want, "  compute capability  %d.%d\n  SMs                 %d\n",
+                 d.cc_major, d.cc_minor, d.sms);
+        assert_non_null(strstr(at, want));
+        snprintf(want, sizeof want, "{\"index\": %d, \"name\": \"%s\", \"uuid\": \"%s\"", i,
+                 d.name, d.uuid);
+        if (!(at = strstr(json, want)))
+            fail_msg("devices --json does not list '%s' in:\n%s", want, json);
+        snprintf(want, sizeof want, "\"cc\": \"%d.%d\", \"sms\": %d, \"mem_bytes\": %lld,",
+                 d.cc_major, d.cc_minor, d.sms, (long long)d.mem_bytes);
+        assert_non_null(strstr(at, want));
+    }
+    assert_int_equal(strncmp(json, "{\"devices\": [", 13), 0);
+    assert_non_null(strstr(json, "\n  ], \"no_gpu_reason\": null}\n"));
+}
+
 int main(void)
 {
     int n = 0;
@@ -156,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_query_agrees_with_the_runtime),
         cmocka_unit_test(test_every_gpu_has_its_own_uuid),
         cmocka_unit_test(test_query_past_the_last_gpu_fails_naming_it),
+        cmocka_unit_test_setup_teardown(test_devices_command_lists_every_gpu, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

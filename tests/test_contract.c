@@ -6,7 +6,6 @@
  * its answer is written as CSV with a header; every GPU variant checks the device's
  * limits, and without a GPU (CUDA_VISIBLE_DEVICES=-1, on any machine) fails its setup
  * with the CUDA call's error. The GPU variants' answers are test_gpu_contract.c's. */
-#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>

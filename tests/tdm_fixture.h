@@ -1,13 +1,13 @@
 /* tdm_fixture.h - fixture runs of the tdm claims' sweeps for the characterize and report
  * tests: a tdm-shaped workload (level, block) and cards whose medians follow a time model
  * (shaped like the paper's cards, a modern card, or flat). Static functions, included by
- * one test file each, after cmocka.h and analysis_fixture.h. */
+ * one test file each, after cmocka.h and store_fixture.h. */
 #ifndef DM_TEST_TDM_FIXTURE_H
 #define DM_TEST_TDM_FIXTURE_H
 
 #include <sqlite3.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "characterize.h"
 #include "registry.h"
 

@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 #include <sys/wait.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "characterize.h"
 #include "report.h"
 #include "tdm_fixture.h"

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "compare.h"
 
 #define NS 40

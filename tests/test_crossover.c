@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "crossover.h"
 
 #define NS 15

@@ -13,7 +13,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "cli_fixture.h"
 #include "crossover.h"
 #include "crossover_lookup.h"

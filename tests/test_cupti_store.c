@@ -16,48 +16,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "store.h"
-#include "toy_workload.h"
-#include "tmpdir.h"
-
-typedef struct fixture {
-    char dir[64];
-    char path[128];
-    dm_store *st;
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    if (!f)
-        return -1;
-    if (tmpdir_make(f->dir, sizeof f->dir, "cupti-store") != 0)
-        return -1;
-    snprintf(f->path, sizeof f->path, "%s/r.sqlite", f->dir);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    store_close(f->st);
-    int rc = tmpdir_remove(f->dir);
-    free(f);
-    return rc;
-}
-
-static int64_t q_int(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *s;
-    int64_t v = -1;
-    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
-    if (sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    return v;
-}
+#include "store_fixture.h"
 
 /* Every schema object as "type name sql" lines, in name order (malloc'd). */
 static char *schema_text(sqlite3 *db)
@@ -115,19 +74,19 @@ static void make_version_1(const char *path)
 
 static void test_version_1_migrates_to_the_fresh_schema(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_err err = {0};
     char fresh_path[160];
     dm_store *fresh = NULL;
     make_version_1(f->path);
-    if (store_open(f->path, &f->st, &err))
-        fail_msg("%s", err.msg);
+    assert_int_equal(afx_open_store(f), 0);
     sqlite3 *db = store_db(f->st);
-    assert_int_equal(q_int(db, "PRAGMA user_version"), store_schema_version());
-    assert_int_equal(q_int(db, "SELECT count(*) FROM schema_version"), store_schema_version());
-    assert_int_equal(q_int(db, "SELECT count(*) FROM metrics WHERE value = 50 AND unit IS"
-                               " NULL"), 1);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM points"), 1);
+    assert_int_equal(afx_int(f->st, "PRAGMA user_version"), store_schema_version());
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM schema_version"),
+                     store_schema_version());
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM metrics WHERE value = 50 AND unit IS"
+                                    " NULL"), 1);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM points"), 1);
     snprintf(fresh_path, sizeof fresh_path, "%s/fresh.sqlite", f->dir);
     if (store_open(fresh_path, &fresh, &err))
         fail_msg("%s", err.msg);
@@ -191,36 +150,33 @@ static int64_t put_cupti_point(dm_store *st)
 
 static void test_point_stores_attrs_launches_metrics_and_timeline(void **state)
 {
-    fixture *f = *state;
-    dm_err err = {0};
-    if (store_open(f->path, &f->st, &err))
-        fail_msg("%s", err.msg);
+    afx *f = *state;
+    assert_int_equal(afx_open_store(f), 0);
     put_cupti_point(f->st);
-    sqlite3 *db = store_db(f->st);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM kernel_attrs WHERE regs_per_thread = 32"
-                               " AND predicted_occupancy = 100"), 1);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM launches WHERE grid_x = 264 AND"
-                               " block_x = 256"), 2);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM metrics"), 4);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM metrics WHERE value IS NULL AND"
-                               " launch_index = 1 AND metric = 'dram_read_bytes' AND"
-                               " reason = 'CUPTI gave no value for this launch'"), 1);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM metrics WHERE unit = 'bytes'"), 2);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM activities WHERE kind = 'memcpy' AND"
-                               " bytes = 4096 AND grid_x IS NULL"), 1);
-    assert_int_equal(q_int(db, "SELECT overlap_ns FROM timelines"), 50);
-    assert_int_equal(q_int(db, "SELECT round(overlap * 100) FROM timelines"), 25);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM v_occupancy WHERE achieved_occupancy ="
-                               " 40 AND predicted_occupancy = 100 AND block_threads = 256"), 1);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM kernel_attrs WHERE regs_per_thread = 32"
+                                    " AND predicted_occupancy = 100"), 1);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM launches WHERE grid_x = 264 AND"
+                                    " block_x = 256"), 2);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM metrics"), 4);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM metrics WHERE value IS NULL AND"
+                                    " launch_index = 1 AND metric = 'dram_read_bytes' AND"
+                                    " reason = 'CUPTI gave no value for this launch'"), 1);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM metrics WHERE unit = 'bytes'"), 2);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM activities WHERE kind = 'memcpy' AND"
+                                    " bytes = 4096 AND grid_x IS NULL"), 1);
+    assert_int_equal(afx_int(f->st, "SELECT overlap_ns FROM timelines"), 50);
+    assert_int_equal(afx_int(f->st, "SELECT round(overlap * 100) FROM timelines"), 25);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM v_occupancy WHERE"
+                                    " achieved_occupancy = 40 AND predicted_occupancy = 100"
+                                    " AND block_threads = 256"), 1);
 }
 
 static void test_counters_unavailable_store_null_with_the_reason(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_err err = {0};
     int64_t run = 0;
-    if (store_open(f->path, &f->st, &err))
-        fail_msg("%s", err.msg);
+    assert_int_equal(afx_open_store(f), 0);
     dm_run_info info = {.sweep_name = "toy", .sm_clock_mhz_start = NAN,
                         .mem_clock_mhz_start = NAN};
     assert_int_equal(store_run_begin(f->st, &info, &run, &err), 0);
@@ -233,11 +189,10 @@ static void test_counters_unavailable_store_null_with_the_reason(void **state)
                          .trace_reason = "cuptiActivityEnable: CUPTI_ERROR_X"};
     dm_point_result r = {.run_id = run, .point = &pt, .status = "ok", .cupti = &cp};
     assert_int_equal(store_point(f->st, &r, NULL, &err), 0);
-    sqlite3 *db = store_db(f->st);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM metrics WHERE value IS NULL AND reason ="
-                               " 'disabled by DMBENCH_CUPTI_DISABLE'"), 2);
-    assert_int_equal(q_int(db, "SELECT count(*) FROM timelines WHERE overlap IS NULL AND"
-                               " reason LIKE 'cuptiActivityEnable%'"), 1);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM metrics WHERE value IS NULL AND reason ="
+                                    " 'disabled by DMBENCH_CUPTI_DISABLE'"), 2);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM timelines WHERE overlap IS NULL AND"
+                                    " reason LIKE 'cuptiActivityEnable%'"), 1);
 }
 
 /* The text show or export writes for the newest run (malloc'd). */
@@ -257,10 +212,8 @@ static char *read_back(dm_store *st, int json)
 
 static void test_show_and_export_read_them_back(void **state)
 {
-    fixture *f = *state;
-    dm_err err = {0};
-    if (store_open(f->path, &f->st, &err))
-        fail_msg("%s", err.msg);
+    afx *f = *state;
+    assert_int_equal(afx_open_store(f), 0);
     put_cupti_point(f->st);
     char *shown = read_back(f->st, 0);
     if (!strstr(shown, "metrics: 2 launches (% as means, others summed): achieved_occupancy "
@@ -286,13 +239,14 @@ static void test_show_and_export_read_them_back(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_version_1_migrates_to_the_fresh_schema, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_version_1_migrates_to_the_fresh_schema,
+                                        afx_setup_empty, afx_teardown),
         cmocka_unit_test_setup_teardown(test_point_stores_attrs_launches_metrics_and_timeline,
-                                        setup, teardown),
+                                        afx_setup_empty, afx_teardown),
         cmocka_unit_test_setup_teardown(test_counters_unavailable_store_null_with_the_reason,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_show_and_export_read_them_back, setup, teardown),
+                                        afx_setup_empty, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_show_and_export_read_them_back, afx_setup_empty,
+                                        afx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

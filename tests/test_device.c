@@ -1,44 +1,69 @@
-/* test_device.c - device enumeration without a GPU and the property names sweep
- * constraints use (device_prop on a filled dm_device). */
+/* test_device.c - the device module where there is no GPU (made so on any machine by
+ * CUDA_VISIBLE_DEVICES=-1 before CUDA starts): device_count degrades to 0 GPUs with the
+ * reason, device_query and the SM clock fail naming the CUDA call; and what needs no GPU:
+ * the property names sweep constraints use and the names of throttle reasons. The GPU
+ * branch is test_gpu_device.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "device.h"
+#include "gpuclock.h"
 
-static void test_count_never_fails_and_explains_zero(void **state)
+/* 1 when why starts with one of the reasons device_count gives for no GPU: no device
+ * (a machine with a driver) or no driver. */
+static int is_no_gpu_reason(const char *why)
+{
+    static const char *const reasons[] = {"no CUDA-capable device",
+                                          "CUDA driver not found or older than the runtime"};
+    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+        if (strncmp(why, reasons[i], strlen(reasons[i])) == 0)
+            return 1;
+    return 0;
+}
+
+static void test_count_is_zero_with_the_reason(void **state)
 {
     (void)state;
     int n = -1;
     char why[512] = "";
     assert_int_equal(device_count(&n, why, sizeof why), 0);
-    assert_true(n >= 0);
-    if (n == 0) {
-        assert_true(strlen(why) > 0);
-        assert_non_null(strstr(why, "cudaGetDeviceCount"));
-    }
+    assert_int_equal(n, 0);
+    if (!is_no_gpu_reason(why) || !strstr(why, "(cudaGetDeviceCount: cudaError"))
+        fail_msg("no GPU, but the reason is '%s'", why);
+    /* asked again, the same answer: the failed call left no error behind */
+    char again[512] = "";
+    assert_int_equal(device_count(&n, again, sizeof again), 0);
+    assert_int_equal(n, 0);
+    assert_string_equal(again, why);
 }
 
-static void test_query_fills_what_count_reports(void **state)
+static void test_query_fails_naming_the_gpu_and_the_call(void **state)
 {
     (void)state;
-    int n;
-    char why[512];
-    device_count(&n, why, sizeof why);
-    if (n == 0)
-        skip();
     dm_device d;
     dm_err err = {0};
-    assert_int_equal(device_query(0, &d, &err), 0);
-    assert_true(d.sms > 0);
-    assert_true(d.max_threads_per_block >= 32);
-    assert_int_equal(strncmp(d.uuid, "GPU-", 4), 0);
-    assert_int_equal(strlen(d.uuid), 40);
-    assert_int_not_equal(device_query(n, &d, &err), 0);
+    assert_int_equal(device_query(0, &d, &err), DM_ERUNTIME);
+    assert_int_equal(err.code, DM_ERUNTIME);
+    assert_int_equal(strncmp(err.msg, "GPU 0: ", 7), 0);
+    assert_non_null(strstr(err.msg, "cudaGetDeviceProperties(&p, index): cudaError"));
+}
+
+static void test_clock_cannot_open_without_a_gpu(void **state)
+{
+    (void)state;
+    dm_device d = {.index = 0};
+    dm_gpuclock *g = NULL;
+    dm_err err = {0};
+    /* NVML does not know a device CUDA cannot see, and the probe cannot allocate */
+    assert_int_equal(gpuclock_open(&d, NULL, 1, &g, &err), DM_ERUNTIME);
+    assert_null(g);
+    assert_non_null(strstr(err.msg, "cudaMalloc("));
 }
 
 static const dm_device filled = {
@@ -105,13 +130,37 @@ static void test_prop_rejects_unknown_names(void **state)
     assert_true(v == 42);
 }
 
+static void test_reason_names_follow_the_mask(void **state)
+{
+    (void)state;
+    char buf[128] = "x";
+    gpuclock_reason_names(0, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    gpuclock_reason_names(GPUCLOCK_HW_THERMAL | GPUCLOCK_SW_POWER_CAP, buf, sizeof buf);
+    assert_string_equal(buf, "sw_power_cap,hw_thermal");
+    gpuclock_reason_names(GPUCLOCK_THROTTLE_MASK, buf, sizeof buf);
+    assert_string_equal(buf, "sw_power_cap,hw_slowdown,sw_thermal,hw_thermal,hw_power_brake");
+    /* idling (0x1) is not a throttle reason and has no name here */
+    gpuclock_reason_names(0x1ULL | GPUCLOCK_HW_POWER_BRAKE, buf, sizeof buf);
+    assert_string_equal(buf, "hw_power_brake");
+    /* a short buffer stays terminated */
+    char small[8];
+    gpuclock_reason_names(GPUCLOCK_THROTTLE_MASK, small, sizeof small);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    assert_int_equal(strncmp(small, "sw_powe", 7), 0);
+}
+
 int main(void)
 {
+    /* Before CUDA starts: no GPU is visible, whatever the machine has. */
+    setenv("CUDA_VISIBLE_DEVICES", "-1", 1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_count_never_fails_and_explains_zero),
-        cmocka_unit_test(test_query_fills_what_count_reports),
+        cmocka_unit_test(test_count_is_zero_with_the_reason),
+        cmocka_unit_test(test_query_fails_naming_the_gpu_and_the_call),
+        cmocka_unit_test(test_clock_cannot_open_without_a_gpu),
         cmocka_unit_test(test_prop_returns_each_name),
         cmocka_unit_test(test_prop_rejects_unknown_names),
+        cmocka_unit_test(test_reason_names_follow_the_mask),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

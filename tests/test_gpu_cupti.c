@@ -21,9 +21,8 @@
 #include "cupti_dm.h"
 #include "device.h"
 #include "runner.h"
-#include "store.h"
+#include "store_fixture.h"
 #include "sweep.h"
-#include "tmpdir.h"
 
 /* 256 MiB per array: more than the L2, and halves of about 100 us, so two streams have
  * time to overlap. */
@@ -32,9 +31,7 @@
 
 typedef struct fixture {
     dm_device dev;
-    char dir[64];
-    char db[128];
-    dm_store *st;
+    afx db; /* the runs' database, opened by run_sweep */
 } fixture;
 
 static int setup(void **state)
@@ -46,25 +43,21 @@ static int setup(void **state)
         free(f);
         return -1;
     }
-    if (tmpdir_make(f->dir, sizeof f->dir, "gpu-cupti") != 0)
-        return -1;
-    snprintf(f->db, sizeof f->db, "%s/r.sqlite", f->dir);
     *state = f;
-    return 0;
+    return afx_make(&f->db);
 }
 
 static int teardown(void **state)
 {
     fixture *f = *state;
-    store_close(f->st);
-    int rc = tmpdir_remove(f->dir);
+    int rc = afx_close(&f->db);
     free(f);
     return rc;
 }
 
 /* Runs the sweep text with metrics csv (NULL: none) and timeline into the fixture's
- * database, and opens it; returns the run's id. */
-static int64_t run_sweep(fixture *f, const char *text, const char *csv, int timeline)
+ * database, and opens it; returns the open database. */
+static dm_store *run_sweep(fixture *f, const char *text, const char *csv, int timeline)
 {
     dm_sweep *s = NULL;
     dm_expansion e = {0};
@@ -77,7 +70,7 @@ static int64_t run_sweep(fixture *f, const char *text, const char *csv, int time
                 cupti_metrics_check(CUPTI_DEFAULT_CHIP, &metrics, &passes, &err)))
         fail_msg("metrics: %s", err.msg);
     dm_sink sink;
-    if (store_sink_make(f->db, &sink, &err))
+    if (store_sink_make(f->db.path, &sink, &err))
         fail_msg("sink: %s", err.msg);
     dm_run_opts o = {.sink = &sink, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
                      .sweep_key = text, .device = &f->dev, .metrics = &metrics,
@@ -88,43 +81,10 @@ static int64_t run_sweep(fixture *f, const char *text, const char *csv, int time
     assert_int_equal(res.failed, 0);
     sweep_expansion_free(&e);
     sweep_free(s);
-    store_close(f->st);
-    f->st = NULL;
-    if (store_open(f->db, &f->st, &err))
-        fail_msg("open: %s", err.msg);
-    return res.run_id;
-}
-
-/* The first column of the first row of sql (printf format) as a double (NAN: NULL or no
- * row). */
-static double q_num(fixture *f, const char *fmt, ...)
-{
-    char sql[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
-    va_end(ap);
-    sqlite3_stmt *s;
-    double v = NAN;
-    if (sqlite3_prepare_v2(store_db(f->st), sql, -1, &s, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(store_db(f->st)));
-    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
-        v = sqlite3_column_double(s, 0);
-    sqlite3_finalize(s);
-    return v;
-}
-
-/* The same as text in buf ("" for NULL or no row). */
-static const char *q_text(fixture *f, char *buf, size_t n, const char *sql)
-{
-    sqlite3_stmt *s;
-    buf[0] = '\0';
-    if (sqlite3_prepare_v2(store_db(f->st), sql, -1, &s, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(store_db(f->st)));
-    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-        snprintf(buf, n, "%s", (const char *)sqlite3_column_text(s, 0));
-    sqlite3_finalize(s);
-    return buf;
+    store_close(f->db.st);
+    f->db.st = NULL;
+    assert_int_equal(afx_open_store(&f->db), 0);
+    return f->db.st;
 }
 
 /* A sweep of the named variants at one point each: n = N_FLOATS, the op, and a block size
@@ -139,41 +99,42 @@ static void test_every_launch_gets_every_metric(void **state)
 {
     fixture *f = *state;
     char buf[2048];
-    run_sweep(f, SWEEP("kernel, streams-serial, streams-concurrent", "triad"), "all", 0);
-    assert_int_equal(q_num(f, "SELECT count(*) FROM points WHERE status = 'ok'"), 3);
+    dm_store *st = run_sweep(f, SWEEP("kernel, streams-serial, streams-concurrent", "triad"),
+                             "all", 0);
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM points WHERE status = 'ok'"), 3);
     /* One launch for kernel, two for each streams variant, each with 13 metrics. */
-    assert_int_equal(q_num(f, "SELECT count(*) FROM launches"), 5);
-    assert_int_equal(q_num(f, "SELECT count(*) FROM launches l JOIN points p"
-                              " ON p.id = l.point_id WHERE p.variant LIKE 'streams-%%'"), 4);
-    assert_int_equal(q_num(f, "SELECT count(*) FROM metrics"), 5 * 13);
-    q_text(f, buf, sizeof buf, "SELECT metric || ': ' || reason FROM metrics"
-                               " WHERE value IS NULL LIMIT 1");
-    if (buf[0])
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM launches"), 5);
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM launches l JOIN points p"
+                                 " ON p.id = l.point_id WHERE p.variant LIKE 'streams-%%'"), 4);
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM metrics"), 5 * 13);
+    afx_text(st, "SELECT metric || ': ' || coalesce(reason, 'no reason') FROM metrics"
+                 " WHERE value IS NULL LIMIT 1", buf, sizeof buf);
+    if (strcmp(buf, "<none>") != 0)
         fail_msg("a metric without a value: %s", buf);
-    q_text(f, buf, sizeof buf, "SELECT group_concat(DISTINCT kernel) FROM launches");
-    assert_string_equal(buf, "membw_vec4");
-    assert_int_equal(q_num(f, "SELECT count(*) FROM launches WHERE block_x = 256 AND"
-                              " block_y = 1 AND grid_x = %d", 2 * f->dev.sms), 5);
+    assert_string_equal(afx_text(st, "SELECT group_concat(DISTINCT kernel) FROM launches",
+                                 buf, sizeof buf), "membw_vec4");
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM launches WHERE block_x = 256 AND"
+                                 " block_y = 1 AND grid_x = %d", 2 * f->dev.sms), 5);
     /* Triad reads b and c: the counters must see about that much from DRAM. */
     double want = 2.0 * N_FLOATS * sizeof(float);
-    double got = q_num(f, "SELECT sum(m.value) FROM metrics m JOIN points p ON p.id ="
-                          " m.point_id WHERE p.variant = 'kernel' AND m.metric ="
-                          " 'dram_read_bytes'");
+    double got = afx_num(st, "SELECT sum(m.value) FROM metrics m JOIN points p ON p.id ="
+                             " m.point_id WHERE p.variant = 'kernel' AND m.metric ="
+                             " 'dram_read_bytes'");
     if (!(got > 0.8 * want && got < 1.25 * want))
         fail_msg("dram_read_bytes %.0f, expected about %.0f", got, want);
-    double occ = q_num(f, "SELECT min(value) FROM metrics WHERE metric = 'achieved_occupancy'");
+    double occ = afx_num(st, "SELECT min(value) FROM metrics WHERE metric = 'achieved_occupancy'");
     assert_true(occ > 0 && occ <= 100);
-    assert_true(q_num(f, "SELECT min(value) FROM metrics WHERE metric = 'branch_uniformity'") >
+    assert_true(afx_num(st, "SELECT min(value) FROM metrics WHERE metric = 'branch_uniformity'") >
                 0);
-    assert_true(q_num(f, "SELECT min(value) FROM metrics WHERE metric = 'duration'") > 0);
+    assert_true(afx_num(st, "SELECT min(value) FROM metrics WHERE metric = 'duration'") > 0);
     /* Static attributes of the one kernel at its one shape, for every point. */
-    assert_int_equal(q_num(f, "SELECT count(*) FROM kernel_attrs WHERE kernel = 'membw_vec4'"
-                              " AND block_threads = 256 AND regs_per_thread > 0 AND"
-                              " max_threads_per_block >= 256 AND predicted_occupancy > 0"
-                              " AND predicted_occupancy <= 100"), 3);
-    assert_int_equal(q_num(f, "SELECT count(*) FROM v_occupancy"), 5);
-    assert_string_equal(q_text(f, buf, sizeof buf, "SELECT value FROM run_notes WHERE key ="
-                                                   " 'cupti.counters'"), "available");
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM kernel_attrs WHERE kernel = 'membw_vec4'"
+                                 " AND block_threads = 256 AND regs_per_thread > 0 AND"
+                                 " max_threads_per_block >= 256 AND predicted_occupancy > 0"
+                                 " AND predicted_occupancy <= 100"), 3);
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM v_occupancy"), 5);
+    assert_string_equal(afx_text(st, "SELECT value FROM run_notes WHERE key ="
+                                     " 'cupti.counters'", buf, sizeof buf), "available");
 }
 
 static void test_two_streams_overlap_and_one_does_not(void **state)
@@ -185,23 +146,24 @@ static void test_two_streams_overlap_and_one_does_not(void **state)
      * not always overlap. One block of 64 threads per SM makes each half last about
      * 0.3 ms and leaves the SMs room for both (seen: overlap 70% of the span). */
     run_sweep(f, SWEEP_AT("streams-serial, streams-concurrent", "triad", "64", "1"), NULL, 1);
-    run_sweep(f, "workload: membw\ndataset: {generator: random}\nvariants: [memcpy]\n"
-                 "axes: {n: [" N_TEXT "], op: [copy]}\n"
-                 "measure: {mode: cold, min_samples: 5, max_time: 0.2}\n", NULL, 1);
+    dm_store *st = run_sweep(f, "workload: membw\ndataset: {generator: random}\n"
+                                "variants: [memcpy]\naxes: {n: [" N_TEXT "], op: [copy]}\n"
+                                "measure: {mode: cold, min_samples: 5, max_time: 0.2}\n",
+                             NULL, 1);
     const char *by_variant = "SELECT t.%s FROM timelines t JOIN points p ON p.id = t.point_id"
                              " WHERE p.variant = '%s'";
-    assert_int_equal(q_num(f, by_variant, "overlap_ns", "streams-serial"), 0);
-    assert_int_equal(q_num(f, by_variant, "streams", "streams-serial"), 1);
-    assert_true(q_num(f, by_variant, "overlap", "streams-concurrent") > 0);
-    assert_int_equal(q_num(f, by_variant, "streams", "streams-concurrent"), 2);
-    assert_int_equal(q_num(f, "SELECT count(*) FROM activities WHERE kind = 'kernel'"), 4);
+    assert_int_equal(afx_num(st, by_variant, "overlap_ns", "streams-serial"), 0);
+    assert_int_equal(afx_num(st, by_variant, "streams", "streams-serial"), 1);
+    assert_true(afx_num(st, by_variant, "overlap", "streams-concurrent") > 0);
+    assert_int_equal(afx_num(st, by_variant, "streams", "streams-concurrent"), 2);
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM activities WHERE kind = 'kernel'"), 4);
     /* memcpy copies n floats device to device: one copy of that many bytes. */
-    assert_int_equal(q_num(f, "SELECT count(*) FROM activities WHERE kind = 'memcpy'"), 1);
-    assert_int_equal(q_num(f, "SELECT bytes FROM activities WHERE kind = 'memcpy'"),
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM activities WHERE kind = 'memcpy'"), 1);
+    assert_int_equal(afx_num(st, "SELECT bytes FROM activities WHERE kind = 'memcpy'"),
                      N_FLOATS * sizeof(float));
-    assert_string_equal(q_text(f, buf, sizeof buf, "SELECT name FROM activities WHERE kind ="
-                                                   " 'memcpy'"), "memcpy DtoD");
-    assert_int_equal(q_num(f, "SELECT count(*) FROM timelines WHERE reason IS NOT NULL"), 0);
+    assert_string_equal(afx_text(st, "SELECT name FROM activities WHERE kind = 'memcpy'",
+                                 buf, sizeof buf), "memcpy DtoD");
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM timelines WHERE reason IS NOT NULL"), 0);
 }
 
 static void test_counters_forced_off_keep_the_timings(void **state)
@@ -209,21 +171,22 @@ static void test_counters_forced_off_keep_the_timings(void **state)
     fixture *f = *state;
     char buf[256];
     setenv("DMBENCH_CUPTI_DISABLE", "1", 1);
-    run_sweep(f, SWEEP("kernel, streams-concurrent", "triad"), "occupancy,dram", 0);
+    dm_store *st = run_sweep(f, SWEEP("kernel, streams-concurrent", "triad"),
+                             "occupancy,dram", 0);
     unsetenv("DMBENCH_CUPTI_DISABLE");
-    assert_int_equal(q_num(f, "SELECT count(*) FROM points WHERE status = 'ok'"), 2);
-    assert_int_equal(q_num(f, "SELECT count(*) FROM metrics"), 3 * 3);
-    assert_int_equal(q_num(f, "SELECT count(value) FROM metrics"), 0);
-    assert_string_equal(q_text(f, buf, sizeof buf, "SELECT DISTINCT reason FROM metrics"),
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM points WHERE status = 'ok'"), 2);
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM metrics"), 3 * 3);
+    assert_int_equal(afx_num(st, "SELECT count(value) FROM metrics"), 0);
+    assert_string_equal(afx_text(st, "SELECT DISTINCT reason FROM metrics", buf,
+                                 sizeof buf), "disabled by DMBENCH_CUPTI_DISABLE");
+    assert_string_equal(afx_text(st, "SELECT value FROM run_notes WHERE key ="
+                                     " 'cupti.counters'", buf, sizeof buf),
                         "disabled by DMBENCH_CUPTI_DISABLE");
-    assert_string_equal(q_text(f, buf, sizeof buf, "SELECT value FROM run_notes WHERE key ="
-                                                   " 'cupti.counters'"),
-                        "disabled by DMBENCH_CUPTI_DISABLE");
-    assert_true(q_num(f, "SELECT min(n) FROM point_stats") >= 5);
-    assert_true(q_num(f, "SELECT min(median) FROM point_stats") > 0);
-    assert_true(q_num(f, "SELECT count(*) FROM samples") >= 10);
+    assert_true(afx_num(st, "SELECT min(n) FROM point_stats") >= 5);
+    assert_true(afx_num(st, "SELECT min(median) FROM point_stats") > 0);
+    assert_true(afx_num(st, "SELECT count(*) FROM samples") >= 10);
     /* Kernel attributes do not need the counters. */
-    assert_int_equal(q_num(f, "SELECT count(*) FROM kernel_attrs"), 2);
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM kernel_attrs"), 2);
 }
 
 int main(void)

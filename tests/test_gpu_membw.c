@@ -1,6 +1,7 @@
 /* test_gpu_membw.c - every GPU variant of membw against the CPU reference, bit for bit,
  * across sizes, block sizes, grids and both ops; the scalar (unaligned) kernel path; and
- * the plain cudaMemcpy loop. Exits 77 (skip) without a GPU. */
+ * the plain cudaMemcpy loop. memcpy refusing triad is the only refusal expected. Exits 77
+ * (skip) without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,28 +16,22 @@
 #include "device.h"
 #include "gpu_fixture.h"
 #include "membw/membw.h"
+#include "point_set.h"
 #include "registry.h"
 
 extern const dm_workload membw_workload;
 
-
-static void set_int(dm_point *pt, const char *name, int64_t v)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, name) == 0)
-            pt->values[i].i = v;
-}
-
-static void set_str(dm_point *pt, const char *name, const char *s)
-{
-    for (int i = 0; i < pt->nparams; i++)
-        if (strcmp(pt->specs[i]->name, name) == 0)
-            snprintf(pt->values[i].s, sizeof pt->values[i].s, "%s", s);
-}
+/* memcpy only copies. */
+static const check_skip memcpy_triad[] = {
+    {"memcpy", "op=triad", "memcpy only copies"},
+    {0},
+};
 
 static void test_gpu_variants_match_reference(void **state)
 {
     gpu_fixture *f = *state;
+    check_cases c;
+    check_begin(&c, memcpy_triad);
     const int64_t sizes[] = {1, 3, 1000, 1 << 20};
     const int blocks[] = {32, 128, 1024};
     const int per_sm[] = {0, 2};
@@ -62,14 +57,14 @@ static void test_gpu_variants_match_reference(void **state)
                 set_int(&vp, "n", sizes[si]);
                 set_str(&vp, "op", ops[oi]);
                 if (!v->params) {
-                    check_variant(f, &membw_workload, v, &vp, &ds, ref);
+                    check_variant(&c, &f->ex, &membw_workload, v, &vp, &ds, ref);
                     continue;
                 }
                 for (size_t bi = 0; bi < 3; bi++) {
                     for (size_t gi = 0; gi < 2; gi++) {
                         set_int(&vp, "block", blocks[bi]);
                         set_int(&vp, "blocks_per_sm", per_sm[gi]);
-                        check_variant(f, &membw_workload, v, &vp, &ds, ref);
+                        check_variant(&c, &f->ex, &membw_workload, v, &vp, &ds, ref);
                     }
                 }
             }
@@ -77,6 +72,7 @@ static void test_gpu_variants_match_reference(void **state)
         }
         membw_workload.dataset_close(&ds);
     }
+    check_end(&c, __func__);
 }
 
 /* Arrays offset by one float are not 16-byte aligned: the launcher must take the

@@ -3,7 +3,8 @@
  * of 16), levels 1-4, block sizes 16 to 1024, the tile, piece and chunk sizes, the
  * thread kernels' mask tables, hybrid's switch points, prefixes of levels 4-6 (count),
  * episode files of 6 and 12 letters, and the paper's full size; and two constant-memory
- * tables in use at once. Exits 77 (skip) without a GPU. */
+ * tables in use at once. Each test names the points it expects a variant to refuse and
+ * fails on any other refusal. Exits 77 (skip) without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -72,9 +73,8 @@ static int extra_values(const char *variant, const char **name, const int64_t **
 static const char *const tables[] = {"shared", "constant", "readonly"};
 
 /* Every GPU variant at every block size in blocks, every extra value and every table,
- * against the reference of pt's problem on ds (a table=constant point over 512
- * episodes is refused, so skipped). */
-static void check_all(gpu_fixture *f, const dm_point *pt, const dm_dataset *ds,
+ * against the reference of pt's problem on ds, counted in c. */
+static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt, const dm_dataset *ds,
                       const int *blocks, int nblocks)
 {
     dm_err err = {0};
@@ -99,7 +99,7 @@ static void check_all(gpu_fixture *f, const dm_point *pt, const dm_dataset *ds,
                         set_int(&vp, extra, values[x]);
                     if (ntables > 1)
                         set_str(&vp, "table", tables[t]);
-                    check_variant(f, &tdm_workload, v, &vp, ds, ref);
+                    check_variant(c, &f->ex, &tdm_workload, v, &vp, ds, ref);
                 }
             }
         }
@@ -122,9 +122,28 @@ static void open_dataset(dm_point *pt, const char *generator, int64_t length,
         fail_msg("dataset: %s", err.msg);
 }
 
+/* The refusals the tests expect: packed votes over whole warps and is compiled for at most
+ * 512 threads per block and 6 letters; a constant-memory mask table holds 512 episodes. */
+#define PACKED_BLOCK_16 {"packed", "block=16", "not a multiple of 32"}
+#define PACKED_BLOCK_1024                                                                   \
+    {"packed", "block=1024", "exceeds the 512 threads per block packed is compiled for"}
+#define CONSTANT_TABLE(variant) {variant, "table=constant", "table constant holds at most 512"}
+
+static const check_skip over_512_episodes[] = {
+    CONSTANT_TABLE("thread-tex"),
+    CONSTANT_TABLE("thread-shared"),
+    {0},
+};
+
 static void test_gpu_variants_match_reference(void **state)
 {
     gpu_fixture *f = *state;
+    static const check_skip expected[] = {
+        PACKED_BLOCK_16, PACKED_BLOCK_1024, CONSTANT_TABLE("thread-tex"),
+        CONSTANT_TABLE("thread-shared"), {0},
+    };
+    check_cases c;
+    check_begin(&c, expected);
     const int blocks[] = {16, 32, 128, 1024};
     const struct {
         const char *generator;
@@ -137,10 +156,11 @@ static void test_gpu_variants_match_reference(void **state)
         open_dataset(&pt, dbs[d].generator, dbs[d].length, &ds);
         for (int level = 1; level <= 3; level++) {
             set_int(&pt, "level", level);
-            check_all(f, &pt, &ds, blocks, 4);
+            check_all(f, &c, &pt, &ds, blocks, 4);
         }
         tdm_workload.dataset_close(&ds);
     }
+    check_end(&c, __func__);
 }
 
 static void test_gpu_level_4_and_full_size(void **state)
@@ -149,15 +169,18 @@ static void test_gpu_level_4_and_full_size(void **state)
     const int block[] = {128};
     dm_point pt;
     dm_dataset ds;
+    check_cases c;
+    check_begin(&c, over_512_episodes);
     open_dataset(&pt, "uniform", 3001, &ds);
     set_int(&pt, "level", 4);
-    check_all(f, &pt, &ds, block, 1);
+    check_all(f, &c, &pt, &ds, block, 1);
     tdm_workload.dataset_close(&ds);
     /* the paper's size and level 3, the performance point */
     open_dataset(&pt, "uniform", 393019, &ds);
     set_int(&pt, "level", 3);
-    check_all(f, &pt, &ds, block, 1);
+    check_all(f, &c, &pt, &ds, block, 1);
     tdm_workload.dataset_close(&ds);
+    check_end(&c, __func__);
 }
 
 /* Prefixes (count) of levels 4 to 6, level 6 only as a prefix: its 165,765,600
@@ -169,13 +192,16 @@ static void test_gpu_count_prefixes(void **state)
     const int64_t counts[] = {1000, 4097, 3000};
     dm_point pt;
     dm_dataset ds;
+    check_cases c;
+    check_begin(&c, over_512_episodes);
     open_dataset(&pt, "uniform", 20011, &ds);
     for (int level = 4; level <= 6; level++) {
         set_int(&pt, "level", level);
         set_int(&pt, "count", counts[level - 4]);
-        check_all(f, &pt, &ds, block, 1);
+        check_all(f, &c, &pt, &ds, block, 1);
     }
     tdm_workload.dataset_close(&ds);
+    check_end(&c, __func__);
 }
 
 /* Episodes of 6 and 12 letters from a file, over a database of few letters so they
@@ -183,6 +209,12 @@ static void test_gpu_count_prefixes(void **state)
 static void test_gpu_long_episodes_from_a_file(void **state)
 {
     gpu_fixture *f = *state;
+    static const check_skip expected[] = {
+        {"packed", "level=12", "exceeds the 6 letters packed counts"},
+        {0},
+    };
+    check_cases c;
+    check_begin(&c, expected);
     const int blocks[] = {32, 256};
     char path[] = "/tmp/test_gpu_tdm_XXXXXX";
     int fd = mkstemp(path);
@@ -201,11 +233,12 @@ static void test_gpu_long_episodes_from_a_file(void **state)
         assert_int_equal(pwrite(fd, text[k], strlen(text[k]), 0), (ssize_t)strlen(text[k]));
         set_int(&pt, "level", levels[k]);
         set_str(&pt, "episodes", path);
-        check_all(f, &pt, &ds, blocks, 2);
+        check_all(f, &c, &pt, &ds, blocks, 2);
     }
     close(fd);
     unlink(path);
     tdm_workload.dataset_close(&ds);
+    check_end(&c, __func__);
 }
 
 /* Constant memory holds one table: two table=constant states set up together (level 1's
@@ -216,7 +249,6 @@ static void test_gpu_constant_tables_take_turns(void **state)
     gpu_fixture *f = *state;
     const char *names[2] = {"thread-tex", "thread-shared"};
     const int64_t levels[2] = {1, 2}, counts[2] = {0, 500};
-    dm_exec ex = {.device = &f->dev, .stream = f->stream};
     dm_err err = {0};
     dm_point pt, vp[2];
     dm_dataset ds;
@@ -237,7 +269,7 @@ static void test_gpu_constant_tables_take_turns(void **state)
         set_str(&vp[k], "table", "constant");
         if (v[k]->supports(&vp[k], &f->dev, why, sizeof why))
             fail_msg("%s refused: %s", names[k], why);
-        if (v[k]->setup(&ex, &ds, &vp[k], &st[k], &err))
+        if (v[k]->setup(&f->ex, &ds, &vp[k], &st[k], &err))
             fail_msg("%s setup: %s", names[k], err.msg);
     }
     /* the second setup loaded its table last: the first runs first, then the second */
@@ -247,7 +279,6 @@ static void test_gpu_constant_tables_take_turns(void **state)
             fail_msg("%s: %s", names[k], err.msg);
         if (tdm_workload.compare(ref[k], out, &vp[k], why, sizeof why))
             fail_msg("%s turn %d: %s", names[k], turn, why);
-        f->checked++;
     }
     for (int k = 0; k < 2; k++) {
         v[k]->teardown(st[k]);

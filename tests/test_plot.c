@@ -7,11 +7,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "tmpdir.h"
 
 #define DMBENCH DM_BINARY_DIR "/dmbench"

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "report.h"
 #include "tdm_fixture.h"
 #include "tmpdir.h"

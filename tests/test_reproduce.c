@@ -10,8 +10,9 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "report.h"
 #include "reproduce.h"
 #include "sweep.h"

@@ -16,9 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "toy_workload.h"
-#include "tmpdir.h"
+#include "store_fixture.h"
 
 /* ---- a database of the toy workload with three runs ---- */
 
@@ -26,9 +24,7 @@
 #define FAILED_DETAIL "element 3:\tgot 1, want 2"
 
 typedef struct fixture {
-    char dir[64];
-    char path[128];
-    dm_store *st;
+    afx db;
     int64_t run_main, run_units;
 } fixture;
 
@@ -37,18 +33,8 @@ typedef struct fixture {
 static void put_point(dm_store *st, int64_t run, int64_t idx, int variant, int64_t n,
                       double median, const char *status, const char *reason)
 {
-    dm_point pt = { .workload = &toy, .variant = &toy_variants[variant], .nparams = 2 };
-    pt.specs[0] = &toy_dataset_params[0];
-    pt.values[0] = (dm_value){ .type = DM_P_INT, .i = n };
-    pt.specs[1] = &toy_problem_params[0];
-    pt.values[1] = (dm_value){ .type = DM_P_ENUM, .s = "copy" };
-    if (variant == 1) {
-        pt.specs[2] = &toy_kernel_params[0];
-        pt.values[2] = (dm_value){ .type = DM_P_INT, .i = 128 };
-        pt.specs[3] = &toy_kernel_params[1];
-        pt.values[3] = (dm_value){ .type = DM_P_REAL, .r = 0.25 };
-        pt.nparams = 4;
-    }
+    dm_point pt;
+    afx_toy_point(&pt, variant, n, "copy", 128, 0.25);
     dm_sample samples[3] = {
         { .seconds = median * 0.95, .batch = 1, .sm_mhz = 1980 },
         { .seconds = median, .batch = 1, .sm_mhz = 1980 },
@@ -101,17 +87,10 @@ static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     dm_err err = { 0 };
-    if (!f)
-        return -1;
-    if (tmpdir_make(f->dir, sizeof f->dir, "show") != 0) {
-        free(f);
-        return -1;
-    }
     *state = f;
-    snprintf(f->path, sizeof f->path, "%s/results.sqlite", f->dir);
-    if (store_open(f->path, &f->st, &err) != 0)
+    if (!f || afx_open(&f->db) != 0)
         return -1;
-    dm_store *st = f->st;
+    dm_store *st = f->db.st;
     f->run_main = put_run(st, "toy-main", "cpu");
     put_point(st, f->run_main, 0, 0, 1024, 4e-3, NULL, NULL);
     put_point(st, f->run_main, 1, 1, 1024, 999.7e-6, NULL, NULL);
@@ -132,8 +111,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    store_close(f->st);
-    int rc = tmpdir_remove(f->dir);
+    int rc = afx_close(&f->db);
     free(f);
     return rc;
 }
@@ -182,7 +160,7 @@ static void test_show_runs_lists_every_run(void **state)
     capture c;
     dm_err err = { 0 };
     char line[512];
-    assert_int_equal(store_show_runs(f->st, capture_begin(&c), &err), 0);
+    assert_int_equal(store_show_runs(f->db.st, capture_begin(&c), &err), 0);
     char *out = capture_end(&c);
     line_starting(out, "  run", line, sizeof line);
     assert_non_null(strstr(line, "sweep"));
@@ -203,7 +181,7 @@ static void test_show_run_prints_fingerprint_and_table(void **state)
     capture c;
     dm_err err = { 0 };
     char line[512];
-    assert_int_equal(store_show_run(f->st, f->run_main, capture_begin(&c), &err), 0);
+    assert_int_equal(store_show_run(f->db.st, f->run_main, capture_begin(&c), &err), 0);
     char *out = capture_end(&c);
     static const char *const expected[] = {
         "run 1: complete", "toy-main (sweeps/toy.yaml)", "speedups against cpu",
@@ -252,7 +230,7 @@ static void test_show_run_picks_time_units(void **state)
     dm_err err = { 0 };
     char line[512];
     /* run 0 is the newest: the units run */
-    assert_int_equal(store_show_run(f->st, 0, capture_begin(&c), &err), 0);
+    assert_int_equal(store_show_run(f->db.st, 0, capture_begin(&c), &err), 0);
     char *out = capture_end(&c);
     assert_non_null(strstr(out, "run 2: running"));
     assert_null(strstr(out, "speedup"));
@@ -274,11 +252,11 @@ static void test_unknown_run_is_an_input_error(void **state)
     capture c;
     dm_err err = { 0 };
     char want[256];
-    snprintf(want, sizeof want, "no run 99 in %s", f->path);
-    assert_int_equal(store_show_run(f->st, 99, capture_begin(&c), &err), DM_EINPUT);
+    snprintf(want, sizeof want, "no run 99 in %s", f->db.path);
+    assert_int_equal(store_show_run(f->db.st, 99, capture_begin(&c), &err), DM_EINPUT);
     free(capture_end(&c));
     assert_string_equal(err.msg, want);
-    assert_int_equal(store_export(f->st, 99, DM_EXPORT_JSON, capture_begin(&c), &err), DM_EINPUT);
+    assert_int_equal(store_export(f->db.st, 99, DM_EXPORT_JSON, capture_begin(&c), &err), DM_EINPUT);
     free(capture_end(&c));
     assert_string_equal(err.msg, want);
 }
@@ -363,7 +341,7 @@ static void test_export_csv_parses_back(void **state)
     capture c;
     dm_err err = { 0 };
     csv_table t;
-    assert_int_equal(store_export(f->st, f->run_main, DM_EXPORT_CSV, capture_begin(&c), &err), 0);
+    assert_int_equal(store_export(f->db.st, f->run_main, DM_EXPORT_CSV, capture_begin(&c), &err), 0);
     char *out = capture_end(&c);
     assert_int_equal(csv_parse(out, &t), 0);
     assert_int_equal(t.nrows, 5);
@@ -536,7 +514,7 @@ static void test_export_json_is_valid_with_expected_keys(void **state)
     fixture *f = *state;
     capture c;
     dm_err err = { 0 };
-    assert_int_equal(store_export(f->st, f->run_main, DM_EXPORT_JSON, capture_begin(&c), &err), 0);
+    assert_int_equal(store_export(f->db.st, f->run_main, DM_EXPORT_JSON, capture_begin(&c), &err), 0);
     char *out = capture_end(&c);
     if (!json_valid(out))
         fail_msg("invalid JSON:\n%s", out);
@@ -599,45 +577,45 @@ static void test_commands_end_to_end(void **state)
     assert_non_null(strstr(out, "usage: dmbench show"));
     free(out);
 
-    assert_int_equal(dmbench(&out, "show --db %s", f->path), 0);
+    assert_int_equal(dmbench(&out, "show --db %s", f->db.path), 0);
     assert_non_null(strstr(out, "toy-main")); /* the list ... */
     assert_non_null(strstr(out, "run 2: running")); /* ... then the newest run */
     free(out);
 
-    assert_int_equal(dmbench(&out, "show --db %s 1", f->path), 0);
+    assert_int_equal(dmbench(&out, "show --db %s 1", f->db.path), 0);
     assert_non_null(strstr(out, "run 1: complete"));
     assert_non_null(strstr(out, "4.00x"));
     free(out);
 
-    assert_int_equal(dmbench(&out, "show --db %s 99", f->path), 2);
+    assert_int_equal(dmbench(&out, "show --db %s 99", f->db.path), 2);
     assert_non_null(strstr(out, "dmbench: error: no run 99 in"));
     free(out);
 
-    assert_int_equal(dmbench(&out, "show --db %s banana", f->path), 2);
+    assert_int_equal(dmbench(&out, "show --db %s banana", f->db.path), 2);
     free(out);
 
-    snprintf(missing, sizeof missing, "%s/none/x.sqlite", f->dir);
+    snprintf(missing, sizeof missing, "%s/none/x.sqlite", f->db.dir);
     assert_int_equal(dmbench(&out, "show --db %s", missing), 2);
     assert_non_null(strstr(out, missing));
     assert_int_not_equal(access(missing, F_OK), 0); /* reading made no database */
     free(out);
 
-    assert_int_equal(dmbench(&out, "export --db %s --format json latest", f->path), 0);
+    assert_int_equal(dmbench(&out, "export --db %s --format json latest", f->db.path), 0);
     assert_true(json_valid(out));
     assert_non_null(strstr(out, "\"sweep_name\": \"toy-units\""));
     free(out);
 
-    assert_int_equal(dmbench(&out, "export --db %s 1", f->path), 0);
+    assert_int_equal(dmbench(&out, "export --db %s 1", f->db.path), 0);
     static const char head[] =
         "run_id,point_id,idx,variant,status,reason,n,op,block,scale,problem_key,params_text,";
     assert_memory_equal(out, head, strlen(head));
     free(out);
 
-    assert_int_equal(dmbench(&out, "export --db %s --format xml", f->path), 2);
+    assert_int_equal(dmbench(&out, "export --db %s --format xml", f->db.path), 2);
     assert_non_null(strstr(out, "expected csv or json"));
     free(out);
 
-    assert_int_equal(dmbench(&out, "show --db %s --bogus", f->path), 2);
+    assert_int_equal(dmbench(&out, "show --db %s --bogus", f->db.path), 2);
     assert_non_null(strstr(out, "--bogus"));
     free(out);
 }

@@ -1,6 +1,7 @@
 /* test_store.c - the results database: schema version and migrations, refusing files it
  * cannot use, the run, dataset and point writers (round trips, atomicity), the resume
- * helpers, the speedup view, and two processes writing one database at once. */
+ * helpers, the best-bandwidth query, the speedup view, and two processes writing one
+ * database at once. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
@@ -17,30 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "toy_workload.h"
-#include "tmpdir.h"
-
-/* A point of toy: variant 0 (cpu: n, op) or 1 (kernel: n, op, block, scale). */
-static void toy_point(dm_point *pt, int variant, int64_t n, const char *op, int64_t block)
-{
-    memset(pt, 0, sizeof *pt);
-    pt->workload = &toy;
-    pt->variant = &toy_variants[variant];
-    pt->specs[0] = &toy_dataset_params[0];
-    pt->values[0] = (dm_value){ .type = DM_P_INT, .i = n };
-    pt->specs[1] = &toy_problem_params[0];
-    pt->values[1] = (dm_value){ .type = DM_P_ENUM };
-    snprintf(pt->values[1].s, sizeof pt->values[1].s, "%s", op);
-    pt->nparams = 2;
-    if (variant == 1) {
-        pt->specs[2] = &toy_kernel_params[0];
-        pt->values[2] = (dm_value){ .type = DM_P_INT, .i = block };
-        pt->specs[3] = &toy_kernel_params[1];
-        pt->values[3] = (dm_value){ .type = DM_P_REAL, .r = 0.25 };
-        pt->nparams = 4;
-    }
-}
+#include "query.h"
+#include "store_fixture.h"
 
 /* A measurement of three samples around median, with q1 unknown (NaN). */
 typedef struct toy_measure {
@@ -81,7 +60,7 @@ static int64_t toy_store(dm_store *st, int64_t run, int64_t idx, int variant, in
     toy_measure t;
     dm_err err = { 0 };
     int64_t id = 0;
-    toy_point(&pt, variant, n, op, 128);
+    afx_toy_point(&pt, variant, n, op, 128, 0.25);
     toy_measurement(&t, median);
     dm_point_result r = { .run_id = run, .index = idx, .point = &pt,
                           .status = isnan(median) ? "failed" : "ok",
@@ -94,69 +73,21 @@ static int64_t toy_store(dm_store *st, int64_t run, int64_t idx, int variant, in
     return id;
 }
 
-/* ---- fixture: a fresh directory per test ---- */
-
-typedef struct fixture {
-    char dir[64];
-    char path[128]; /* dir/sub/test.sqlite: store_open must make sub/ */
-    dm_store *st;
-} fixture;
+/* ---- fixture: a fresh directory per test, the database in a sub/ store_open makes ---- */
 
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    if (!f)
+    if (afx_setup_empty(state) != 0)
         return -1;
-    if (tmpdir_make(f->dir, sizeof f->dir, "store") != 0) {
-        free(f);
-        return -1;
-    }
+    afx *f = *state;
     snprintf(f->path, sizeof f->path, "%s/sub/test.sqlite", f->dir);
-    *state = f;
     return 0;
 }
 
-static int teardown(void **state)
+static dm_store *open_ok(afx *f)
 {
-    fixture *f = *state;
-    store_close(f->st);
-    int rc = tmpdir_remove(f->dir);
-    free(f);
-    return rc;
-}
-
-static dm_store *open_ok(fixture *f)
-{
-    dm_err err = { 0 };
-    if (store_open(f->path, &f->st, &err) != 0)
-        fail_msg("store_open: %s", err.msg);
+    assert_int_equal(afx_open_store(f), 0);
     return f->st;
-}
-
-/* The first column of the first row of sql, as an integer (-1 when no row). */
-static int64_t q_int(dm_store *st, const char *sql)
-{
-    sqlite3_stmt *s;
-    int64_t v = -1;
-    assert_int_equal(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL), SQLITE_OK);
-    if (sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    return v;
-}
-
-/* The same as text, in buf ("<null>" for NULL, "<none>" when no row). */
-static const char *q_text(dm_store *st, const char *sql, char *buf, size_t n)
-{
-    sqlite3_stmt *s;
-    assert_int_equal(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL), SQLITE_OK);
-    snprintf(buf, n, "<none>");
-    if (sqlite3_step(s) == SQLITE_ROW) {
-        const unsigned char *t = sqlite3_column_text(s, 0);
-        snprintf(buf, n, "%s", t ? (const char *)t : "<null>");
-    }
-    sqlite3_finalize(s);
-    return buf;
 }
 
 static int64_t begin_run(dm_store *st, const char *sweep, const char *text, const char *baseline)
@@ -175,7 +106,7 @@ static int64_t begin_run(dm_store *st, const char *sweep, const char *text, cons
 
 static void test_fresh_db_gets_schema_version_4(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     char buf[64];
     dm_err err = { 0 };
     int version = -1;
@@ -183,28 +114,28 @@ static void test_fresh_db_gets_schema_version_4(void **state)
     assert_int_equal(store_schema_version(), 4);
     assert_int_equal(store_db_version(st, &version, &err), 0);
     assert_int_equal(version, 4);
-    assert_int_equal(q_int(st, "PRAGMA user_version"), 4);
-    assert_int_equal(q_int(st, "SELECT max(version) FROM schema_version"), 4);
-    assert_string_equal(q_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
-    assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 1);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
-                               "'run_notes','datasets','points','point_params','samples',"
-                               "'point_stats','verifications','metrics','v_point_summary',"
-                               "'v_speedup','crossover_fits')"),
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 4);
+    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 4);
+    assert_string_equal(afx_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
+    assert_int_equal(afx_int(st, "PRAGMA foreign_keys"), 1);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
+                                 "'run_notes','datasets','points','point_params','samples',"
+                                 "'point_stats','verifications','metrics','v_point_summary',"
+                                 "'v_speedup','crossover_fits')"),
                      12);
 }
 
 static void test_reopen_is_idempotent(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_store *st = open_ok(f);
     int64_t run = begin_run(st, "s", "t", NULL);
     store_close(st);
     st = open_ok(f);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), 4);
-    assert_int_equal(q_int(st, "PRAGMA user_version"), 4);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM runs"), 1);
-    assert_int_equal(q_int(st, "SELECT max(id) FROM runs"), run);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 4);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 4);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(afx_int(st, "SELECT max(id) FROM runs"), run);
 }
 
 /* Makes path a version-3 database: schema.sql up to its version-4 section, with a
@@ -243,29 +174,29 @@ static void make_version_3(const char *path)
 
 static void test_version_3_migrates_to_4_with_below_unknown(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     char buf[64], sub[160];
     snprintf(sub, sizeof sub, "%s/sub", f->dir);
     assert_int_equal(mkdir(sub, 0700), 0);
     make_version_3(f->path);
     dm_store *st = open_ok(f);
-    assert_int_equal(q_int(st, "PRAGMA user_version"), 4);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), 4);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 4);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 4);
     /* the old fit keeps its numbers; which variant wins below it is unknown */
-    assert_int_equal(q_int(st, "SELECT count(*) FROM crossover_fits WHERE a = 100000"
-                               " AND b = 5000 AND better = 1"), 1);
-    assert_string_equal(q_text(st, "SELECT below FROM crossover_fits", buf, sizeof buf),
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM crossover_fits WHERE a = 100000"
+                                 " AND b = 5000 AND better = 1"), 1);
+    assert_string_equal(afx_text(st, "SELECT below FROM crossover_fits", buf, sizeof buf),
                         "<null>");
     /* and a new one can say it */
     assert_int_equal(sqlite3_exec(store_db(st), "UPDATE crossover_fits SET below = 'block-tex'",
                                   NULL, NULL, NULL), SQLITE_OK);
-    assert_string_equal(q_text(st, "SELECT below FROM crossover_fits", buf, sizeof buf),
+    assert_string_equal(afx_text(st, "SELECT below FROM crossover_fits", buf, sizeof buf),
                         "block-tex");
 }
 
 static void test_newer_version_is_rejected(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     sqlite3 *db;
     dm_err err = { 0 };
     store_close(open_ok(f)); /* makes sub/ */
@@ -283,7 +214,7 @@ static void test_newer_version_is_rejected(void **state)
 
 static void test_non_sqlite_file_is_rejected(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_err err = { 0 };
     char path[160];
     snprintf(path, sizeof path, "%s/notes.txt", f->dir);
@@ -302,7 +233,7 @@ static void test_non_sqlite_file_is_rejected(void **state)
 
 static void test_run_round_trips_every_fingerprint_field(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_store *st = open_ok(f);
     dm_err err = { 0 };
     char buf[256];
@@ -345,22 +276,22 @@ static void test_run_round_trips_every_fingerprint_field(void **state)
         char sql[128];
         snprintf(sql, sizeof sql, "SELECT %s FROM runs WHERE id = %lld", want[i].col,
                  (long long)run);
-        q_text(st, sql, buf, sizeof buf);
+        afx_text(st, sql, buf, sizeof buf);
         if (strcmp(buf, want[i].want) != 0)
             fail_msg("runs.%s: got '%s', want '%s'", want[i].col, buf, want[i].want);
     }
-    q_text(st, "SELECT started_at FROM runs", buf, sizeof buf);
+    afx_text(st, "SELECT started_at FROM runs", buf, sizeof buf);
     assert_int_equal(strlen(buf), 24); /* 2024-05-01T12:34:56.789Z */
     assert_int_equal(buf[10], 'T');
     assert_int_equal(buf[23], 'Z');
 
     assert_int_equal(store_run_note(st, run, "memcpy_gbps", "2890.5", &err), 0);
     assert_int_equal(store_run_note(st, run, "memcpy_gbps", "2891.0", &err), 0);
-    assert_string_equal(q_text(st, "SELECT value FROM run_notes WHERE key = 'memcpy_gbps'", buf,
+    assert_string_equal(afx_text(st, "SELECT value FROM run_notes WHERE key = 'memcpy_gbps'", buf,
                                sizeof buf), "2891.0");
     assert_int_equal(store_run_end(st, run, "complete", &err), 0);
-    assert_string_equal(q_text(st, "SELECT status FROM runs", buf, sizeof buf), "complete");
-    assert_int_equal(q_int(st, "SELECT ended_at IS NOT NULL FROM runs"), 1);
+    assert_string_equal(afx_text(st, "SELECT status FROM runs", buf, sizeof buf), "complete");
+    assert_int_equal(afx_int(st, "SELECT ended_at IS NOT NULL FROM runs"), 1);
     assert_int_equal(store_run_end(st, run + 5, "complete", &err), DM_EINPUT);
     char msg[256];
     snprintf(msg, sizeof msg, "no run %lld in %s", (long long)run + 5, f->path);
@@ -372,7 +303,7 @@ static void test_run_round_trips_every_fingerprint_field(void **state)
 
 static void test_run_without_gpu_keeps_the_reason(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_store *st = open_ok(f);
     dm_err err = { 0 };
     char buf[128];
@@ -380,11 +311,11 @@ static void test_run_without_gpu_keeps_the_reason(void **state)
     dm_run_info info = { .no_gpu_reason = "no CUDA device", .sm_clock_mhz_start = NAN,
                          .mem_clock_mhz_start = NAN, .host = "" };
     assert_int_equal(store_run_begin(st, &info, &run, &err), 0);
-    assert_string_equal(q_text(st, "SELECT no_gpu_reason FROM runs", buf, sizeof buf),
+    assert_string_equal(afx_text(st, "SELECT no_gpu_reason FROM runs", buf, sizeof buf),
                         "no CUDA device");
-    assert_int_equal(q_int(st, "SELECT count(*) FROM runs WHERE gpu_name IS NULL AND gpu_sms IS"
-                               " NULL AND sm_clock_mhz_start IS NULL AND host IS NULL AND"
-                               " measure_mode IS NULL"),
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM runs WHERE gpu_name IS NULL AND gpu_sms IS"
+                                 " NULL AND sm_clock_mhz_start IS NULL AND host IS NULL AND"
+                                 " measure_mode IS NULL"),
                      1);
 }
 
@@ -392,7 +323,7 @@ static void test_run_without_gpu_keeps_the_reason(void **state)
 
 static void test_point_round_trip(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_store *st = open_ok(f);
     dm_err err = { 0 };
     char buf[256];
@@ -402,7 +333,7 @@ static void test_point_round_trip(void **state)
     assert_int_equal(store_dataset(st, &ds, &ds_id, &err), 0);
     dm_point pt;
     toy_measure t;
-    toy_point(&pt, 1, 4096, "triad", 512);
+    afx_toy_point(&pt, 1, 4096, "triad", 512, 0.25);
     toy_measurement(&t, 2e-3);
     dm_work work = { .bytes = 2e9, .ops = 4096, .ops_unit = "flop" };
     dm_point_result r = { .run_id = run, .index = 7, .dataset_id = ds_id, .point = &pt,
@@ -412,48 +343,48 @@ static void test_point_round_trip(void **state)
     assert_int_equal(store_point(st, &r, &id, &err), 0);
     assert_true(id > 0);
 
-    assert_string_equal(q_text(st, "SELECT params FROM points", buf, sizeof buf),
+    assert_string_equal(afx_text(st, "SELECT params FROM points", buf, sizeof buf),
                         "n=4096,op=triad,block=512,scale=0.25");
-    assert_string_equal(q_text(st, "SELECT problem_key FROM points", buf, sizeof buf),
+    assert_string_equal(afx_text(st, "SELECT problem_key FROM points", buf, sizeof buf),
                         "n=4096,op=triad");
-    assert_string_equal(q_text(st, "SELECT variant || '|' || status || '|' || idx || '|' ||"
-                                   " dataset_id || '|' || started_at || '|' || ended_at"
-                                   " FROM points", buf, sizeof buf),
+    assert_string_equal(afx_text(st, "SELECT variant || '|' || status || '|' || idx || '|' ||"
+                                     " dataset_id || '|' || started_at || '|' || ended_at"
+                                     " FROM points", buf, sizeof buf),
                         "kernel|ok|7|1|2023-11-14T22:13:20.250Z|2023-11-14T22:13:21.500Z");
-    assert_int_equal(q_int(st, "SELECT reason IS NULL FROM points"), 1);
+    assert_int_equal(afx_int(st, "SELECT reason IS NULL FROM points"), 1);
     /* long form: every parameter with its type; value_num NULL for enums */
-    assert_int_equal(q_int(st, "SELECT count(*) FROM point_params"), 4);
-    assert_string_equal(q_text(st, "SELECT group_concat(name || ':' || type || ':' || value_text"
-                                   " || ':' || coalesce(value_num, 'null'), ' ')"
-                                   " FROM (SELECT * FROM point_params ORDER BY rowid)",
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM point_params"), 4);
+    assert_string_equal(afx_text(st, "SELECT group_concat(name || ':' || type || ':' || value_text"
+                                     " || ':' || coalesce(value_num, 'null'), ' ')"
+                                     " FROM (SELECT * FROM point_params ORDER BY rowid)",
                                buf, sizeof buf),
                         "n:int:4096:4096.0 op:enum:triad:null block:int:512:512.0"
                         " scale:real:0.25:0.25");
     /* samples, with NaN clocks as NULL */
-    assert_int_equal(q_int(st, "SELECT count(*) FROM samples"), 3);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM samples WHERE sm_mhz IS NULL"), 1);
-    assert_int_equal(q_int(st, "SELECT throttled FROM samples WHERE idx = 1"), 1);
-    assert_int_equal(q_int(st, "SELECT sum(batch) FROM samples"), 3);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM samples"), 3);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM samples WHERE sm_mhz IS NULL"), 1);
+    assert_int_equal(afx_int(st, "SELECT throttled FROM samples WHERE idx = 1"), 1);
+    assert_int_equal(afx_int(st, "SELECT sum(batch) FROM samples"), 3);
     /* stats: q1 and sm_mhz_after were NaN */
-    assert_int_equal(q_int(st, "SELECT n FROM point_stats"), 3);
-    assert_int_equal(q_int(st, "SELECT q1 IS NULL AND sm_mhz_after IS NULL FROM point_stats"), 1);
-    assert_int_equal(q_int(st, "SELECT median = 2e-3 AND min = 2e-3 * 0.9 AND noise = 0.1"
-                               " AND sm_mhz_before = 1980 FROM point_stats"), 1);
-    assert_string_equal(q_text(st, "SELECT stop_reason || mode || batch || clock_source ||"
-                                   " n_throttled || throttle_reasons FROM point_stats",
+    assert_int_equal(afx_int(st, "SELECT n FROM point_stats"), 3);
+    assert_int_equal(afx_int(st, "SELECT q1 IS NULL AND sm_mhz_after IS NULL FROM point_stats"), 1);
+    assert_int_equal(afx_int(st, "SELECT median = 2e-3 AND min = 2e-3 * 0.9 AND noise = 0.1"
+                                 " AND sm_mhz_before = 1980 FROM point_stats"), 1);
+    assert_string_equal(afx_text(st, "SELECT stop_reason || mode || batch || clock_source ||"
+                                     " n_throttled || throttle_reasons FROM point_stats",
                                buf, sizeof buf),
                         "noisecold1nvml1sw_power_cap");
-    assert_string_equal(q_text(st, "SELECT outcome FROM verifications", buf, sizeof buf),
+    assert_string_equal(afx_text(st, "SELECT outcome FROM verifications", buf, sizeof buf),
                         "match");
     /* throughput in the summary view */
-    assert_int_equal(q_int(st, "SELECT abs(gb_per_s - 1000) < 1e-9 AND abs(ops_per_s - 2048000)"
-                               " < 1e-6 FROM v_point_summary"), 1);
-    assert_string_equal(q_text(st, "SELECT ops_unit FROM points", buf, sizeof buf), "flop");
+    assert_int_equal(afx_int(st, "SELECT abs(gb_per_s - 1000) < 1e-9 AND abs(ops_per_s - 2048000)"
+                                 " < 1e-6 FROM v_point_summary"), 1);
+    assert_string_equal(afx_text(st, "SELECT ops_unit FROM points", buf, sizeof buf), "flop");
 }
 
 static void test_failed_store_point_leaves_no_rows(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_store *st = open_ok(f);
     dm_err err = { 0 };
     int64_t run = begin_run(st, "s", "t", NULL);
@@ -462,13 +393,13 @@ static void test_failed_store_point_leaves_no_rows(void **state)
         "SELECT (SELECT count(*) FROM points) * 1000000 + (SELECT count(*) FROM point_params)"
         " * 10000 + (SELECT count(*) FROM samples) * 100 + (SELECT count(*) FROM point_stats)"
         " * 10 + (SELECT count(*) FROM verifications)";
-    int64_t before = q_int(st, count_sql);
+    int64_t before = afx_int(st, count_sql);
     assert_int_equal(before, 1040311);
 
     /* the same idx again: the points row itself is refused */
     dm_point pt;
     toy_measure t;
-    toy_point(&pt, 1, 1024, "copy", 64);
+    afx_toy_point(&pt, 1, 1024, "copy", 64, 0.25);
     toy_measurement(&t, 1e-3);
     dm_point_result r = { .run_id = run, .index = 0, .point = &pt, .status = "ok",
                           .verify = "match", .m = &t.m };
@@ -476,25 +407,25 @@ static void test_failed_store_point_leaves_no_rows(void **state)
     assert_non_null(strstr(err.msg, f->path));
     assert_non_null(strstr(err.msg, "storing point 0 of run"));
     assert_non_null(strstr(err.msg, "UNIQUE constraint failed"));
-    assert_int_equal(q_int(st, count_sql), before);
+    assert_int_equal(afx_int(st, count_sql), before);
 
     /* a new idx whose last insert (the verification) fails: all of it rolls back */
     r.index = 1;
     r.verify = "maybe";
     assert_int_equal(store_point(st, &r, NULL, &err), DM_ERUNTIME);
     assert_non_null(strstr(err.msg, "CHECK constraint failed"));
-    assert_int_equal(q_int(st, count_sql), before);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM points WHERE idx = 1"), 0);
+    assert_int_equal(afx_int(st, count_sql), before);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM points WHERE idx = 1"), 0);
 
     /* and the connection is usable afterwards */
     r.verify = "match";
     assert_int_equal(store_point(st, &r, NULL, &err), 0);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM points"), 2);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM points"), 2);
 }
 
 static void test_dataset_is_found_or_inserted(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_store *st = open_ok(f);
     dm_err err = { 0 };
     dm_dataset a = { .name = "random", .params = "n=1024,seed=1", .hash = "00000000000000aa",
@@ -511,16 +442,16 @@ static void test_dataset_is_found_or_inserted(void **state)
     assert_true(ia > 0);
     assert_int_equal(ia, ia2);
     assert_true(ib != ia && ic != ia && ic != ib);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM datasets"), 3);
-    assert_int_equal(q_int(st, "SELECT size_bytes FROM datasets WHERE content_hash ="
-                               " '00000000000000aa'"), 4096);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM datasets"), 3);
+    assert_int_equal(afx_int(st, "SELECT size_bytes FROM datasets WHERE content_hash ="
+                                 " '00000000000000aa'"), 4096);
 }
 
 /* ---- resume ---- */
 
 static void test_resume_helpers(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_store *st = open_ok(f);
     dm_err err = { 0 };
     char sql[64], buf[64];
@@ -552,24 +483,76 @@ static void test_resume_helpers(void **state)
 
     assert_int_equal(store_run_reopen(st, b, &err), 0);
     snprintf(sql, sizeof sql, "SELECT status FROM runs WHERE id = %lld", (long long)b);
-    assert_string_equal(q_text(st, sql, buf, sizeof buf), "running");
-    assert_int_equal(q_int(st, "SELECT count(*) FROM runs WHERE status = 'running'"
-                               " AND ended_at IS NULL"), 1);
+    assert_string_equal(afx_text(st, sql, buf, sizeof buf), "running");
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM runs WHERE status = 'running'"
+                                 " AND ended_at IS NULL"), 1);
     assert_int_equal(store_run_reopen(st, 999, &err), DM_EINPUT);
 
     /* discarding removes the run and everything under it */
     assert_int_equal(store_run_discard(st, b, &err), 0);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM points"), 0);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM samples"), 0);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM point_params"), 0);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM runs"), 2);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM points"), 0);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM samples"), 0);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM point_params"), 0);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM runs"), 2);
 }
 
 /* ---- views ---- */
 
+/* ---- queries ---- */
+
+static void test_best_bandwidth_is_the_fastest_ok_point_of_the_variant(void **state)
+{
+    afx *f = *state;
+    dm_store *st = open_ok(f);
+    int64_t run = begin_run(st, "bw", "t", NULL), other = begin_run(st, "other", "t", NULL);
+    const struct {
+        int variant;
+        const char *op;
+        int64_t block;
+        double median;
+        int ok;
+    } pts[] = {
+        {1, "copy", 128, 2e-3, 1},  {1, "copy", 256, 1e-3, 1},   {1, "triad", 512, 5e-4, 1},
+        {1, "copy", 1024, 1e-4, 0}, {0, "copy", 0, 4e-3, 1},
+    };
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        dm_point pt;
+        toy_measure t;
+        dm_work work = { .bytes = 8e6 };
+        dm_err err = { 0 };
+        afx_toy_point(&pt, pts[i].variant, 4096, pts[i].op, pts[i].block, 0.25);
+        toy_measurement(&t, pts[i].median);
+        dm_point_result r = { .run_id = run, .index = (int64_t)i, .point = &pt,
+                              .status = pts[i].ok ? "ok" : "failed",
+                              .verify = pts[i].ok ? "match" : "mismatch", .m = &t.m,
+                              .work = &work, .started = 1.7e9, .ended = 1.7e9 + 1 };
+        assert_int_equal(store_point(st, &r, NULL, &err), 0);
+    }
+    double gbps = 0;
+    char params[256];
+    int64_t n = 0;
+    dm_err err = { 0 };
+    /* block 1024 failed and triad is another problem: block 256 is the best copy */
+    assert_int_equal(query_best_gbps(st, run, "kernel", "op=copy", &gbps, params, sizeof params,
+                                     &n, &err), 0);
+    assert_true(fabs(gbps - 8.0) < 1e-9);
+    assert_non_null(strstr(params, "block=256"));
+    assert_int_equal(n, 3);
+    assert_int_equal(query_best_gbps(st, run, "cpu", "op=copy", &gbps, NULL, 0, NULL, &err), 0);
+    assert_true(fabs(gbps - 2.0) < 1e-9);
+    /* nothing matches: NAN, and not an error */
+    assert_int_equal(query_best_gbps(st, run, "kernel", "op=scale", &gbps, params, sizeof params,
+                                     &n, &err), 0);
+    assert_true(isnan(gbps));
+    assert_string_equal(params, "");
+    assert_int_equal(query_best_gbps(st, other, "kernel", "op=copy", &gbps, NULL, 0, NULL, &err),
+                     0);
+    assert_true(isnan(gbps));
+}
+
 static void test_speedup_view(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     dm_store *st = open_ok(f);
     char sql[256];
     int64_t run = begin_run(st, "s", "t", "cpu");
@@ -584,18 +567,18 @@ static void test_speedup_view(void **state)
 
     snprintf(sql, sizeof sql, "SELECT round(speedup, 9) = 4 FROM v_speedup WHERE point_id = %lld",
              (long long)k_a);
-    assert_int_equal(q_int(st, sql), 1);
+    assert_int_equal(afx_int(st, sql), 1);
     snprintf(sql, sizeof sql, "SELECT speedup = 1 FROM v_speedup WHERE point_id = %lld",
              (long long)cpu_a);
-    assert_int_equal(q_int(st, sql), 1);
+    assert_int_equal(afx_int(st, sql), 1);
     int64_t nulls[] = { k_b, k_c, o_k };
     for (int i = 0; i < 3; i++) {
         snprintf(sql, sizeof sql, "SELECT speedup IS NULL FROM v_speedup WHERE point_id = %lld",
                  (long long)nulls[i]);
-        assert_int_equal(q_int(st, sql), 1);
+        assert_int_equal(afx_int(st, sql), 1);
     }
     /* only ok points appear */
-    assert_int_equal(q_int(st, "SELECT count(*) FROM v_speedup"), 6);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM v_speedup"), 6);
 }
 
 /* ---- two writers ---- */
@@ -613,7 +596,7 @@ static int writer(const char *path, const char *name)
     for (int i = 0; i < 50; i++) {
         dm_point pt;
         toy_measure t;
-        toy_point(&pt, i % 2, 1024 + i, "copy", 128);
+        afx_toy_point(&pt, i % 2, 1024 + i, "copy", 128, 0.25);
         toy_measurement(&t, 1e-3);
         dm_point_result r = { .run_id = run, .index = i, .point = &pt, .status = "ok",
                               .verify = "match", .m = &t.m };
@@ -632,7 +615,7 @@ fail:
 
 static void test_two_processes_write_one_database(void **state)
 {
-    fixture *f = *state;
+    afx *f = *state;
     pid_t pids[2];
     static const char *const names[2] = { "writer-a", "writer-b" };
     fflush(NULL);
@@ -649,33 +632,36 @@ static void test_two_processes_write_one_database(void **state)
         assert_int_equal(WEXITSTATUS(status), 0);
     }
     dm_store *st = open_ok(f);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM runs WHERE status = 'complete'"), 2);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM points"), 100);
-    assert_int_equal(q_int(st, "SELECT count(DISTINCT run_id) FROM points"), 2);
-    assert_int_equal(q_int(st, "SELECT min(c) FROM (SELECT count(*) AS c FROM points"
-                               " GROUP BY run_id)"), 50);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM samples"), 300);
-    assert_int_equal(q_int(st, "SELECT count(*) FROM schema_version"), store_schema_version());
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM runs WHERE status = 'complete'"), 2);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM points"), 100);
+    assert_int_equal(afx_int(st, "SELECT count(DISTINCT run_id) FROM points"), 2);
+    assert_int_equal(afx_int(st, "SELECT min(c) FROM (SELECT count(*) AS c FROM points"
+                                 " GROUP BY run_id)"), 50);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM samples"), 300);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), store_schema_version());
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_4, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_4, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_version_3_migrates_to_4_with_below_unknown, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_newer_version_is_rejected, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_non_sqlite_file_is_rejected, setup, teardown),
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_newer_version_is_rejected, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_non_sqlite_file_is_rejected, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_run_round_trips_every_fingerprint_field, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_run_without_gpu_keeps_the_reason, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_point_round_trip, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_failed_store_point_leaves_no_rows, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_dataset_is_found_or_inserted, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_resume_helpers, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_speedup_view, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_two_processes_write_one_database, setup, teardown),
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(test_run_without_gpu_keeps_the_reason, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_point_round_trip, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_failed_store_point_leaves_no_rows, setup,
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(test_dataset_is_found_or_inserted, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_resume_helpers, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_best_bandwidth_is_the_fastest_ok_point_of_the_variant,
+                                        setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_speedup_view, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_two_processes_write_one_database, setup, afx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,7 @@
  * errors, episode enumeration and files and their prefixes (count), the counting machine
  * against a brute-force count, planted answers, the multi-threaded count, the span
  * composition the block variants use, packed groups, comparison, work, the variant
- * table and its pruning reasons. */
+ * table and its pruning reasons, and the input errors setup gives before any device. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -930,6 +930,58 @@ static void test_cpu_variants_match_reference(void **state)
     tdm_dataset_close(&ds);
 }
 
+/* A missing episodes file is the user's input: every variant's setup says so by name
+ * before it touches a device (so this runs with no GPU, and dev is never used). */
+static void test_setup_refuses_a_missing_episodes_file_before_the_device(void **state)
+{
+    (void)state;
+    const char *path = "/nonexistent/episodes.txt";
+    const dm_device dev = {.name = "Test GPU", .max_threads_per_block = 1024,
+                           .smem_per_block_optin = 232448, .sms = 132};
+    const dm_exec ex = {.device = &dev};
+    dm_err err = {0};
+    dm_dataset ds;
+    dm_point pt;
+    dm_data_source src = {.generator = "uniform"};
+    point_at(&pt, "cpu", 100, 3);
+    assert_int_equal(tdm_dataset_open(&src, &pt, &ds, &err), 0);
+    for (const dm_variant *v = tdm_workload.variants; v->name; v++) {
+        dm_point vp;
+        void *st = NULL;
+        point_at(&vp, v->name, 100, 3);
+        set_str(&vp, "episodes", path);
+        set_int(&vp, "switch_at", 1000); /* hybrid: no fit needed */
+        dm_err_clear(&err);
+        if (v->setup(&ex, &ds, &vp, &st, &err) != DM_EINPUT || !strstr(err.msg, path))
+            fail_msg("%s: setup said (%d) '%s'", v->name, err.code, err.msg);
+    }
+    tdm_dataset_close(&ds);
+}
+
+/* hybrid with its switch point open on a card no fit covers: supports() refuses it, and
+ * setup, called anyway, refuses it as input with the same reason. */
+static void test_hybrid_setup_without_a_fit_says_what_supports_says(void **state)
+{
+    (void)state;
+    const dm_device dev = {.name = "Test GPU Nowhere", .cc_major = 1,
+                           .max_threads_per_block = 1024, .smem_per_block_optin = 232448};
+    const dm_exec ex = {.device = &dev};
+    const dm_variant *v = registry_variant(&tdm_workload, "hybrid", NULL);
+    dm_err err = {0};
+    dm_dataset ds;
+    dm_point pt;
+    dm_data_source src = {.generator = "uniform"};
+    char why[512] = "";
+    void *st = NULL;
+    point_at(&pt, "hybrid", 100, 3);
+    assert_int_equal(tdm_dataset_open(&src, &pt, &ds, &err), 0);
+    assert_int_not_equal(v->supports(&pt, &dev, why, sizeof why), 0);
+    assert_non_null(strstr(why, "no crossover fit for tdm thread-tex/block-tex on Test GPU"));
+    assert_int_equal(v->setup(&ex, &ds, &pt, &st, &err), DM_EINPUT);
+    assert_string_equal(err.msg, why);
+    tdm_dataset_close(&ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -960,6 +1012,8 @@ int main(void)
         cmocka_unit_test(test_a_count_over_the_level_prunes_every_variant),
         cmocka_unit_test(test_plan_sizes),
         cmocka_unit_test(test_cpu_variants_match_reference),
+        cmocka_unit_test(test_setup_refuses_a_missing_episodes_file_before_the_device),
+        cmocka_unit_test(test_hybrid_setup_without_a_fit_says_what_supports_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 
 #include <sys/stat.h>
 
-#include "analysis_fixture.h"
+#include "store_fixture.h"
 #include "cli_fixture.h"
 #include "registry.h"
 #include "sweep.h"

@@ -298,7 +298,7 @@ static const char *const membw_generators[] = {"random", NULL};
 static const dm_param_spec membw_dataset_params[] = {
     {.name = "n", .type = DM_P_INT, .def = "16777216", .allowed = "1..",
      .help = "number of float elements in each array"},
-    {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = NULL,
+    {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
      .help = "seed of the generator"},
     {0},
 };

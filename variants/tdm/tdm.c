@@ -607,7 +607,7 @@ static const char *const tdm_generators[] = {"uniform", "planted", NULL};
 static const dm_param_spec tdm_dataset_params[] = {
     {.name = "length", .type = DM_P_INT, .def = "393019", .allowed = "1..",
      .help = "letters in the database (a file: its first length letters)"},
-    {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = NULL,
+    {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
      .help = "seed of the generator"},
     {.name = "plant", .type = DM_P_ENUM, .def = "ABC", .allowed = NULL,
      .help = "planted: episodes to plant, comma-separated, no letter twice (\"ABC,XYZ\")"},

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "registry.h"
 #include "tmpdir.h"
 
 #define DMBENCH DM_BINARY_DIR "/dmbench"
@@ -66,6 +68,65 @@ static inline const char *slurp(const char *path)
     if (fp)
         fclose(fp);
     return buf;
+}
+
+/* The number of lines of s (its newlines). */
+static inline int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* Writes text to the file at path, which the test must be able to make. */
+static inline void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* 1 when path names a file or folder, else 0. */
+static inline int exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+/* Runs "dmbench ARGS" with no GPU visible, stdout and stderr together into *out (a
+ * static buffer, up to 128 KiB); returns the exit status. For tests with a fixture of
+ * their own. */
+static inline int dmbench_output(const char *args, const char **out)
+{
+    static char buf[1 << 17];
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= %s %s 2>&1", DMBENCH, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    *out = buf;
+    int rc = pclose(p);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* Makes dir/variants/<w>/file holding "untouched" for every registered workload (w's
+ * generated tables, as `tune --header` and `crossover --header` write them), and points
+ * $DMBENCH_VARIANTS at dir/variants. */
+static inline void fake_variants(const char *dir, const char *file)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/variants", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(setenv("DMBENCH_VARIANTS", path, 1), 0);
+    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
+        snprintf(path, sizeof path, "%s/variants/%s", dir, (*w)->name);
+        assert_int_equal(mkdir(path, 0700), 0);
+        snprintf(path, sizeof path, "%s/variants/%s/%s", dir, (*w)->name, file);
+        write_file(path, "untouched\n");
+    }
 }
 
 #endif

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <sys/wait.h>
 
+#include "cli_fixture.h"
 #include "store_fixture.h"
 #include "characterize.h"
 #include "report.h"
@@ -279,22 +280,6 @@ static void test_metric_lines_are_one_line_per_collected_metric(void **state)
     assert_ptr_equal(strchr(buf, '\n'), buf + strlen(buf) - 1);
 }
 
-/* Runs dmbench with args (stderr with stdout), its output in out (static), and returns
- * the exit status. */
-static int dmbench(const char *args, const char **out)
-{
-    static char buf[1 << 17];
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= %s/dmbench %s 2>&1", DM_BINARY_DIR, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = '\0';
-    *out = buf;
-    int rc = pclose(p);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 static void test_the_command_judges_any_workload_with_claims(void **state)
 {
     afx *f = *state;
@@ -303,7 +288,7 @@ static void test_the_command_judges_any_workload_with_claims(void **state)
     fx_card(f, "H200", 1980, 3200, modern_card, 1.0, 1.0, 3);
     fx_card(f, "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
     snprintf(args, sizeof args, "characterize tdm --db %s --card H200", f->path);
-    assert_int_equal(dmbench(args, &out), 0);
+    assert_int_equal(dmbench_output(args, &out), 0);
     assert_non_null(strstr(out, "## tdm: the paper's eight characterizations on the H200\n"));
     assert_non_null(strstr(out, "Card: H200 (compute capability 9.0, 132 SMs), run of tdm-fig7 "
                                 "started "));
@@ -313,17 +298,17 @@ static void test_the_command_judges_any_workload_with_claims(void **state)
     assert_non_null(strstr(out, "characterize: 4 hold, 0 partly hold, 3 do not hold, 1 not "
                                 "measurable here\n"));
     /* a workload without claims, and one that is not there: one line, exit 2 */
-    assert_int_equal(dmbench("characterize membw", &out), 2);
+    assert_int_equal(dmbench_output("characterize membw", &out), 2);
     assert_non_null(strstr(out, "workload membw has no published claims to judge (workloads "
                                 "with claims: tdm (Archuleta et al., IPDPS 2009; sweeps "
                                 "tdm-fig7, tdm-fig6, tdm-fig9))"));
     assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
-    assert_int_equal(dmbench("characterize tdmx", &out), 2);
+    assert_int_equal(dmbench_output("characterize tdmx", &out), 2);
     assert_non_null(strstr(out, "unknown workload 'tdmx'"));
-    assert_int_equal(dmbench("characterize", &out), 2);
+    assert_int_equal(dmbench_output("characterize", &out), 2);
     /* a sweep with no GPU run in the database */
     snprintf(args, sizeof args, "characterize tdm --db %s --sweep tdm-fig9", f->path);
-    assert_int_equal(dmbench(args, &out), 2);
+    assert_int_equal(dmbench_output(args, &out), 2);
     assert_non_null(strstr(out, "no complete GPU run of tdm-fig9 in the databases"));
 }
 

@@ -16,30 +16,6 @@
 
 #include "cli_fixture.h"
 
-
-
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    assert_non_null(fp);
-    fputs(text, fp);
-    fclose(fp);
-}
-
-static int exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
-}
-
 static const char tiny_sweep[] = "name: tiny\n"
                                  "workload: membw\n"
                                  "dataset: { generator: random }\n"

@@ -48,14 +48,6 @@ static int both_teardown(void **state)
     return rc;
 }
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 /* Checks that "dmbench ARGS" exits 2 with one line on stderr containing says. */
 static void usage_error(fixture *f, const char *args, const char *says)
 {

@@ -14,14 +14,6 @@
 
 #include "cli_fixture.h"
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 /* What `dmbench devices` gives as the reason there is no GPU, in buf. */
 static const char *no_gpu_reason(fixture *f, char *buf, size_t n)
 {

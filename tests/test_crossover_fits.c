@@ -226,32 +226,13 @@ static void fit_is_evaluated_in_its_form(void **st)
     assert_true(crossover_fit_at(&table[1], 4) == -2.5 * 4 + 10000);
 }
 
-/* Makes dir/variants/<w>/fits.h holding "untouched" for every registered workload, and
- * points $DMBENCH_VARIANTS at dir/variants. */
-static void fake_variants(const char *dir)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/variants", dir);
-    assert_int_equal(mkdir(path, 0700), 0);
-    assert_int_equal(setenv("DMBENCH_VARIANTS", path, 1), 0);
-    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
-        snprintf(path, sizeof path, "%s/variants/%s", dir, (*w)->name);
-        assert_int_equal(mkdir(path, 0700), 0);
-        snprintf(path, sizeof path, "%s/variants/%s/fits.h", dir, (*w)->name);
-        FILE *fp = fopen(path, "w");
-        assert_non_null(fp);
-        fputs("untouched\n", fp);
-        fclose(fp);
-    }
-}
-
 static void command_writes_each_workloads_header_file(void **state)
 {
     fixture *f = *state;
     dm_store *st;
     dm_err err = { 0 };
     char path[256];
-    fake_variants(f->dir);
+    fake_variants(f->dir, "fits.h");
     assert_int_equal(store_open(f->db, &st, &err), 0);
     store_fit(st, H100, "block-tex", "thread-tex", "a/N + b", 120000, 2500, 0.99, 4,
               "block-tex");

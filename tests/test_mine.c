@@ -249,22 +249,6 @@ static void engine_gpu_variant_without_a_gpu_says_so(void **state)
 
 /* ---- the command ------------------------------------------------------------------- */
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    assert_non_null(fp);
-    fputs(text, fp);
-    fclose(fp);
-}
-
 /* The number of entries of dir whose names start with prefix. */
 static int entries_starting(const char *dir, const char *prefix)
 {

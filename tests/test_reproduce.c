@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_fixture.h"
 #include "store_fixture.h"
 #include "report.h"
 #include "reproduce.h"
@@ -232,52 +233,37 @@ static void test_the_report_reproduces_the_newest_run_per_card(void **state)
     free(html);
 }
 
-/* Runs dmbench with args, its output in out (static), and returns the exit status. */
-static int dmbench(const char *args, const char **out)
-{
-    static char buf[1 << 16];
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= %s/dmbench %s 2>&1", DM_BINARY_DIR, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = '\0';
-    *out = buf;
-    int rc = pclose(p);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 static void test_the_command(void **state)
 {
     afx *f = *state;
     const char *out;
     char args[256];
-    assert_int_equal(dmbench("reproduce --list", &out), 0);
+    assert_int_equal(dmbench_output("reproduce --list", &out), 0);
     assert_non_null(strstr(out, "tdm-fig9"));
     assert_non_null(strstr(out, "colocation-table2"));
     assert_non_null(strstr(out, "coloc (not in this build)"));
-    assert_int_equal(dmbench("reproduce tdm-fgi7", &out), 2);
+    assert_int_equal(dmbench_output("reproduce tdm-fgi7", &out), 2);
     assert_non_null(strstr(out, "unknown target 'tdm-fgi7'; did you mean: "));
     assert_non_null(strstr(out, "tdm-fig7"));
-    assert_int_equal(dmbench("reproduce", &out), 2);
-    assert_int_equal(dmbench("reproduce tdm-fig7 --no-run --db /nonexistent/x.sqlite", &out), 2);
+    assert_int_equal(dmbench_output("reproduce", &out), 2);
+    assert_int_equal(dmbench_output("reproduce tdm-fig7 --no-run --db /nonexistent/x.sqlite", &out), 2);
     assert_non_null(strstr(out, "/nonexistent/x.sqlite: no results database here"));
     /* without a GPU the sweep runs its (GPU) points as skipped, and says so */
     snprintf(args, sizeof args, "reproduce tdm-table2 --db %s -- --quiet", f->path);
-    assert_int_equal(dmbench(args, &out), 0);
+    assert_int_equal(dmbench_output(args, &out), 0);
     assert_non_null(strstr(out, "Measured: run 1 of sweeps/tdm-table2.yaml"));
     assert_non_null(strstr(out, "Not measurable here: the run had no GPU"));
     /* options after -- are dmbench run's: a bad one is its usage error */
     snprintf(args, sizeof args, "reproduce tdm-table2 --db %s -- --bogus", f->path);
-    assert_int_equal(dmbench(args, &out), 2);
+    assert_int_equal(dmbench_output(args, &out), 2);
     assert_non_null(strstr(out, "unknown option '--bogus'"));
     snprintf(args, sizeof args, "reproduce rules-table4 --db %s", f->path);
-    assert_int_equal(dmbench(args, &out), 0);
+    assert_int_equal(dmbench_output(args, &out), 0);
     assert_non_null(strstr(out, "432 published values"));
     /* --out and --html: the same section in both, nothing on stdout */
     snprintf(args, sizeof args, "reproduce rules-table6 --out %s.md --html %s.html", f->path,
              f->path);
-    assert_int_equal(dmbench(args, &out), 0);
+    assert_int_equal(dmbench_output(args, &out), 0);
     assert_string_equal(out, "");
     char path[96], text[8192];
     snprintf(path, sizeof path, "%s.html", f->path);

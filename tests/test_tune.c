@@ -317,25 +317,6 @@ static void bucket_is_the_key_tune_stores_and_the_header_round_trips(void **stat
     tune_free(&r);
 }
 
-/* Makes dir/variants/<w>/tuned.h holding "untouched" for every registered workload, and
- * points $DMBENCH_VARIANTS at dir/variants. */
-static void fake_variants(const char *dir)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/variants", dir);
-    assert_int_equal(mkdir(path, 0700), 0);
-    assert_int_equal(setenv("DMBENCH_VARIANTS", path, 1), 0);
-    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
-        snprintf(path, sizeof path, "%s/variants/%s", dir, (*w)->name);
-        assert_int_equal(mkdir(path, 0700), 0);
-        snprintf(path, sizeof path, "%s/variants/%s/tuned.h", dir, (*w)->name);
-        FILE *fp = fopen(path, "w");
-        assert_non_null(fp);
-        fputs("untouched\n", fp);
-        fclose(fp);
-    }
-}
-
 static void command_writes_each_tuned_workloads_header_file(void **state)
 {
     fixture *f = *state;
@@ -344,7 +325,7 @@ static void command_writes_each_tuned_workloads_header_file(void **state)
     assert_non_null(ws[1]);
     const char *tuned = ws[0]->name, *kept = ws[1]->name;
     char path[256], sql[128];
-    fake_variants(f->dir);
+    fake_variants(f->dir, "tuned.h");
     /* points of the toy workload's kernel, stored as the first registered workload's */
     afx a = { 0 };
     dm_err err = { 0 };

@@ -75,7 +75,6 @@ static void test_sweep_refuses_bad_metrics_and_timeline_where_written(void **sta
 
 /* ---- dmbench run ---- */
 
-
 static void test_dry_run_shows_metrics_and_passes(void **state)
 {
     fixture *f = *state;

@@ -410,7 +410,7 @@ static void missing_file_cannot_be_read(void **st)
     fixture *f = *st;
     assert_int_equal(sweep_load("/nonexistent/x.yaml", &f->s, &f->err), DM_EINPUT);
     assert_null(f->s);
-    assert_string_equal(f->err.msg, "/nonexistent/x.yaml: cannot read: No such file or "
+    assert_string_equal(f->err.msg, "/nonexistent/x.yaml: cannot open: No such file or "
                                     "directory");
 }
 

@@ -171,6 +171,11 @@ typedef struct dm_dataset {
     void *data;             /* the workload's own representation */
 } dm_dataset;
 
+/* Reads the whole file at path into *data (malloc'd, NUL-terminated; its length in *len
+ * when len is not NULL). Returns 0, DM_EINPUT when it cannot be opened (naming it and
+ * why), or DM_ERUNTIME on a read error or without memory (file.c). */
+int dm_read_file(const char *path, char **data, size_t *len, dm_err *err);
+
 /* FNV-1a 64 over bytes, eight at a time then the tail bytewise, continuing from h
  * (start with DM_HASH_INIT). */
 #define DM_HASH_INIT 0xcbf29ce484222325ULL

@@ -651,32 +651,11 @@ int sweep_parse_string(const char *text, const char *name, dm_sweep **out, dm_er
 int sweep_load(const char *path, dm_sweep **out, dm_err *err)
 {
     char *buf = NULL, *dir = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0;
     int rc;
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dm_err_set(err, DM_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-    for (;;) {
-        if (len + 1 >= cap) {
-            cap = cap ? 2 * cap : 8192;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                rc = sweep_oom(err);
-                goto fail;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        rc = dm_err_set(err, DM_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-        goto fail;
-    }
-    buf[len] = '\0';
+    if ((rc = dm_read_file(path, &buf, &len, err)) != 0)
+        return rc;
     const char *slash = strrchr(path, '/');
     if (slash && !(dir = strndup(path, (size_t)(slash - path) + (slash == path)))) {
         rc = sweep_oom(err);
@@ -684,7 +663,6 @@ int sweep_load(const char *path, dm_sweep **out, dm_err *err)
     }
     rc = sweep_parse(buf, len, path, dir, out, err);
 fail:
-    fclose(f);
     free(buf);
     free(dir);
     return rc;

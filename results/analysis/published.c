@@ -312,44 +312,6 @@ static int row_add(dm_pub_table *t, char *const *f, const char *path, int line)
     return 0;
 }
 
-/* The whole file in a NUL-terminated buffer. Returns 0, DM_EINPUT when it cannot be
- * opened, DM_ERUNTIME on a read error or without memory. */
-static int slurp(const char *path, char **data, size_t *len, dm_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dm_err_set(err, DM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (cap - n < 4096) {
-            char *b = realloc(buf, cap = cap ? 2 * cap : 65536);
-            if (!b) {
-                dm_err_set(err, DM_ERUNTIME, "%s: out of memory", path);
-                goto fail;
-            }
-            buf = b;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        dm_err_set(err, DM_ERUNTIME, "%s: read error", path);
-        goto fail;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *data = buf;
-    *len = n;
-    return 0;
-fail:
-    free(buf);
-    fclose(f);
-    return err ? err->code : DM_ERUNTIME;
-}
-
 static void rows_drop(dm_pub_table *t, size_t from)
 {
     while (t->n > from)
@@ -360,7 +322,7 @@ int published_load(const char *path, dm_pub_table *t, dm_err *err)
 {
     char *data = NULL, *rec = NULL, why[DM_ERR_MAX / 2];
     size_t len = 0, off[NFIELDS], n0 = t->n;
-    int nf, bad_line, rc = slurp(path, &data, &len, err);
+    int nf, bad_line, rc = dm_read_file(path, &data, &len, err);
     if (rc != 0)
         return rc;
     if (!(rec = malloc(len + 1))) {

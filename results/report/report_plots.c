@@ -17,26 +17,6 @@ static const char *const report_plot_kinds[] = { "time-vs-block", "throughput-vs
                                                  "speedup-vs-size", "occupancy-vs-block",
                                                  "timeline", "stage-times", NULL };
 
-/* The whole of file path in *text (malloc'd). Returns 0 or DM_ERUNTIME. */
-static int slurp(const char *path, char **text, dm_err *err)
-{
-    FILE *fp = fopen(path, "rb");
-    long len = -1;
-    *text = NULL;
-    if (fp && fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
-        (*text = malloc((size_t)len + 1)) && fread(*text, 1, (size_t)len, fp) == (size_t)len) {
-        (*text)[len] = '\0';
-        fclose(fp);
-        return 0;
-    }
-    int rc = dm_err_set(err, DM_ERUNTIME, "reading %s: %s", path, strerror(errno));
-    if (fp)
-        fclose(fp);
-    free(*text);
-    *text = NULL;
-    return rc;
-}
-
 /* Writes text to path. Returns 0 or DM_ERUNTIME. */
 static int write_file(const char *path, const char *text, size_t len, dm_err *err)
 {
@@ -95,8 +75,10 @@ static int draw(const dm_report_ctx *c, plot_state *ps, const dm_plot_kind *k, i
         report_para(c->doc, "%s not drawn: %s", k->name, perr.msg);
         goto done;
     }
-    if ((rc = slurp(path, &svg, err)))
+    if ((rc = dm_read_file(path, &svg, NULL, err))) {
+        rc = err->code = DM_ERUNTIME; /* the file is gnuplot's output, not the user's */
         goto done;
+    }
     const char *start = strstr(svg, "<svg");
     char caption[1600];
     snprintf(caption, sizeof caption, "%s%s%s", m.title, m.subtitle[0] ? ". " : "", m.subtitle);

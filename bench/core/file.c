@@ -1,0 +1,46 @@
+/* file.c - a whole file read into memory, for the loaders of text files (sweeps,
+ * published tables, the plots a report inlines). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm.h"
+
+int dm_read_file(const char *path, char **data, size_t *len, dm_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    *data = NULL;
+    if (!f)
+        return dm_err_set(err, DM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    for (;;) {
+        if (cap - n < 4096) {
+            char *b = realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!b) {
+                dm_err_set(err, DM_ERUNTIME, "%s: out of memory", path);
+                goto fail;
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        dm_err_set(err, DM_ERUNTIME, "%s: cannot read: %s", path, strerror(errno));
+        goto fail;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *data = buf;
+    if (len)
+        *len = n;
+    return 0;
+fail:
+    free(buf);
+    fclose(f);
+    return err ? err->code : DM_ERUNTIME;
+}

@@ -283,20 +283,11 @@ int cli_run_sweep(const cli_run_args *a)
         mo.max_samples = mo.min_samples;
     sweep_set_measure(s, &mo);
 
-    dm_device dev, *devp = NULL;
+    dm_device dev;
+    const dm_device *devp;
     char no_gpu[512] = "";
-    int ndev = 0;
-    device_count(&ndev, no_gpu, sizeof no_gpu);
-    if (ndev > 0) {
-        if (a->device_index >= ndev) {
-            status = cli_usage_error("run", "--device %d: there are %d GPUs (0..%d)", a->device_index,
-                                     ndev, ndev - 1);
-            goto out;
-        }
-        if (device_query(a->device_index, &dev, &err) != 0)
-            goto fail;
-        devp = &dev;
-    }
+    if (device_pick(a->device_index, &dev, &devp, no_gpu, sizeof no_gpu, &err) != 0)
+        goto fail;
     /* Metric names are checked before anything runs. */
     cupti_metric_list metrics;
     char chip[64] = "", chip_why[DM_ERR_MAX + 16] = "";

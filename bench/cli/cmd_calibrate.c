@@ -80,24 +80,21 @@ int cmd_calibrate(int argc, char **argv)
     if (only && !only->calibration)
         return cli_usage_error("calibrate", "workload '%s' has no calibration", only->name);
 
-    int ndev = 0;
     char why[512] = "";
-    device_count(&ndev, why, sizeof why);
-    if (ndev == 0) {
+    dm_device dev;
+    const dm_device *devp;
+    if (device_pick((int)device_index, &dev, &devp, why, sizeof why, &err) != 0)
+        return cli_fail(&err);
+    if (!devp) {
         cli_error("calibration needs a GPU: %s", why);
         return DM_EXIT_FAIL;
     }
-    if (device_index >= ndev)
-        return cli_usage_error("calibrate", "--device %ld: there are %d GPUs", device_index, ndev);
-    dm_device dev;
-    if (device_query((int)device_index, &dev, &err) != 0)
-        return cli_fail(&err);
 
     int status = DM_EXIT_OK;
     for (const dm_workload *const *w = registry_workloads(); *w; w++) {
         if (!(*w)->calibration || (only && *w != only))
             continue;
-        int s = calibrate_one(*w, &dev, cli_db_path(db), mib, quiet);
+        int s = calibrate_one(*w, devp, cli_db_path(db), mib, quiet);
         if (s > status)
             status = s;
     }

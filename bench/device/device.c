@@ -29,6 +29,23 @@ int device_count(int *n, char *why, size_t why_len)
     return 0;
 }
 
+int device_pick(int index, dm_device *dev, const dm_device **devp, char *why, size_t why_len,
+                dm_err *err)
+{
+    int n = 0;
+    *devp = NULL;
+    device_count(&n, why, why_len);
+    if (n == 0)
+        return 0;
+    if (index < 0 || index >= n)
+        return dm_err_set(err, DM_EINPUT, "device %d: there %s %d GPU%s (0..%d)", index,
+                          n == 1 ? "is" : "are", n, n == 1 ? "" : "s", n - 1);
+    if (device_query(index, dev, err) != 0)
+        return err->code;
+    *devp = dev;
+    return 0;
+}
+
 /* Formats a UUID as nvidia-smi does: GPU-8-4-4-4-12 lower-case hex digits. */
 static void device_format_uuid(const unsigned char *b, char *buf, size_t n)
 {

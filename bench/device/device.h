@@ -13,6 +13,13 @@ extern "C" {
  * (no driver, no device, CUDA's message). Never fails for lack of a GPU. */
 int device_count(int *n, char *why, size_t why_len);
 
+/* The GPU to run on: index among the usable GPUs. Returns 0 with *devp = dev, filled,
+ * when there are GPUs; 0 with *devp NULL and why (why_len bytes) saying why when there
+ * are none; DM_EINPUT for an index beyond the GPUs; DM_ERUNTIME when the device cannot
+ * be queried. */
+int device_pick(int index, dm_device *dev, const dm_device **devp, char *why, size_t why_len,
+                dm_err *err);
+
 /* Properties of GPU index. Returns 0, or DM_ERUNTIME with err set. */
 int device_query(int index, dm_device *d, dm_err *err);
 

@@ -10,29 +10,17 @@
 #include "mine.h"
 #include "sweep.h"
 
-/* Fills *dev with GPU index and points *devp at it when there are GPUs; *devp NULL
- * otherwise. Returns 0; DM_ENOGPU when v needs a GPU and there is none; DM_EINPUT for
- * an index beyond the GPUs; DM_ERUNTIME when the device cannot be queried. */
+/* Picks GPU index into *dev (*devp NULL when there is none). Returns 0; DM_ENOGPU when v
+ * needs a GPU and there is none; else as device_pick. */
 static int mine_device(const dm_workload *w, const dm_variant *v, int index, dm_device *dev,
                        const dm_device **devp, dm_err *err)
 {
     char why[512] = "";
-    int n = 0;
-    *devp = NULL;
-    device_count(&n, why, sizeof why);
-    if (n == 0) {
-        if (v->needs_gpu)
-            return dm_err_set(err, DM_ENOGPU, "variant '%s' of workload '%s' runs on a GPU, "
-                              "and there is none here (%s)", v->name, w->name, why);
-        return 0;
-    }
-    if (index < 0 || index >= n)
-        return dm_err_set(err, DM_EINPUT, "device %d: there %s %d GPU%s (0..%d)", index,
-                          n == 1 ? "is" : "are", n, n == 1 ? "" : "s", n - 1);
-    if (device_query(index, dev, err) != 0)
-        return err->code;
-    *devp = dev;
-    return 0;
+    int rc = device_pick(index, dev, devp, why, sizeof why, err);
+    if (rc == 0 && !*devp && v->needs_gpu)
+        rc = dm_err_set(err, DM_ENOGPU, "variant '%s' of workload '%s' runs on a GPU, and "
+                        "there is none here (%s)", v->name, w->name, why);
+    return rc;
 }
 
 int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)

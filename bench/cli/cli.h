@@ -93,7 +93,8 @@ typedef enum cli_opt_kind {
     CLI_STR,    /* *(const char **)dest = the text */
     CLI_LIST,   /* the text appended to (const char **)dest; *count of at most max */
     CLI_INT,    /* *(long *)dest = an integer in [lo, hi] */
-    CLI_REAL,   /* *(double *)dest = a number in [lo, hi] */
+    CLI_U64,    /* *(uint64_t *)dest = an integer in [0, UINT64_MAX] (a seed) */
+    CLI_REAL,   /* *(double *)dest = a number in [lo, hi], or (lo, hi) when open */
     CLI_CHOICE, /* *(const char **)dest = one of choices ("cold|hot") */
 } cli_opt_kind;
 
@@ -105,6 +106,7 @@ typedef struct cli_opt {
     cli_opt_kind kind;
     void *dest;
     double lo, hi;       /* CLI_INT, CLI_REAL */
+    int open;            /* CLI_REAL: lo and hi themselves refused */
     int value;           /* CLI_FLAG */
     int max, *count;     /* CLI_LIST */
     const char *choices; /* CLI_CHOICE */
@@ -115,8 +117,11 @@ typedef struct cli_opt {
 #define CLI_OPT_LIST(n, d, cnt, mx)                                                          \
     { .name = (n), .kind = CLI_LIST, .dest = (d), .count = (cnt), .max = (mx) }
 #define CLI_OPT_INT(n, d, l, h) { .name = (n), .kind = CLI_INT, .dest = (d), .lo = (l), .hi = (h) }
+#define CLI_OPT_U64(n, d) { .name = (n), .kind = CLI_U64, .dest = (d) }
 #define CLI_OPT_REAL(n, d, l, h)                                                             \
     { .name = (n), .kind = CLI_REAL, .dest = (d), .lo = (l), .hi = (h) }
+#define CLI_OPT_REAL_OPEN(n, d, l, h)                                                        \
+    { .name = (n), .kind = CLI_REAL, .dest = (d), .lo = (l), .hi = (h), .open = 1 }
 #define CLI_OPT_CHOICE(n, d, ch) { .name = (n), .kind = CLI_CHOICE, .dest = (d), .choices = (ch) }
 
 /* Parses the options of command argv[0] against opts. Returns -1 when the command goes on,

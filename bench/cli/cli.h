@@ -53,9 +53,11 @@ typedef struct cli_run_args {
     const char *db;    /* NULL: cli_db_path's default */
     const char *overrides[CLI_RUN_MAX_OVERRIDES]; /* -a AXIS=VALUES, in order */
     int noverrides;
-    int dry_run, resume, quiet, device_index, timeline;
+    int dry_run, resume, quiet, timeline;
+    long device_index;
     const char *mode;        /* "cold", "hot", or NULL: the sweep's */
-    double min_samples, max_noise, max_time; /* < 0: the sweep's */
+    long min_samples;        /* < 0: the sweep's, as are the two below */
+    double max_noise, max_time;
     const char *metrics_csv; /* --metrics, or NULL: the sweep's */
     const char *chip;        /* --chip, or NULL */
     int help;                /* --help was given (and its text printed) */

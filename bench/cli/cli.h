@@ -54,7 +54,7 @@ typedef struct cli_run_args {
     const char *overrides[CLI_RUN_MAX_OVERRIDES]; /* -a AXIS=VALUES, in order */
     int noverrides;
     int dry_run, resume, quiet, timeline;
-    long device_index;
+    long device_index;       /* --device: the GPU to run on */
     const char *mode;        /* "cold", "hot", or NULL: the sweep's */
     long min_samples;        /* < 0: the sweep's, as are the two below */
     double max_noise, max_time;

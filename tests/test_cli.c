@@ -61,7 +61,11 @@ static void bad_flags_exit_2_with_one_line(void **state)
     assert_int_equal(dmbench(f, "run"), 2);
     assert_non_null(strstr(slurp(f->errf), "no sweep file"));
     assert_int_equal(dmbench(f, "run x.yaml --max-noise -1"), 2);
+    assert_non_null(strstr(slurp(f->errf), "--max-noise -1: expected a number in [0, 1]"));
     assert_int_equal(dmbench(f, "run x.yaml --mode lukewarm"), 2);
+    assert_non_null(strstr(slurp(f->errf), "--mode lukewarm: expected one of cold|hot"));
+    assert_int_equal(dmbench(f, "run x.yaml --device 1.5"), 2);
+    assert_non_null(strstr(slurp(f->errf), "--device 1.5: expected an integer in 0..1023"));
     assert_int_equal(dmbench(f, "export --format xml --db %s", f->db), 2);
     assert_int_equal(dmbench(f, "show nonsense --db %s", f->db), 2);
     assert_false(exists(f->db));

@@ -206,10 +206,11 @@ static void test_crossover_refuses_bad_input(void **state)
     snprintf(args, sizeof args, "crossover membw cpu kernal --axis n --db %s", b->db.path);
     usage_error(f, args, "unknown variant 'kernal'");
     usage_error(f, "crossover membw cpu kernel --axis n --resamples 5",
-                "--resamples 5: expected 10..1000000");
+                "--resamples 5: expected an integer in 10..1000000");
     usage_error(f, "crossover membw cpu kernel --axis n --level 1",
                 "--level 1: expected a number in (0, 1)");
-    usage_error(f, "crossover membw cpu kernel --axis n --seed x", "--seed x: expected an integer");
+    usage_error(f, "crossover membw cpu kernel --axis n --seed x",
+                "--seed x: expected an integer in 0..18446744073709551615");
     usage_error(f, "crossover membw cpu kernel --axis n --db /nonexistent/r.sqlite",
                 "/nonexistent/r.sqlite: no results database here");
     assert_int_equal(dmbench(f, "crossover --help"), 0);

@@ -612,7 +612,7 @@ static void test_commands_end_to_end(void **state)
     free(out);
 
     assert_int_equal(dmbench(&out, "export --db %s --format xml", f->db.path), 2);
-    assert_non_null(strstr(out, "expected csv or json"));
+    assert_non_null(strstr(out, "--format xml: expected one of csv|json"));
     free(out);
 
     assert_int_equal(dmbench(&out, "show --db %s --bogus", f->db.path), 2);

@@ -53,9 +53,11 @@ typedef struct cli_run_args {
     const char *db;    /* NULL: cli_db_path's default */
     const char *overrides[CLI_RUN_MAX_OVERRIDES]; /* -a AXIS=VALUES, in order */
     int noverrides;
-    int dry_run, resume, quiet, device_index, timeline;
+    int dry_run, resume, quiet, timeline;
+    long device_index;       /* --device: the GPU to run on */
     const char *mode;        /* "cold", "hot", or NULL: the sweep's */
-    double min_samples, max_noise, max_time; /* < 0: the sweep's */
+    long min_samples;        /* < 0: the sweep's, as are the two below */
+    double max_noise, max_time;
     const char *metrics_csv; /* --metrics, or NULL: the sweep's */
     const char *chip;        /* --chip, or NULL */
     int help;                /* --help was given (and its text printed) */
@@ -93,7 +95,8 @@ typedef enum cli_opt_kind {
     CLI_STR,    /* *(const char **)dest = the text */
     CLI_LIST,   /* the text appended to (const char **)dest; *count of at most max */
     CLI_INT,    /* *(long *)dest = an integer in [lo, hi] */
-    CLI_REAL,   /* *(double *)dest = a number in [lo, hi] */
+    CLI_U64,    /* *(uint64_t *)dest = an integer in [0, UINT64_MAX] (a seed) */
+    CLI_REAL,   /* *(double *)dest = a number in [lo, hi], or (lo, hi) when open */
     CLI_CHOICE, /* *(const char **)dest = one of choices ("cold|hot") */
 } cli_opt_kind;
 
@@ -105,6 +108,7 @@ typedef struct cli_opt {
     cli_opt_kind kind;
     void *dest;
     double lo, hi;       /* CLI_INT, CLI_REAL */
+    int open;            /* CLI_REAL: lo and hi themselves refused */
     int value;           /* CLI_FLAG */
     int max, *count;     /* CLI_LIST */
     const char *choices; /* CLI_CHOICE */
@@ -115,8 +119,11 @@ typedef struct cli_opt {
 #define CLI_OPT_LIST(n, d, cnt, mx)                                                          \
     { .name = (n), .kind = CLI_LIST, .dest = (d), .count = (cnt), .max = (mx) }
 #define CLI_OPT_INT(n, d, l, h) { .name = (n), .kind = CLI_INT, .dest = (d), .lo = (l), .hi = (h) }
+#define CLI_OPT_U64(n, d) { .name = (n), .kind = CLI_U64, .dest = (d) }
 #define CLI_OPT_REAL(n, d, l, h)                                                             \
     { .name = (n), .kind = CLI_REAL, .dest = (d), .lo = (l), .hi = (h) }
+#define CLI_OPT_REAL_OPEN(n, d, l, h)                                                        \
+    { .name = (n), .kind = CLI_REAL, .dest = (d), .lo = (l), .hi = (h), .open = 1 }
 #define CLI_OPT_CHOICE(n, d, ch) { .name = (n), .kind = CLI_CHOICE, .dest = (d), .choices = (ch) }
 
 /* Parses the options of command argv[0] against opts. Returns -1 when the command goes on,

@@ -1,8 +1,11 @@
 /* cli_opts.c - the one option parser of the commands: a table of options (cli.h) read
  * through getopt_long, each value checked for its kind and range, one error line per
- * mistake. */
+ * mistake (cli_usage_error). */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
-#include <math.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +14,17 @@
 #define CLI_MAX_OPTS 32
 #define CLI_HELP 'h'
 #define CLI_FIRST_VAL 256 /* getopt_long's val for opts[i] is CLI_FIRST_VAL + i */
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "dmbench %s: error: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (see 'dmbench %s --help')\n", cmd);
+    va_end(ap);
+    return DM_EXIT_USAGE;
+}
 
 /* 1 when text is one of the '|'-separated choices. */
 static int is_choice(const char *choices, const char *text)
@@ -50,11 +64,21 @@ static int assign(const char *cmd, const cli_opt *o, const char *text)
         *(long *)o->dest = v;
         return 0;
     }
+    case CLI_U64: {
+        errno = 0;
+        unsigned long long v = strtoull(text, &end, 10);
+        if (!isdigit((unsigned char)text[0]) || *end || errno) /* strtoull takes "-1" */
+            return cli_usage_error(cmd, "--%s %s: expected an integer in 0..%" PRIu64, o->name,
+                                   text, UINT64_MAX);
+        *(uint64_t *)o->dest = v;
+        return 0;
+    }
     case CLI_REAL: {
         double v = strtod(text, &end);
-        if (end == text || *end || !(v >= o->lo && v <= o->hi))
-            return cli_usage_error(cmd, "--%s %s: expected a number in [%g, %g]", o->name, text,
-                                   o->lo, o->hi);
+        int in = o->open ? v > o->lo && v < o->hi : v >= o->lo && v <= o->hi;
+        if (end == text || *end || !in)
+            return cli_usage_error(cmd, "--%s %s: expected a number in %c%g, %g%c", o->name,
+                                   text, o->open ? '(' : '[', o->lo, o->hi, o->open ? ')' : ']');
         *(double *)o->dest = v;
         return 0;
     }
@@ -91,7 +115,7 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, void (*usage)(FILE *),
     lo[n + 1] = (struct option){ 0 };
 
     int c;
-    optind = 1;
+    optind = 0; /* glibc's full restart; 1 goes on with what a parse left, the q of -hq */
     opterr = 0;
     while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         if (c == CLI_HELP) {

@@ -1,8 +1,7 @@
 /* cli_run.c - running a sweep as `dmbench run` does, for the commands that run one (run,
  * reproduce): its options parsed into cli_run_args, then the sweep loaded, expanded and
  * shown (--dry-run) or handed to the runner, and the run's summary printed. */
-#include <getopt.h>
-#include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,16 +71,6 @@ static void append_quoted(char *buf, size_t n, const char *s)
         }
     }
     buf[used] = '\0';
-}
-
-static int parse_number(const char *cmd, const char *opt, const char *s, double lo, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v) || v < lo)
-        return cli_usage_error(cmd, "%s %s: expected a number >= %g", opt, s, lo);
-    *out = v;
-    return 0;
 }
 
 /* The metrics to collect: --metrics (csv) when given, else the sweep's list, each name
@@ -189,70 +178,35 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_dev
 
 int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
 {
-    static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },      { "axis", required_argument, NULL, 'a' },
-        { "dry-run", no_argument, NULL, 'n' },       { "resume", no_argument, NULL, 'r' },
-        { "quiet", no_argument, NULL, 'q' },         { "device", required_argument, NULL, 'D' },
-        { "mode", required_argument, NULL, 'm' },    { "min-samples", required_argument, NULL, 'S' },
-        { "max-noise", required_argument, NULL, 'N' }, { "max-time", required_argument, NULL, 'T' },
-        { "metrics", required_argument, NULL, 'M' }, { "timeline", no_argument, NULL, 'L' },
-        { "chip", required_argument, NULL, 'C' },    { "help", no_argument, NULL, 'h' },
-        { 0 },
-    };
-    double num = 0;
-    int c;
     *a = (cli_run_args){ .min_samples = -1, .max_noise = -1, .max_time = -1, .argc = argc,
                          .argv = argv };
-
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":a:hq", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': a->db = optarg; break;
-        case 'a':
-            if (a->noverrides == CLI_RUN_MAX_OVERRIDES)
-                return cli_usage_error("run", "more than %d -a overrides", CLI_RUN_MAX_OVERRIDES);
-            a->overrides[a->noverrides++] = optarg;
-            break;
-        case 'n': a->dry_run = 1; break;
-        case 'r': a->resume = 1; break;
-        case 'q': a->quiet = 1; break;
-        case 'D':
-            if (parse_number("run", "--device", optarg, 0, &num))
-                return DM_EXIT_USAGE;
-            a->device_index = (int)num;
-            break;
-        case 'm':
-            if (strcmp(optarg, "cold") && strcmp(optarg, "hot"))
-                return cli_usage_error("run", "--mode %s: expected cold or hot", optarg);
-            a->mode = optarg;
-            break;
-        case 'S':
-            if (parse_number("run", "--min-samples", optarg, 1, &a->min_samples))
-                return DM_EXIT_USAGE;
-            break;
-        case 'N':
-            if (parse_number("run", "--max-noise", optarg, 0, &a->max_noise))
-                return DM_EXIT_USAGE;
-            break;
-        case 'T':
-            if (parse_number("run", "--max-time", optarg, 1e-6, &a->max_time))
-                return DM_EXIT_USAGE;
-            break;
-        case 'M': a->metrics_csv = optarg; break;
-        case 'L': a->timeline = 1; break;
-        case 'C': a->chip = optarg; break;
-        case 'h': cli_run_usage(stdout); a->help = 1; return DM_EXIT_OK;
-        case ':': return cli_usage_error("run", "option %s needs a value", argv[optind - 1]);
-        default: return cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_opt opts[] = {
+        CLI_OPT_STR("db", &a->db),
+        { .name = "axis", .short_name = 'a', .kind = CLI_LIST, .dest = a->overrides,
+          .count = &a->noverrides, .max = CLI_RUN_MAX_OVERRIDES },
+        CLI_OPT_FLAG("dry-run", &a->dry_run),
+        CLI_OPT_FLAG("resume", &a->resume),
+        { .name = "quiet", .short_name = 'q', .kind = CLI_FLAG, .dest = &a->quiet, .value = 1 },
+        CLI_OPT_INT("device", &a->device_index, 0, 1023),
+        CLI_OPT_CHOICE("mode", &a->mode, "cold|hot"),
+        CLI_OPT_INT("min-samples", &a->min_samples, 1, INT_MAX),
+        CLI_OPT_REAL("max-noise", &a->max_noise, 0, 1),
+        CLI_OPT_REAL("max-time", &a->max_time, 1e-6, 86400), /* a day per point at most */
+        CLI_OPT_STR("metrics", &a->metrics_csv),
+        CLI_OPT_FLAG("timeline", &a->timeline),
+        CLI_OPT_STR("chip", &a->chip),
+        { 0 },
+    };
+    int first, rc = cli_parse(argc, argv, opts, cli_run_usage, &first);
+    a->help = rc == DM_EXIT_OK;
+    if (rc >= 0)
+        return rc;
     if (!want_sweep)
-        return optind == argc ? DM_EXIT_OK
-                              : cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
-    if (optind != argc - 1)
-        return cli_usage_error("run", optind == argc ? "no sweep file given" : "more than one sweep file given");
-    a->sweep = argv[optind];
+        return first == argc ? DM_EXIT_OK
+                             : cli_usage_error("run", "unexpected argument '%s'", argv[first]);
+    if (first != argc - 1)
+        return cli_usage_error("run", first == argc ? "no sweep file given" : "more than one sweep file given");
+    a->sweep = argv[first];
     return DM_EXIT_OK;
 }
 
@@ -286,7 +240,7 @@ int cli_run_sweep(const cli_run_args *a)
     dm_device dev;
     const dm_device *devp;
     char no_gpu[512] = "";
-    if (device_pick(a->device_index, &dev, &devp, no_gpu, sizeof no_gpu, &err) != 0)
+    if (device_pick((int)a->device_index, &dev, &devp, no_gpu, sizeof no_gpu, &err) != 0)
         goto fail;
     /* Metric names are checked before anything runs. */
     cupti_metric_list metrics;

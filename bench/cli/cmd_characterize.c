@@ -1,7 +1,6 @@
 /* cmd_characterize.c - `dmbench characterize WORKLOAD`: the claims of the workload's study
  * judged on the medians in one or more results databases, written as a markdown
  * section (report_characterize_write). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,41 +59,26 @@ static void preamble(char *buf, size_t n, const chz_ctx *c, const char *const *d
 
 int cmd_characterize(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },  { "card", required_argument, NULL, 'c' },
-        { "out", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
-        { "sweep", required_argument, NULL, 's' },
-        { 0 },
-    };
     const char *dbs[CHZ_MAX_DB], *out_path = NULL;
-    int ndb = 0, c;
+    int ndb = 0;
     chz_ctx ctx = { 0 };
     char pre[3072] = "Written by\n\n    dmbench";
-    for (int i = 0; i < argc; i++) /* before getopt_long reorders argv */
+    for (int i = 0; i < argc; i++) /* before cli_parse reorders argv */
         dm_append(pre, sizeof pre, " %s", argv[i]);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            if (ndb == CHZ_MAX_DB)
-                return cli_usage_error("characterize", "at most %d --db", CHZ_MAX_DB);
-            dbs[ndb++] = optarg;
-            break;
-        case 'c': ctx.card = optarg; break;
-        case 'o': out_path = optarg; break;
-        case 's': ctx.sweep = optarg; break;
-        case 'h': usage(stdout); return DM_EXIT_OK;
-        case ':':
-            return cli_usage_error("characterize", "option %s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("characterize", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (argc - optind != 1)
+    const cli_opt opts[] = {
+        CLI_OPT_LIST("db", dbs, &ndb, CHZ_MAX_DB),
+        CLI_OPT_STR("card", &ctx.card),
+        CLI_OPT_STR("out", &out_path),
+        CLI_OPT_STR("sweep", &ctx.sweep),
+        { 0 },
+    };
+    int first, rc = cli_parse(argc, argv, opts, usage, &first);
+    if (rc >= 0)
+        return rc;
+    if (argc - first != 1)
         return cli_usage_error("characterize", "expected one workload");
     dm_err err = { 0 };
-    const dm_workload *w = registry_workload(argv[optind], &err);
+    const dm_workload *w = registry_workload(argv[first], &err);
     if (!w)
         return cli_fail(&err);
     const dm_study *s = w->study;

@@ -1,7 +1,6 @@
 /* cmd_crossover.c - `dmbench crossover`: where two variants' median curves cross over an
  * axis, per group, with bootstrap intervals and the a/N + b vs a*N + b fits; and the
  * stored fits written as the header hybrid variants compile in. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,52 +53,32 @@ static int write_header(dm_store *st, const dm_workload *w, int *rows, dm_err *e
 
 int cmd_crossover(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },        { "axis", required_argument, NULL, 'x' },
-        { "group", required_argument, NULL, 'g' },     { "card", required_argument, NULL, 'c' },
-        { "resamples", required_argument, NULL, 'r' }, { "level", required_argument, NULL, 'l' },
-        { "seed", required_argument, NULL, 's' },      { "help", no_argument, NULL, 'h' },
-        { "store", no_argument, NULL, 'S' },           { "header", no_argument, NULL, 'H' },
+    dm_crossover_opts o = { .level = 0.95 };
+    const char *db = NULL;
+    long resamples = 1000;
+    uint64_t seed = 1;
+    int store = 0, header = 0, rows = 0, all = 0;
+    const cli_opt opts[] = {
+        CLI_OPT_STR("db", &db),
+        CLI_OPT_STR("axis", &o.axis),
+        CLI_OPT_STR("group", &o.group),
+        CLI_OPT_STR("card", &o.card),
+        CLI_OPT_INT("resamples", &resamples, 10, 1000000),
+        CLI_OPT_REAL_OPEN("level", &o.level, 0, 1),
+        CLI_OPT_U64("seed", &seed),
+        CLI_OPT_FLAG("store", &store),
+        CLI_OPT_FLAG("header", &header),
         { 0 },
     };
-    dm_crossover_opts o = { .resamples = 1000, .level = 0.95, .seed = 1 };
-    const char *db = NULL;
-    char *end;
-    int c, store = 0, header = 0, rows = 0, all = 0;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 'x': o.axis = optarg; break;
-        case 'g': o.group = optarg; break;
-        case 'c': o.card = optarg; break;
-        case 'r':
-            o.resamples = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end || o.resamples < 10 || o.resamples > 1000000)
-                return cli_usage_error("crossover", "--resamples %s: expected 10..1000000", optarg);
-            break;
-        case 'l':
-            o.level = strtod(optarg, &end);
-            if (end == optarg || *end || !(o.level > 0 && o.level < 1))
-                return cli_usage_error("crossover", "--level %s: expected a number in (0, 1)", optarg);
-            break;
-        case 's':
-            o.seed = strtoul(optarg, &end, 10);
-            if (end == optarg || *end)
-                return cli_usage_error("crossover", "--seed %s: expected an integer", optarg);
-            break;
-        case 'S': store = 1; break;
-        case 'H': header = 1; break;
-        case 'h': usage(stdout); return DM_EXIT_OK;
-        case ':': return cli_usage_error("crossover", "option %s needs a value", argv[optind - 1]);
-        default: return cli_usage_error("crossover", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    int first, rc = cli_parse(argc, argv, opts, usage, &first);
+    if (rc >= 0)
+        return rc;
+    o.resamples = (int)resamples;
+    o.seed = seed;
     dm_err err = { 0 };
     dm_store *st = NULL;
     int status = DM_EXIT_OK;
-    if (header && argc == optind) { /* the stored fits only, of every workload */
+    if (header && argc == first) { /* the stored fits only, of every workload */
         if (cli_open_existing(db, &st, &err))
             return cli_fail(&err);
         for (const dm_workload *const *w = registry_workloads(); *w; w++) {
@@ -115,16 +94,16 @@ int cmd_crossover(int argc, char **argv)
         store_close(st);
         return status;
     }
-    if (argc - optind != 3)
+    if (argc - first != 3)
         return cli_usage_error("crossover", "expected a workload and two variants");
     if (!o.axis)
         return cli_usage_error("crossover", "--axis is required");
-    const dm_workload *w = registry_workload(argv[optind], &err);
-    if (!w || !registry_variant(w, argv[optind + 1], &err) || !registry_variant(w, argv[optind + 2], &err))
+    const dm_workload *w = registry_workload(argv[first], &err);
+    if (!w || !registry_variant(w, argv[first + 1], &err) || !registry_variant(w, argv[first + 2], &err))
         return cli_fail(&err);
     o.workload = w->name;
-    o.variant_a = argv[optind + 1];
-    o.variant_b = argv[optind + 2];
+    o.variant_a = argv[first + 1];
+    o.variant_b = argv[first + 2];
 
     dm_crossover_result r = { 0 };
     if (cli_open_existing(db, &st, &err) || crossover_compute(st, &o, &r, &err))

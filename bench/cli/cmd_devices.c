@@ -1,6 +1,5 @@
 /* cmd_devices.c - `dmbench devices`: the GPUs this machine has and the properties runs
  * record and sweep constraints test, as text or JSON. No GPU is reported, not an error. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -90,28 +89,13 @@ static void devices_print_json(const dm_device *d, int first)
 
 int cmd_devices(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int json = 0, opt;
-    optind = 0; /* restart getopt: commands may run more than once in a process */
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        switch (opt) {
-        case 'j':
-            json = 1;
-            break;
-        case 'h':
-            devices_usage(stdout);
-            return DM_EXIT_OK;
-        default:
-            return cli_usage_error("devices", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
+    int json = 0;
+    const cli_opt opts[] = { CLI_OPT_FLAG("json", &json), { 0 } };
+    int first, rc = cli_parse(argc, argv, opts, devices_usage, &first);
+    if (rc >= 0)
+        return rc;
+    if (first < argc)
+        return cli_usage_error("devices", "unexpected argument '%s'", argv[first]);
 
     int n;
     char why[512] = "";

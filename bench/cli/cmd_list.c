@@ -1,6 +1,5 @@
 /* cmd_list.c - `dmbench list [WORKLOAD]`: the workloads, their data generators, their
  * variants, and every parameter with its type, default and allowed values. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,22 +51,15 @@ static void print_workload(const dm_workload *w)
 
 int cmd_list(int argc, char **argv)
 {
-    static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return DM_EXIT_OK;
-        }
-        return cli_usage_error("list", "unknown option '%s'", argv[optind - 1]);
-    }
-    if (argc - optind > 1)
+    const cli_opt opts[] = { { 0 } };
+    int first, rc = cli_parse(argc, argv, opts, usage, &first);
+    if (rc >= 0)
+        return rc;
+    if (argc - first > 1)
         return cli_usage_error("list", "expected at most one workload name");
-    if (optind < argc) {
+    if (first < argc) {
         dm_err err = { 0 };
-        const dm_workload *w = registry_workload(argv[optind], &err);
+        const dm_workload *w = registry_workload(argv[first], &err);
         if (!w)
             return cli_fail(&err);
         print_workload(w);

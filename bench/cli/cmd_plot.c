@@ -4,7 +4,6 @@
  * <directory of the dmbench binary>/../plots, else the source tree the build was
  * configured from (CMAKE_HOME_DIRECTORY in the build directory's CMakeCache.txt). */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,73 +137,58 @@ static void join_args(int argc, char **argv, char *out, size_t n)
 
 int cmd_plot(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },       { "axis", required_argument, NULL, 'x' },
-        { "where", required_argument, NULL, 'w' },    { "variants", required_argument, NULL, 'v' },
-        { "group", required_argument, NULL, 'g' },    { "out", required_argument, NULL, 'o' },
-        { "format", required_argument, NULL, 'f' },   { "list", no_argument, NULL, 'l' },
-        { "metric", required_argument, NULL, 'm' },   { "by", required_argument, NULL, 'b' },
-        { "help", no_argument, NULL, 'h' },           { 0 },
-    };
     dm_plot_opts o = { 0 };
-    const char *db = NULL, *outdir = PLOT_DEFAULT_OUT;
+    const char *db = NULL, *outdir = PLOT_DEFAULT_OUT, *pair = NULL, *format = "both";
     char variants[128], command[2048];
-    int png = 1, svg = 1, c;
-    optind = 1;
-    opterr = 0;
-    join_args(argc, argv, command, sizeof command);
+    int list = 0;
+    join_args(argc, argv, command, sizeof command); /* before cli_parse reorders argv */
     o.command = command;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 'x': o.axis = optarg; break;
-        case 'g': o.group = optarg; break;
-        case 'm': o.metric = optarg; break;
-        case 'b': o.by = optarg; break;
-        case 'o': outdir = optarg; break;
-        case 'w':
-            if (o.nwhere == PLOTDATA_MAX_WHERE)
-                return cli_usage_error("plot", "at most %d --where filters", PLOTDATA_MAX_WHERE);
-            o.where[o.nwhere++] = optarg;
-            break;
-        case 'v': {
-            snprintf(variants, sizeof variants, "%s", optarg);
-            char *comma = strchr(variants, ',');
-            if (!variants[0] || comma == variants || (comma && (!comma[1] || strchr(comma + 1, ','))))
-                return cli_usage_error("plot", "--variants %s: expected A or A,B", optarg);
-            o.variant_a = variants;
-            if (comma) {
-                *comma = '\0';
-                o.variant_b = comma + 1;
-            }
-            break;
-        }
-        case 'f':
-            png = !strcmp(optarg, "png") || !strcmp(optarg, "both");
-            svg = !strcmp(optarg, "svg") || !strcmp(optarg, "both");
-            if (!png && !svg)
-                return cli_usage_error("plot", "--format %s: expected png, svg or both", optarg);
-            break;
-        case 'l': list_plots(stdout); return DM_EXIT_OK;
-        case 'h': usage(stdout); return DM_EXIT_OK;
-        case ':': return cli_usage_error("plot", "option %s needs a value", argv[optind - 1]);
-        default: return cli_usage_error("plot", "unknown option '%s'", argv[optind - 1]);
+    const cli_opt opts[] = {
+        CLI_OPT_STR("db", &db),
+        CLI_OPT_STR("axis", &o.axis),
+        CLI_OPT_LIST("where", o.where, &o.nwhere, PLOTDATA_MAX_WHERE),
+        CLI_OPT_STR("variants", &pair),
+        CLI_OPT_STR("group", &o.group),
+        CLI_OPT_STR("out", &outdir),
+        CLI_OPT_CHOICE("format", &format, "png|svg|both"),
+        CLI_OPT_FLAG("list", &list),
+        CLI_OPT_STR("metric", &o.metric),
+        CLI_OPT_STR("by", &o.by),
+        { 0 },
+    };
+    int first, rc = cli_parse(argc, argv, opts, usage, &first);
+    if (rc >= 0)
+        return rc;
+    if (list) {
+        list_plots(stdout);
+        return DM_EXIT_OK;
+    }
+    if (pair) {
+        snprintf(variants, sizeof variants, "%s", pair);
+        char *comma = strchr(variants, ',');
+        if (!variants[0] || comma == variants || (comma && (!comma[1] || strchr(comma + 1, ','))))
+            return cli_usage_error("plot", "--variants %s: expected A or A,B", pair);
+        o.variant_a = variants;
+        if (comma) {
+            *comma = '\0';
+            o.variant_b = comma + 1;
         }
     }
-    if (argc - optind < 1 || argc - optind > 2)
+    if (argc - first < 1 || argc - first > 2)
         return cli_usage_error("plot", "expected a plot name and at most one run");
-    const dm_plot_kind *k = plotdata_find(argv[optind]);
+    const dm_plot_kind *k = plotdata_find(argv[first]);
     if (!k) {
         char names[512] = "";
         for (const dm_plot_kind *p = plotdata_kinds; p->name; p++) {
             size_t used = strlen(names);
             snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", p->name);
         }
-        return cli_usage_error("plot", "unknown plot '%s'; plots: %s", argv[optind], names);
+        return cli_usage_error("plot", "unknown plot '%s'; plots: %s", argv[first], names);
     }
     dm_err err = { 0 };
-    if (argc - optind == 2 && cli_parse_run_id(argv[optind + 1], &o.run_id, &err))
+    if (argc - first == 2 && cli_parse_run_id(argv[first + 1], &o.run_id, &err))
         return cli_fail(&err);
+    int png = strcmp(format, "svg") != 0, svg = strcmp(format, "png") != 0;
     if (plot(k, db, &o, outdir, png, svg, &err))
         return cli_fail(&err);
     return DM_EXIT_OK;

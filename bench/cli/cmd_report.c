@@ -1,7 +1,6 @@
 /* cmd_report.c - `dmbench report`: everything in a results database (or some of its
  * runs) as DIR/report.md and DIR/report.html (results/report.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,35 +93,25 @@ done:
 
 int cmd_report(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },  { "out", required_argument, NULL, 'o' },
-        { "runs", required_argument, NULL, 'r' }, { "no-plots", no_argument, NULL, 'n' },
-        { "help", no_argument, NULL, 'h' },      { 0 },
-    };
     static int64_t runs[REPORT_MAX_RUNS];
     dm_report_opts o = { .plots = 1, .outdir = REPORT_DEFAULT_OUT };
-    const char *db = NULL;
+    const char *db = NULL, *run_list = NULL;
     dm_err err = { 0 };
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 'o': o.outdir = optarg; break;
-        case 'n': o.plots = 0; break;
-        case 'r':
-            if (parse_runs(optarg, runs, &o.nruns, &err))
-                return cli_fail(&err);
-            o.runs = runs;
-            break;
-        case 'h': usage(stdout); return DM_EXIT_OK;
-        case ':': return cli_usage_error("report", "option %s needs a value", argv[optind - 1]);
-        default: return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind != argc)
-        return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+    const cli_opt opts[] = {
+        CLI_OPT_STR("db", &db),
+        CLI_OPT_STR("out", &o.outdir),
+        CLI_OPT_STR("runs", &run_list),
+        { .name = "no-plots", .kind = CLI_FLAG, .dest = &o.plots, .value = 0 },
+        { 0 },
+    };
+    int first, rc = cli_parse(argc, argv, opts, usage, &first);
+    if (rc >= 0)
+        return rc;
+    if (first != argc)
+        return cli_usage_error("report", "unexpected argument '%s'", argv[first]);
+    if (run_list && parse_runs(run_list, runs, &o.nruns, &err))
+        return cli_fail(&err);
+    o.runs = run_list ? runs : NULL;
     if (write_report(db, &o, &err))
         return cli_fail(&err);
     return DM_EXIT_OK;

@@ -1,7 +1,6 @@
 /* cmd_reproduce.c - `dmbench reproduce NAME`: runs the sweep that reproduces one of the
  * papers' tables or figures (cli_run.c), then writes it beside the published numbers
  * with the paper's claims about it judged (reproduce.h). */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,14 +88,8 @@ static int run_sweep(const dm_target *t, const char *db, cli_run_args *a, int ne
 
 int cmd_reproduce(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },   { "card", required_argument, NULL, 'c' },
-        { "no-run", no_argument, NULL, 'n' },     { "out", required_argument, NULL, 'o' },
-        { "html", required_argument, NULL, 'H' }, { "list", no_argument, NULL, 'l' },
-        { "help", no_argument, NULL, 'h' },       { 0 },
-    };
     const char *dbs[CHZ_MAX_DB], *card = NULL, *out_path = NULL, *html_path = NULL;
-    int ndb = 0, no_run = 0, list = 0, c, nargs = argc;
+    int ndb = 0, no_run = 0, list = 0, nargs = argc;
     char *run_argv[argc + 1];
     cli_run_args run_args;
     run_argv[0] = "run"; /* what follows "--" is dmbench run's */
@@ -109,31 +102,22 @@ int cmd_reproduce(int argc, char **argv)
             break;
         }
     run_argv[nrun] = NULL;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(nargs, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            if (ndb == CHZ_MAX_DB)
-                return cli_usage_error("reproduce", "at most %d --db", CHZ_MAX_DB);
-            dbs[ndb++] = optarg;
-            break;
-        case 'c': card = optarg; break;
-        case 'n': no_run = 1; break;
-        case 'o': out_path = optarg; break;
-        case 'H': html_path = optarg; break;
-        case 'l': list = 1; break;
-        case 'h': usage(stdout); return DM_EXIT_OK;
-        case ':':
-            return cli_usage_error("reproduce", "option %s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("reproduce", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (!list && nargs - optind != 1)
+    const cli_opt opts[] = {
+        CLI_OPT_LIST("db", dbs, &ndb, CHZ_MAX_DB),
+        CLI_OPT_STR("card", &card),
+        CLI_OPT_FLAG("no-run", &no_run),
+        CLI_OPT_STR("out", &out_path),
+        CLI_OPT_STR("html", &html_path),
+        CLI_OPT_FLAG("list", &list),
+        { 0 },
+    };
+    int first, status = cli_parse(nargs, argv, opts, usage, &first);
+    if (status >= 0)
+        return status;
+    if (!list && nargs - first != 1)
         return cli_usage_error("reproduce", "expected one target (dmbench reproduce --list)");
-    const char *name = argv[optind]; /* before cli_run_parse resets getopt */
-    int status = cli_run_parse(nrun, run_argv, 0, &run_args);
+    const char *name = argv[first];
+    status = cli_run_parse(nrun, run_argv, 0, &run_args);
     if (status || run_args.help)
         return status;
     run_args.argc = argc; /* the run records the reproduce command that made it */

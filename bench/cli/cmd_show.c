@@ -1,6 +1,5 @@
 /* cmd_show.c - `dmbench show` (the runs in the results database, one run's fingerprint
  * and its table of points) and `dmbench export` (a run as CSV or JSON on stdout). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,51 +40,29 @@ typedef struct show_opts {
     const char *db;
     const char *run; /* NULL when not given */
     dm_export_format format;
-    int help;
 } show_opts;
 
-/* Parses argv into o. Returns 0, or the usage error's exit status (2). */
-static int parse_opts(int argc, char **argv, int with_format, show_opts *o)
+/* Parses argv into o, with --format when with_format (export). Returns -1 when the
+ * command goes on, else its exit status: 0 after usage for --help, 2 after an error. */
+static int parse_opts(int argc, char **argv, int with_format, void (*usage)(FILE *),
+                      show_opts *o)
 {
-    static const struct option longopts[] = {
-        { "db", required_argument, NULL, 'd' },
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
+    const char *format = "csv";
+    memset(o, 0, sizeof *o);
+    const cli_opt opts[] = { /* show's are these without the first */
+        { .name = "format", .short_name = 'f', .kind = CLI_CHOICE, .dest = &format,
+          .choices = "csv|json" },
+        CLI_OPT_STR("db", &o->db),
         { 0 },
     };
-    const char *cmd = argv[0];
-    int c;
-    memset(o, 0, sizeof *o);
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, with_format ? ":f:h" : ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            o->db = optarg;
-            break;
-        case 'f':
-            if (!with_format)
-                return cli_usage_error(cmd, "unknown option '--format'");
-            if (strcmp(optarg, "csv") == 0)
-                o->format = DM_EXPORT_CSV;
-            else if (strcmp(optarg, "json") == 0)
-                o->format = DM_EXPORT_JSON;
-            else
-                return cli_usage_error(cmd, "--format %s: expected csv or json", optarg);
-            break;
-        case 'h':
-            o->help = 1;
-            return 0;
-        case ':':
-            return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (argc - optind > 1)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
-    o->run = optind < argc ? argv[optind] : NULL;
-    return 0;
+    int first, rc = cli_parse(argc, argv, with_format ? opts : opts + 1, usage, &first);
+    if (rc >= 0)
+        return rc;
+    if (argc - first > 1)
+        return cli_usage_error(argv[0], "unexpected argument '%s'", argv[first + 1]);
+    o->run = first < argc ? argv[first] : NULL;
+    o->format = strcmp(format, "json") == 0 ? DM_EXPORT_JSON : DM_EXPORT_CSV;
+    return -1;
 }
 
 int cmd_show(int argc, char **argv)
@@ -94,16 +71,14 @@ int cmd_show(int argc, char **argv)
     dm_err err = { 0 };
     dm_store *st = NULL;
     int64_t run_id = 0;
-    int rc = parse_opts(argc, argv, 0, &o);
-    if (rc != 0 || o.help) {
-        if (o.help)
-            show_usage(stdout);
+    int rc = parse_opts(argc, argv, 0, show_usage, &o);
+    if (rc >= 0)
         return rc;
-    }
     if ((o.run && cli_parse_run_id(o.run, &run_id, &err) != 0) ||
         cli_open_existing(o.db, &st, &err) != 0)
         return cli_fail(&err);
-    if (!o.run && (rc = store_show_runs(st, stdout, &err)) == 0)
+    rc = o.run ? 0 : store_show_runs(st, stdout, &err);
+    if (rc == 0 && !o.run)
         fputc('\n', stdout);
     if (rc == 0)
         rc = store_show_run(st, run_id, stdout, &err);
@@ -117,12 +92,9 @@ int cmd_export(int argc, char **argv)
     dm_err err = { 0 };
     dm_store *st = NULL;
     int64_t run_id = 0;
-    int rc = parse_opts(argc, argv, 1, &o);
-    if (rc != 0 || o.help) {
-        if (o.help)
-            export_usage(stdout);
+    int rc = parse_opts(argc, argv, 1, export_usage, &o);
+    if (rc >= 0)
         return rc;
-    }
     if ((o.run && cli_parse_run_id(o.run, &run_id, &err) != 0) ||
         cli_open_existing(o.db, &st, &err) != 0)
         return cli_fail(&err);

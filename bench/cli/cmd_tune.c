@@ -1,6 +1,5 @@
 /* cmd_tune.c - `dmbench tune WORKLOAD`: the best block size per card, variant and
  * problem bucket from the results database, with ties never decided on noise. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,16 +24,6 @@ static void usage(FILE *out)
             "variants/<workload>/tuned.h, which its sweeps use once rebuilt when they leave\n"
             "the axis open (a workload without choices keeps its file; $DMBENCH_VARIANTS\n"
             "names another variants/ folder to write into).\n");
-}
-
-static int parse_unit(const char *opt, const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= 0 && v <= 1))
-        return cli_usage_error("tune", "%s %s: expected a number in [0, 1]", opt, s);
-    *out = v;
-    return 0;
 }
 
 /* Writes the JSON of the choices to path ("-" is stdout). Returns 0 or sets err. */
@@ -83,45 +72,29 @@ static int write_headers(const dm_tune_result *r, const dm_tune_opts *o, const c
 
 int cmd_tune(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },        { "variant", required_argument, NULL, 'v' },
-        { "axis", required_argument, NULL, 'x' },      { "alpha", required_argument, NULL, 'a' },
-        { "tolerance", required_argument, NULL, 't' }, { "explain", no_argument, NULL, 'e' },
-        { "json", required_argument, NULL, 'j' },      { "header", no_argument, NULL, 'H' },
-        { "help", no_argument, NULL, 'h' },            { 0 },
-    };
     dm_tune_opts o = { .axis = "block", .alpha = 0.05, .tolerance = 0.01 };
     const char *db = NULL, *json = NULL;
-    int explain = 0, header = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 'v': o.variant = optarg; break;
-        case 'x': o.axis = optarg; break;
-        case 'a':
-            if (parse_unit("--alpha", optarg, &o.alpha))
-                return DM_EXIT_USAGE;
-            break;
-        case 't':
-            if (parse_unit("--tolerance", optarg, &o.tolerance))
-                return DM_EXIT_USAGE;
-            break;
-        case 'e': explain = 1; break;
-        case 'j': json = optarg; break;
-        case 'H': header = 1; break;
-        case 'h': usage(stdout); return DM_EXIT_OK;
-        case ':': return cli_usage_error("tune", "option %s needs a value", argv[optind - 1]);
-        default: return cli_usage_error("tune", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (argc - optind != 1)
+    int explain = 0, header = 0;
+    const cli_opt opts[] = {
+        CLI_OPT_STR("db", &db),
+        CLI_OPT_STR("variant", &o.variant),
+        CLI_OPT_STR("axis", &o.axis),
+        CLI_OPT_REAL("alpha", &o.alpha, 0, 1),
+        CLI_OPT_REAL("tolerance", &o.tolerance, 0, 1),
+        CLI_OPT_FLAG("explain", &explain),
+        CLI_OPT_STR("json", &json),
+        CLI_OPT_FLAG("header", &header),
+        { 0 },
+    };
+    int first, rc = cli_parse(argc, argv, opts, usage, &first);
+    if (rc >= 0)
+        return rc;
+    if (argc - first != 1)
         return cli_usage_error("tune", "expected one workload");
     dm_err err = { 0 };
     char names[256];
-    snprintf(names, sizeof names, "%s", argv[optind]);
-    o.workload = argv[optind];
+    snprintf(names, sizeof names, "%s", argv[first]);
+    o.workload = argv[first];
     for (char *save = NULL, *tok = strtok_r(names, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         const dm_workload *w = registry_workload(tok, &err);

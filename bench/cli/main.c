@@ -57,17 +57,6 @@ int cli_fail(const dm_err *err)
     return err->code == DM_EINPUT ? DM_EXIT_USAGE : DM_EXIT_FAIL;
 }
 
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "dmbench %s: error: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see 'dmbench %s --help')\n", cmd);
-    va_end(ap);
-    return DM_EXIT_USAGE;
-}
-
 const char *cli_db_path(const char *opt)
 {
     if (opt && opt[0])

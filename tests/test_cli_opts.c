@@ -232,6 +232,8 @@ static void test_short_options_alone_grouped_and_with_attached_values(void **sta
     assert_string_equal(v.list[1], "b");
     refused("t -x", "unknown option '-x'");
     refused("t -s", "unknown option '-s'"); /* --str has no short name */
+    refused("t -fx", "unknown option '-x'");  /* named by its letter inside a cluster */
+    refused("t -fl", "option -l needs a value");
 }
 
 static void test_help_prints_the_usage_and_answers_0(void **state)

@@ -122,12 +122,19 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, void (*usage)(FILE *),
             usage(stdout);
             return DM_EXIT_OK;
         }
+        /* a short option's mistake is named by its letter: in a cluster ("-qz") the word
+         * at argv[optind - 1] is not the option */
+        int is_short = optopt > 0 && optopt < CLI_FIRST_VAL;
+        if (c == ':' && is_short)
+            return cli_usage_error(cmd, "option -%c needs a value", optopt);
         if (c == ':')
             return cli_usage_error(cmd, "option %s needs a value", argv[optind - 1]);
         int i = c - CLI_FIRST_VAL;
         for (int k = 0; i < 0 && k < n; k++)
             if (opts[k].short_name == c)
                 i = k;
+        if ((i < 0 || i >= n) && is_short)
+            return cli_usage_error(cmd, "unknown option '-%c'", optopt);
         if (i < 0 || i >= n)
             return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
         if (assign(cmd, &opts[i], optarg))

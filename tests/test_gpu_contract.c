@@ -19,24 +19,7 @@ static void test_gpu_variants_match_the_reference_on_the_smallest_dataset(void *
 {
     gpu_fixture *f = *state;
     for (const dm_workload *const *wp = registry_workloads(); *wp; wp++) {
-        const dm_workload *w = *wp;
-        check_cases c;
-        check_begin(&c, NULL);
-        for (const char *const *g = w->generators; *g; g++) {
-            dm_point pt;
-            dm_dataset ds;
-            void *ref;
-            wfx_smallest_point(w, &w->variants[0], NULL, &pt);
-            wfx_open(w, *g, &pt, &ds, &ref);
-            for (const dm_variant *v = w->variants; v->name; v++) {
-                if (!v->needs_gpu)
-                    continue;
-                wfx_smallest_point(w, v, &f->dev, &pt);
-                check_variant(&c, &f->ex, w, v, &pt, &ds, ref);
-            }
-            wfx_close(w, &ds, ref);
-        }
-        check_end(&c, w->name);
+        wfx_check_workload(*wp, &f->ex);
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include "dm.h"
 #include "registry.h"
+#include "variant_check.h"
 
 /* The lower bound of spec's range as text in buf (of size n); "" when spec has none
  * (an ENUM, no range, or a range open below). */
@@ -61,6 +62,31 @@ static inline void wfx_close(const dm_workload *w, dm_dataset *ds, void *ref)
 {
     w->reference_free(ref);
     w->dataset_close(ds);
+}
+
+/* Checks every variant of w that runs where ex says (GPU variants when ex->device is
+ * set, else the CPU ones) against the reference on the smallest dataset of each of w's
+ * generators, resolved for ex->device as a sweep would; none may be refused. */
+static inline void wfx_check_workload(const dm_workload *w, const dm_exec *ex)
+{
+    int gpu = ex->device != NULL;
+    check_cases c;
+    check_begin(&c, NULL);
+    for (const char *const *g = w->generators; *g; g++) {
+        dm_point pt;
+        dm_dataset ds;
+        void *ref;
+        wfx_smallest_point(w, &w->variants[0], NULL, &pt);
+        wfx_open(w, *g, &pt, &ds, &ref);
+        for (const dm_variant *v = w->variants; v->name; v++) {
+            if (v->needs_gpu != gpu)
+                continue;
+            wfx_smallest_point(w, v, ex->device, &pt);
+            check_variant(&c, ex, w, v, &pt, &ds, ref);
+        }
+        wfx_close(w, &ds, ref);
+    }
+    check_end(&c, w->name);
 }
 
 #endif

@@ -1,0 +1,105 @@
+/* episodes.h - frequent episode mining in spike trains (Cao et al., papers
+ * episodes-chip-on-chip-cf10.txt and episodes-gpu-multigpu-journal.txt): event streams
+ * (loaded from CSV or generated as Sym26), serial episodes with a gap interval per link,
+ * and their non-overlapped counts (Algorithm 1, a brute force that checks it, and the
+ * multi-threaded CPU baseline). Includes only bench/core. */
+#ifndef DM_EPISODES_H
+#define DM_EPISODES_H
+
+#include <stdint.h>
+
+#include "dm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EP_MAX_LEVEL 16    /* the longest episode */
+#define EP_NAME_MAX 32     /* an event type's name, with its terminator */
+
+/* ---- event streams (ep_data.c, ep_sym26.c) ---------------------------------------- */
+
+/* Events sorted by time (ties keep their file order); types are indexes into names. */
+typedef struct ep_stream {
+    int64_t n;
+    int32_t *type;
+    double *time;              /* seconds */
+    int ntypes;
+    char (*names)[EP_NAME_MAX]; /* ntypes names, in order of first appearance */
+} ep_stream;
+
+/* Loads "type,time" lines (time in seconds, a decimal; any type names). Returns 0, or
+ * DM_EINPUT naming path and line for: a line that is not two fields, an empty line
+ * followed by more data, a time that is not a finite number, a time earlier than the
+ * line before, a name longer than EP_NAME_MAX - 1; DM_ERUNTIME without memory. */
+int ep_stream_load_csv(const char *path, ep_stream *s, dm_err *err);
+void ep_stream_free(ep_stream *s);
+/* The type index of name, or -1. */
+int ep_stream_type(const ep_stream *s, const char *name);
+
+/* A causal chain embedded in a generated stream: each link fires the next neuron with
+ * probability p after a conduction delay uniform in [delay_lo, delay_hi] seconds. */
+typedef struct ep_chain {
+    int n;
+    int32_t type[EP_MAX_LEVEL];
+    double delay_lo, delay_hi, p;
+} ep_chain;
+
+/* Sym26 as the papers describe it: 26 neurons (names A..Z) firing as inhomogeneous
+ * Poisson processes at basal_hz (20) for seconds (60), with two chains embedded, one
+ * short and one long (written to chains[0] and chains[1]); deterministic by seed. About
+ * 50,000 events at the defaults. Returns 0, DM_EINPUT for bad parameters, DM_ERUNTIME
+ * without memory. */
+int ep_sym26(uint64_t seed, double seconds, double basal_hz, ep_stream *s,
+             ep_chain chains[2], dm_err *err);
+
+/* ---- episodes (ep_episodes.c) ------------------------------------------------------ */
+
+/* How a link's gap t(next) - t(prev) is tested against [lo, hi]. */
+typedef enum ep_interval {
+    EP_OPEN_CLOSED = 0, /* lo < gap <= hi: the papers' (tlow, thigh] */
+    EP_CLOSED = 1,      /* lo <= gap <= hi */
+} ep_interval;
+
+/* A serial episode ev[0] -> ev[1] -> ... -> ev[n-1]; link k (between ev[k] and ev[k+1])
+ * has the gap interval (lo[k], hi[k]] (or closed), in seconds. Types may repeat. */
+typedef struct ep_episode {
+    int n;
+    int32_t ev[EP_MAX_LEVEL];
+    double lo[EP_MAX_LEVEL - 1], hi[EP_MAX_LEVEL - 1];
+} ep_episode;
+
+/* Parses an episodes file against s's type names: one episode a line, names separated by
+ * "->" with spaces allowed; every link gets [lo, hi]. Returns 0 with *eps (malloc'd) and
+ * *n, or DM_EINPUT naming path and line (an unknown name, an empty name, more than
+ * EP_MAX_LEVEL names, no episode at all); DM_ERUNTIME without memory. */
+int ep_episodes_load(const char *path, const ep_stream *s, double lo, double hi,
+                     ep_episode **eps, int64_t *n, dm_err *err);
+/* Writes e as "A -> B -> C" (s's names) into buf. */
+void ep_episode_format(const ep_stream *s, const ep_episode *e, char *buf, size_t n);
+
+/* ---- counts (ep_count.c, ep_brute.c, ep_cpu_mt.c) -------------------------------------- */
+
+/* The non-overlapped count of e in s by Algorithm 1 (papers section 2 and 4): a list of
+ * times per node, processed from the last node down so one event is not used twice;
+ * counted when the last node is matched, then every list emptied; entries older than the
+ * largest hi pruned, so memory stays bounded. Returns the count, or -1 without memory. */
+int64_t ep_count(const ep_stream *s, const ep_episode *e, ep_interval iv);
+
+/* The same count found independently, for tests: every occurrence enumerated (for
+ * each end event, the latest-starting chain of events that satisfies every gap), then
+ * the maximum set of non-overlapped occurrences chosen greedily by earliest end. Slow:
+ * for small streams only. Returns the count, or -1 without memory. */
+int64_t ep_count_brute(const ep_stream *s, const ep_episode *e, ep_interval iv);
+
+/* Counts eps[0..n) into counts with threads threads (0: every online core), episodes
+ * shared out among them: the papers' multi-core CPU baseline. Returns 0, or DM_ERUNTIME
+ * with err set (a thread could not start, no memory). */
+int ep_count_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, ep_interval iv,
+                    int threads, int64_t *counts, dm_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "mine.h"
 #include "sweep.h"
+#include "verify.h"
 
 /* Picks GPU index into *dev (*devp NULL when there is none). Returns 0; DM_ENOGPU when v
  * needs a GPU and there is none; else as device_pick. */
@@ -50,18 +51,19 @@ int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
             goto done;
         ex.stream = stream;
     }
-    if ((rc = v->setup(&ex, &ds, pt, &state, err)) != 0) {
-        dm_err_prefix(err, "setup of variant '%s'", v->name);
+    switch (verify_point(&ex, &ds, pt, ref, NULL, &state, &out, why, sizeof why, err)) {
+    case DM_VERIFY_SETUP:
+        rc = dm_err_prefix(err, "setup of variant '%s'", v->name);
         goto done;
-    }
-    if ((rc = v->run(state, err)) != 0 || (rc = v->output(state, &out, err)) != 0) {
-        dm_err_prefix(err, "variant '%s'", v->name);
+    case DM_VERIFY_RUN:
+        rc = dm_err_prefix(err, "variant '%s'", v->name);
         goto done;
-    }
-    if (ref && w->compare(ref, out, pt, why, sizeof why) != 0) {
+    case DM_VERIFY_MISMATCH:
         rc = dm_err_set(err, DM_ERUNTIME, "the output of variant '%s' differs from the CPU "
                         "reference: %s", v->name, why);
         goto done;
+    case DM_VERIFY_MATCH:
+        break;
     }
     rc = w->write_result(out, pt, f, err);
 done:

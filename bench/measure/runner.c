@@ -15,6 +15,7 @@
 #include "device.h"
 #include "measure.h"
 #include "runner.h"
+#include "verify.h"
 #include "version.h"
 
 #define KEY_MAX 1024
@@ -216,6 +217,28 @@ static void describe(const dm_measurement *m, char *buf, size_t n)
              m->stats.noise * 100, m->n, m->stop_reason, m->n_throttled ? ", THROTTLED" : "");
 }
 
+/* The runner's watch over a point's first run: the kernels it launches, noted by CUPTI
+ * into cp. */
+typedef struct run_watch {
+    dm_cupti *cupti;
+    dm_cupti_point *cp;
+    int failed;
+} run_watch;
+
+static void watch_begin(void *ctx)
+{
+    cupti_watch_begin(((run_watch *)ctx)->cupti);
+}
+
+static int watch_end(void *ctx, dm_err *err)
+{
+    run_watch *w = ctx;
+    if (cupti_watch_end(w->cupti, w->cp) == 0)
+        return 0;
+    w->failed = 1;
+    return dm_err_set(err, DM_ERUNTIME, "out of memory noting the kernels launched");
+}
+
 /* Verifies and measures one point, filling r. Returns 0 when the point's outcome is
  * decided (ok or failed, written in r), or DM_EINPUT with fatal set for a bad dataset
  * (the run stops). */
@@ -253,26 +276,23 @@ static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r
         snprintf(reason, rlen, "%s", err.msg);
         return 0;
     }
-    if (v->setup(&rs->ex, &rs->ds, pt, &state, &err) != 0) {
+    const void *out = NULL;
+    dm_cupti *cupti = v->needs_gpu ? rs->cupti : NULL;
+    run_watch wctx = { .cupti = cupti, .cp = cp };
+    dm_verify_watch watch = { .begin = watch_begin, .end = watch_end, .ctx = &wctx };
+    dm_verify_stage stage = verify_point(&rs->ex, &rs->ds, pt, rs->ref, cupti ? &watch : NULL,
+                                         &state, &out, detail, dlen, &err);
+    if (stage == DM_VERIFY_SETUP) {
         snprintf(reason, rlen, "setup: %s", err.msg);
         return 0;
     }
-    const void *out = NULL;
-    dm_cupti *cupti = v->needs_gpu ? rs->cupti : NULL;
-    if (cupti)
-        cupti_watch_begin(cupti);
-    int ran = v->run(state, &err) == 0;
-    if (cupti && cupti_watch_end(cupti, cp) != 0) {
-        snprintf(reason, rlen, "out of memory noting the kernels launched");
-        goto done;
-    }
-    r->cupti = cupti ? cp : NULL;
-    if (!ran || v->output(state, &out, &err) != 0) {
+    r->cupti = cupti && !wctx.failed ? cp : NULL;
+    if (stage == DM_VERIFY_RUN) {
         r->verify = "error";
         snprintf(reason, rlen, "verification run: %s", err.msg);
         goto done;
     }
-    if (rs->w->compare(rs->ref, out, pt, detail, dlen) != 0) {
+    if (stage == DM_VERIFY_MISMATCH) {
         r->verify = "mismatch";
         snprintf(reason, rlen, "output differs from the CPU reference: %s", detail);
         goto done;

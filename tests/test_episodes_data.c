@@ -94,7 +94,10 @@ static void test_load_errors(void **state)
     load_fails("a,nan\n", 1, "not a finite number");
     load_fails("a,1\nb,1e999\n", 2, "not a finite number");
     load_fails("a,1\nb,-inf\n", 2, "not a finite number");
-    load_fails("a,\n", 1, "not a number");
+    load_fails("a,\n", 1, "missing time");
+    load_fails("a, \t\n", 1, "missing time");
+    load_fails("a,0.0000000000000000000000000000000000000000000000000000000000000001\n", 1,
+               "time of 66 characters, at most 63");
     load_fails("a,1\n\nb,2\n", 2, "empty line followed by more data (line 3)");
     load_fails("a,1\r\n \t\r\n\r\nb,2\r\n", 2, "empty line followed by more data (line 4)");
     load_fails("a,1,x\n", 1, "3 fields, expected 2");
@@ -152,6 +155,34 @@ static double follow_fraction(const ep_stream *s, int32_t a, int32_t b, double l
     return na ? (double)hit / (double)na : 0;
 }
 
+/* The variance over mean of the neurons outside both chains' spike counts in 1 s bins,
+ * averaged over them: about 1 for a homogeneous Poisson process (within 0.2 here), about
+ * 3.5 for Sym26's rate 20 * (1 + 0.5 sin) Hz (variance 20 + 10^2 / 2 over mean 20). */
+static double rate_dispersion(const ep_stream *s, const ep_chain c[2])
+{
+    int in_chain[26] = {0}, nfree = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < c[k].n; i++)
+            in_chain[c[k].type[i]] = 1;
+    double sum = 0;
+    for (int t = 0; t < 26; t++) {
+        if (in_chain[t])
+            continue;
+        int bins[60] = {0};
+        for (int64_t i = 0; i < s->n; i++)
+            if (s->type[i] == t)
+                bins[(int)s->time[i]]++;
+        double mean = 0, var = 0;
+        for (int b = 0; b < 60; b++)
+            mean += bins[b] / 60.0;
+        for (int b = 0; b < 60; b++)
+            var += (bins[b] - mean) * (bins[b] - mean) / 59.0;
+        sum += var / mean;
+        nfree++;
+    }
+    return sum / nfree;
+}
+
 static void test_sym26_defaults(void **state)
 {
     (void)state;
@@ -175,6 +206,7 @@ static void test_sym26_defaults(void **state)
     }
     for (int t = 0; t < 26; t++) /* every neuron fires at about 20 Hz or more */
         assert_true(per_type[t] > 900);
+    assert_true(rate_dispersion(&s, c) > 2.0);
 
     assert_int_equal(c[0].n, 4);
     assert_int_equal(c[1].n, 8);

@@ -125,9 +125,11 @@ static int ep_load_line(ep_loader *ld, const char *b, const char *e, const char 
     memcpy(name, nb, (size_t)(ne - nb));
     name[ne - nb] = '\0';
     int tlen = (int)(te - tb);
-    if (tlen == 0 || tlen >= (int)sizeof num)
-        return dm_err_set(err, DM_EINPUT, "%s:%lld: time '%.*s' is not a number", path,
-                          (long long)line, tlen > 40 ? 40 : tlen, tb);
+    if (tlen == 0)
+        return dm_err_set(err, DM_EINPUT, "%s:%lld: missing time", path, (long long)line);
+    if (tlen >= (int)sizeof num)
+        return dm_err_set(err, DM_EINPUT, "%s:%lld: time of %d characters, at most %d", path,
+                          (long long)line, tlen, (int)sizeof num - 1);
     memcpy(num, tb, (size_t)tlen);
     num[tlen] = '\0';
     char *end;

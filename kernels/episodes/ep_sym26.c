@@ -120,7 +120,8 @@ static int ep_fire_chain(ep_gen *g, ep_rng *r, const ep_chain *c, double seconds
     return 0;
 }
 
-/* Orders events by time, then type (no two events of a type share a time). */
+/* Orders events by time, then type; equal events are interchangeable, so the order is
+ * the same on every run. */
 static int ep_cmp_event(const void *a, const void *b)
 {
     const ep_ev *x = a, *y = b;

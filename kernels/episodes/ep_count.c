@@ -20,11 +20,12 @@
  * list k-1 for any entry within (lo, hi]; times are appended in order and t - t' only
  * grows as t' gets older, so after dropping the entries with t - t' > hi (too old now,
  * and so for every later event) the oldest survivor has the largest gap, and an entry
- * fits iff the oldest does. Entries are dropped from the front both when a list is
- * looked at and when it grows, so a list holds only the events of one window of its
- * link's hi: memory stays bounded however long the stream. The printed line 12 counts
- * at i = |alpha| - 1, a misprint for the last node; and a one-node episode, which the
- * printed algorithm never counts, counts each event of its type. */
+ * fits iff the oldest does. Entries are dropped from the front when a list is looked
+ * at, and when it is full before it may grow, so a list never has room for more than
+ * four times the events of one window of its link's hi: memory stays bounded however
+ * long the stream. The printed line 12 counts at i = |alpha| - 1, a misprint for the
+ * last node; and a one-node episode, which the printed algorithm never counts, counts
+ * each event of its type. */
 typedef struct ep_list {
     double *t;
     int64_t head, tail, cap; /* live entries t[head..tail) */
@@ -40,8 +41,8 @@ static void ep_list_prune(ep_list *l, double t, double hi)
 /* Appends t to l (whose link's upper bound is hi). Returns 0, or -1 without memory. */
 static int ep_list_push(ep_list *l, double t, double hi)
 {
-    ep_list_prune(l, t, hi);
     if (l->tail == l->cap) {
+        ep_list_prune(l, t, hi);
         if (l->head > 0 && l->head >= l->cap / 2) {
             /* At most half is live: slide it down instead of growing. */
             memmove(l->t, l->t + l->head, (size_t)(l->tail - l->head) * sizeof *l->t);
@@ -73,19 +74,21 @@ static int ep_list_links(ep_list *l, double t, double lo, double hi, ep_interval
 int64_t ep_count(const ep_stream *s, const ep_episode *e, ep_interval iv)
 {
     const int last = e->n - 1;
-    /* A first filter on the type: exact for up to 64 types, a superset beyond. */
-    uint64_t wanted = 0;
+    /* nodes[y & 63]: the nodes whose type agrees with y in its low 6 bits (exactly the
+     * nodes of type y when there are at most 64 types; checked below beyond that). */
+    uint16_t nodes[64] = {0};
     for (int k = 0; k <= last; k++)
-        wanted |= UINT64_C(1) << (e->ev[k] & 63);
+        nodes[e->ev[k] & 63] |= (uint16_t)(1u << k);
     ep_list lists[EP_MAX_LEVEL - 1];
     memset(lists, 0, sizeof lists);
     int64_t count = 0;
     for (int64_t i = 0; i < s->n; i++) {
         const int32_t type = s->type[i];
-        if (!((wanted >> (type & 63)) & 1))
-            continue;
+        unsigned todo = nodes[type & 63];
         const double t = s->time[i];
-        for (int k = last; k >= 0; k--) {
+        while (todo) {
+            const int k = 31 - __builtin_clz(todo); /* the last node first */
+            todo &= ~(1u << k);
             if (e->ev[k] != type)
                 continue;
             if (k > 0 && !ep_list_links(&lists[k - 1], t, e->lo[k - 1], e->hi[k - 1], iv))

@@ -10,9 +10,10 @@
 #include "episodes/episodes.h"
 
 /* The stream split by type, built once for all episodes: the events of type y are
- * pos[first[y]..first[y+1]) (their positions, in stream order) with their times. An
- * episode only ever looks at events of its own types, a few of the stream's ntypes, so
- * merging its types' events back into stream order reads far less than the stream. */
+ * pos[first[y]..first[y+1] - 1) (their positions, in stream order) with their times,
+ * each run followed by the position n, after every event, so a merge needs no end test.
+ * An episode only ever looks at events of its own types, a few of the stream's ntypes,
+ * so merging its types' runs back into stream order reads far less than the stream. */
 typedef struct ep_by_type {
     int64_t *first;
     int64_t *pos;
@@ -47,23 +48,29 @@ static void ep_by_type_free(ep_by_type *b)
 /* Splits s by type (a counting sort, stable). Returns 0, or -1 without memory. */
 static int ep_by_type_build(const ep_stream *s, ep_by_type *b)
 {
-    b->first = calloc((size_t)s->ntypes + 2, sizeof *b->first);
-    b->pos = malloc(((size_t)s->n + 1) * sizeof *b->pos);
-    b->time = malloc(((size_t)s->n + 1) * sizeof *b->time);
-    if (!b->first || !b->pos || !b->time) {
+    size_t slots = (size_t)s->n + (size_t)s->ntypes + 1;
+    int64_t *next = malloc(((size_t)s->ntypes + 1) * sizeof *next);
+    b->first = calloc((size_t)s->ntypes + 1, sizeof *b->first);
+    b->pos = malloc(slots * sizeof *b->pos);
+    b->time = malloc(slots * sizeof *b->time);
+    if (!next || !b->first || !b->pos || !b->time) {
+        free(next);
         ep_by_type_free(b);
         return -1;
     }
     for (int64_t i = 0; i < s->n; i++)
-        b->first[s->type[i] + 2]++;
-    for (int y = 0; y < s->ntypes; y++)
-        b->first[y + 2] += b->first[y + 1];
-    /* Now first[y + 1] is where type y starts; filling moves it to where y ends. */
+        b->first[s->type[i] + 1]++;
+    for (int y = 0; y < s->ntypes; y++) {
+        b->first[y + 1] += b->first[y] + 1;
+        next[y] = b->first[y];
+        b->pos[b->first[y + 1] - 1] = s->n;
+    }
     for (int64_t i = 0; i < s->n; i++) {
-        int64_t at = b->first[s->type[i] + 1]++;
+        int64_t at = next[s->type[i]]++;
         b->pos[at] = i;
         b->time[at] = s->time[i];
     }
+    free(next);
     return 0;
 }
 
@@ -73,7 +80,7 @@ static int64_t ep_mt_gather(ep_mt_worker *w, const ep_episode *e)
 {
     const ep_by_type *b = &w->sh->by;
     int32_t types[EP_MAX_LEVEL];
-    int64_t at[EP_MAX_LEVEL], end[EP_MAX_LEVEL];
+    int64_t at[EP_MAX_LEVEL];
     int d = 0;
     int64_t total = 0;
     for (int k = 0; k < e->n; k++) {
@@ -84,8 +91,7 @@ static int64_t ep_mt_gather(ep_mt_worker *w, const ep_episode *e)
             continue;
         types[d] = e->ev[k];
         at[d] = b->first[e->ev[k]];
-        end[d] = b->first[e->ev[k] + 1];
-        total += end[d] - at[d];
+        total += b->first[e->ev[k] + 1] - 1 - at[d];
         d++;
     }
     if (total > w->cap) {
@@ -100,10 +106,13 @@ static int64_t ep_mt_gather(ep_mt_worker *w, const ep_episode *e)
         w->cap = total;
     }
     for (int64_t m = 0; m < total; m++) {
-        int best = -1;
-        for (int j = 0; j < d; j++)
-            if (at[j] < end[j] && (best < 0 || b->pos[at[j]] < b->pos[at[best]]))
-                best = j;
+        int best = 0;
+        int64_t first = b->pos[at[0]];
+        for (int j = 1; j < d; j++) {
+            int64_t p = b->pos[at[j]];
+            best = p < first ? j : best;
+            first = p < first ? p : first;
+        }
         w->type[m] = types[best];
         w->time[m] = b->time[at[best]++];
     }

@@ -16,7 +16,7 @@
 
 #include "episodes/episodes.h"
 
-/* ---- streams and episodes built by hand ----------------------------------------------- */
+/* ---- streams and episodes built by hand ---------------------------------------------- */
 
 static uint64_t rng_next(uint64_t *x)
 {
@@ -84,7 +84,7 @@ static ep_episode episode_of(const char *letters, double lo, double hi)
     return e;
 }
 
-/* ---- the papers' Algorithm 1, as printed ------------------------------------------------ */
+/* ---- the papers' Algorithm 1, as printed --------------------------------------------- */
 
 /* Algorithm 1 line by line (lists of times, scanned from the newest entry, nothing
  * pruned), with line 12 read as i = |alpha|: the printed i = |alpha| - 1 would count at
@@ -127,7 +127,7 @@ static int64_t paper_algorithm1(const ep_stream *s, const ep_episode *e, ep_inte
     return count;
 }
 
-/* ---- hand-worked counts ----------------------------------------------------------------- */
+/* ---- hand-worked counts -------------------------------------------------------------- */
 
 /* The papers' example (1) and their Figure 3. */
 static void test_papers_example(void **state)
@@ -259,7 +259,7 @@ static void test_one_node_counts_events(void **state)
     stream_drop(&s);
 }
 
-/* ---- random streams ---------------------------------------------------------------------- */
+/* ---- random streams ------------------------------------------------------------------ */
 
 /* A random stream: times on an integer grid (scaled by unit), steps of 0 to 3 with ties
  * common, over ntypes types. */
@@ -313,8 +313,8 @@ static void test_random_against_brute(void **state)
                 int64_t c = ep_count(&s, &e, (ep_interval)iv);
                 int64_t b = ep_count_brute(&s, &e, (ep_interval)iv);
                 if (c != b)
-                    fail_msg("round %d level %d interval %d: ep_count %lld, brute %lld", round,
-                             level, iv, (long long)c, (long long)b);
+                    fail_msg("round %d level %d interval %d: ep_count %lld, brute %lld",
+                             round, level, iv, (long long)c, (long long)b);
                 if (level > 1)
                     assert_int_equal(paper_algorithm1(&s, &e, (ep_interval)iv), c);
                 by_kind[iv] = c;
@@ -331,7 +331,7 @@ static void test_random_against_brute(void **state)
     assert_true(kinds_apart > trials / 40);
 }
 
-/* ---- memory ------------------------------------------------------------------------------- */
+/* ---- memory -------------------------------------------------------------------------- */
 
 /* The bytes of address space this process holds now. */
 static uint64_t address_space_bytes(void)
@@ -377,7 +377,7 @@ static void test_pruning_bounds_memory(void **state)
     stream_drop(&s);
 }
 
-/* ---- many episodes on many threads -------------------------------------------------------- */
+/* ---- many episodes on many threads --------------------------------------------------- */
 
 /* 600 random episodes of levels 1 to 6 over a 20,000-event stream of 12 types:
  * ep_count_all_mt on 1, 2 and every core gives ep_count's count for each. */
@@ -389,7 +389,8 @@ static void test_mt_equals_single(void **state)
     ep_stream s = random_stream(&rng, 20000, ntypes, 0.001);
     const int64_t n = 600;
     ep_episode *eps = malloc((size_t)n * sizeof *eps);
-    int64_t *want = malloc((size_t)n * sizeof *want), *got = malloc((size_t)n * sizeof *got);
+    int64_t *want = malloc((size_t)n * sizeof *want);
+    int64_t *got = malloc((size_t)n * sizeof *got);
     assert_non_null(eps);
     assert_non_null(want);
     assert_non_null(got);

@@ -162,8 +162,8 @@ int ep_count_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, ep_int
     if (!tid || !workers || ep_by_type_build(s, &sh.by) != 0) {
         free(tid);
         free(workers);
-        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory counting %lld episodes",
-                          (long long)n);
+        return dm_err_set(err, DM_ERUNTIME,
+                          "episodes: out of memory counting %lld episodes", (long long)n);
     }
     for (int t = 0; t < threads; t++)
         workers[t].sh = &sh;
@@ -172,8 +172,8 @@ int ep_count_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, ep_int
         int perr = pthread_create(&tid[t], NULL, ep_mt_work, &workers[t]);
         if (perr) {
             atomic_store(&sh.failed, 1);
-            rc = dm_err_set(err, DM_ERUNTIME, "episodes: cannot start thread %d of %d: %s", t,
-                            threads, strerror(perr));
+            rc = dm_err_set(err, DM_ERUNTIME, "episodes: cannot start thread %d of %d: %s",
+                            t, threads, strerror(perr));
             break;
         }
         started = t;
@@ -183,8 +183,8 @@ int ep_count_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, ep_int
     for (int t = 1; t <= started; t++)
         pthread_join(tid[t], NULL);
     if (rc == 0 && atomic_load(&sh.failed))
-        rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory counting %lld episodes",
-                        (long long)n);
+        rc = dm_err_set(err, DM_ERUNTIME,
+                        "episodes: out of memory counting %lld episodes", (long long)n);
     for (int t = 0; t < threads; t++) {
         free(workers[t].type);
         free(workers[t].time);

@@ -104,8 +104,9 @@ int64_t ep_count(const ep_stream *s, const ep_episode *e, ep_interval iv);
 int64_t ep_count_brute(const ep_stream *s, const ep_episode *e, ep_interval iv);
 
 /* Counts eps[0..n) into counts with threads threads (0: every online core), episodes
- * shared out among them: the papers' multi-core CPU baseline. Returns 0, or DM_ERUNTIME
- * with err set (a thread could not start, no memory). */
+ * taken one at a time from a shared counter, each by ep_count over only the events of
+ * its own types: the papers' multi-core CPU baseline. Returns 0, or DM_ERUNTIME with err
+ * set (a thread could not start, no memory). */
 int ep_count_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, ep_interval iv,
                     int threads, int64_t *counts, dm_err *err);
 

@@ -80,10 +80,21 @@ void ep_episode_format(const ep_stream *s, const ep_episode *e, char *buf, size_
 
 /* ---- counts (ep_count.c, ep_brute.c, ep_cpu_mt.c) -------------------------------------- */
 
+/* What is counted. An occurrence of e is a chain of events at stream positions
+ * p_0 < p_1 < ... < p_{n-1} with type(p_k) = ev[k] and each gap time(p_{k+1}) - time(p_k)
+ * inside link k's interval: distinct nodes are distinct events taken in stream order, so
+ * at equal times only the order of the stream decides (A then B at one time is an A -> B
+ * with a gap of 0 under EP_CLOSED, B then A is not, and one event never plays two nodes
+ * of A -> A). Two occurrences are non-overlapped when one's last event comes before the
+ * other's first in the stream (the next may start at the very time the last one ended,
+ * one event later). The count is the size of the largest set of pairwise non-overlapped
+ * occurrences; a one-node episode counts the events of its type. */
+
 /* The non-overlapped count of e in s by Algorithm 1 (papers section 2 and 4): a list of
  * times per node, processed from the last node down so one event is not used twice;
- * counted when the last node is matched, then every list emptied; entries older than the
- * largest hi pruned, so memory stays bounded. Returns the count, or -1 without memory. */
+ * counted when the last node is matched, then every list emptied; entries more than
+ * their link's hi before the current event pruned, so memory stays bounded. 1 <= e->n and
+ * e's types are s's. Returns the count, or -1 without memory. */
 int64_t ep_count(const ep_stream *s, const ep_episode *e, ep_interval iv);
 
 /* The same count found independently, for tests: every occurrence enumerated (for
@@ -93,8 +104,9 @@ int64_t ep_count(const ep_stream *s, const ep_episode *e, ep_interval iv);
 int64_t ep_count_brute(const ep_stream *s, const ep_episode *e, ep_interval iv);
 
 /* Counts eps[0..n) into counts with threads threads (0: every online core), episodes
- * shared out among them: the papers' multi-core CPU baseline. Returns 0, or DM_ERUNTIME
- * with err set (a thread could not start, no memory). */
+ * taken one at a time from a shared counter, each by ep_count over only the events of
+ * its own types: the papers' multi-core CPU baseline. Returns 0, or DM_ERUNTIME with err
+ * set (a thread could not start, no memory). */
 int ep_count_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, ep_interval iv,
                     int threads, int64_t *counts, dm_err *err);
 

@@ -21,7 +21,7 @@ const dm_workload *const *registry_workloads(void);
 const dm_workload *registry_workload(const char *name, dm_err *err);
 
 /* The variant called name in workload w; NULL with err (DM_EINPUT) naming the closest
- * matches ("unknown variant 'ptep' of workload 'episodes'; did you mean: ptpe?"). */
+ * matches ("unknown variant 'kernal' of workload 'w'; did you mean: kernel?"). */
 const dm_variant *registry_variant(const dm_workload *w, const char *name, dm_err *err);
 
 /* The spec of parameter name for variant v of w (dataset, problem, then variant

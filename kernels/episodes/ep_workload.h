@@ -1,0 +1,61 @@
+/* ep_workload.h - the episodes workload's side of the contract (dm.h): its dataset (a
+ * stream, loaded or generated), the episodes a point counts (every serial episode of its
+ * level over the stream's types, or the first `count` of them, each link with the
+ * point's gap interval), the CPU reference, the comparison and the result writer. */
+#ifndef DM_EP_WORKLOAD_H
+#define DM_EP_WORKLOAD_H
+
+#include <stdio.h>
+
+#include "episodes/episodes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most episodes a point may count (the candidates of a level over its types, or
+ * `count` of them): beyond it a point must set count. */
+#define EP_MAX_CANDIDATES ((int64_t)1 << 24)
+
+/* A dataset: the stream and, when generated, the chains embedded in it. */
+typedef struct ep_data {
+    ep_stream s;
+    int nchains;
+    ep_chain chains[2];
+} ep_data;
+
+/* The episodes of a point and their counts: what a variant's output() gives and the
+ * reference holds. counts[i] is the count of eps[i]. */
+typedef struct ep_result {
+    const ep_stream *s;
+    const ep_episode *eps;
+    int64_t n;
+    const int64_t *counts;
+} ep_result;
+
+/* The episodes pt counts on s: its level's serial episodes over s's types in
+ * lexicographic order of type index (types may repeat), the first `count` of them
+ * (0: all), every link with the gap (gap_lo_ms, gap_hi_ms]. Returns 0 with *eps
+ * (malloc'd) and *n; DM_EINPUT when there would be more than EP_MAX_CANDIDATES.
+ * DM_ERUNTIME without memory. */
+int ep_candidates(const ep_stream *s, const dm_point *pt, ep_episode **eps, int64_t *n,
+                  dm_err *err);
+/* The point's interval mode. */
+ep_interval ep_point_interval(const dm_point *pt);
+
+int ep_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *ds,
+                    dm_err *err);
+void ep_dataset_close(dm_dataset *ds);
+/* The reference: Algorithm 1, single-threaded, over the point's episodes; *ref is an
+ * ep_result (freed by ep_reference_free). */
+int ep_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *err);
+void ep_reference_free(void *ref);
+int ep_compare(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
+/* "episode,level,count" then a row per episode ("A -> B", its level, its count). */
+int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,134 @@
+/* test_episodes_workload.c - the episodes workload through its contract: a Sym26 point's
+ * candidates, the reference and the result; the chains embedded in Sym26 come out as
+ * its most frequent level-2 episodes; the CSV a user gets (`dmbench mine episodes`). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli_fixture.h"
+#include "episodes/ep_workload.h"
+#include "registry.h"
+
+/* The episodes workload's point for variant cpu, with "name=value" settings. */
+static void point(dm_point *pt, const char *const *set, int n)
+{
+    dm_err err = { 0 };
+    const dm_workload *w = registry_workload("episodes", &err);
+    assert_non_null(w);
+    const dm_variant *v = registry_variant(w, "cpu", &err);
+    assert_non_null(v);
+    assert_int_equal(registry_point_defaults(w, v, pt, &err), 0);
+    for (int i = 0; i < n; i++) {
+        char name[64];
+        const char *eq = strchr(set[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - set[i]), set[i]);
+        int k = 0;
+        while (k < pt->nparams && strcmp(pt->specs[k]->name, name) != 0)
+            k++;
+        assert_true(k < pt->nparams);
+        assert_int_equal(dm_value_parse(pt->specs[k], eq + 1, &pt->values[k], &err), 0);
+    }
+}
+
+static void candidates_are_every_episode_of_the_level_in_type_order(void **state)
+{
+    (void)state;
+    char names[3][EP_NAME_MAX] = { "a", "b", "c" };
+    ep_stream s = { .ntypes = 3, .names = names };
+    dm_point pt;
+    const char *set[] = { "level=3", "gap_lo_ms=1", "gap_hi_ms=2.5" };
+    point(&pt, set, 3);
+    ep_episode *e;
+    int64_t n;
+    dm_err err = { 0 };
+    assert_int_equal(ep_candidates(&s, &pt, &e, &n, &err), 0);
+    assert_int_equal(n, 27);
+    char buf[64];
+    ep_episode_format(&s, &e[0], buf, sizeof buf);
+    assert_string_equal(buf, "a -> a -> a");
+    ep_episode_format(&s, &e[5], buf, sizeof buf); /* 0,1,2 */
+    assert_string_equal(buf, "a -> b -> c");
+    ep_episode_format(&s, &e[26], buf, sizeof buf);
+    assert_string_equal(buf, "c -> c -> c");
+    assert_true(e[5].lo[1] == 1e-3 && e[5].hi[1] == 2.5e-3);
+    free(e);
+
+    const char *some[] = { "level=3", "count=4" };
+    point(&pt, some, 2);
+    assert_int_equal(ep_candidates(&s, &pt, &e, &n, &err), 0);
+    assert_int_equal(n, 4);
+    free(e);
+
+    s.ntypes = 64; /* 64^5 episodes: too many without count */
+    const char *many[] = { "level=5" };
+    point(&pt, many, 1);
+    assert_int_equal(ep_candidates(&s, &pt, &e, &n, &err), DM_EINPUT);
+    assert_non_null(strstr(err.msg, "set count"));
+}
+
+/* The chains Sym26 embeds are its most frequent pairs: every link of both chains counts
+ * more than every pair of neurons that is not a link. */
+static void sym26_chains_are_its_most_frequent_level_2_episodes(void **state)
+{
+    (void)state;
+    dm_point pt;
+    const char *set[] = { "level=2" };
+    point(&pt, set, 1);
+    dm_data_source src = { .generator = "sym26" };
+    dm_dataset ds;
+    dm_err err = { 0 };
+    void *ref;
+    assert_int_equal(ep_dataset_open(&src, &pt, &ds, &err), 0);
+    assert_int_equal(ep_reference(&ds, &pt, &ref, &err), 0);
+    const ep_data *d = ds.data;
+    const ep_result *r = ref;
+    assert_int_equal(d->nchains, 2);
+    assert_int_equal(r->n, 26 * 26);
+    int64_t weakest_link = INT64_MAX, strongest_other = 0;
+    for (int64_t i = 0; i < r->n; i++) {
+        int link = 0;
+        for (int c = 0; c < d->nchains; c++)
+            for (int k = 0; k + 1 < d->chains[c].n; k++)
+                link |= r->eps[i].ev[0] == d->chains[c].type[k] &&
+                        r->eps[i].ev[1] == d->chains[c].type[k + 1];
+        if (link && r->counts[i] < weakest_link)
+            weakest_link = r->counts[i];
+        if (!link && r->counts[i] > strongest_other)
+            strongest_other = r->counts[i];
+    }
+    print_message("sym26: weakest chain link %lld, strongest other pair %lld\n",
+                  (long long)weakest_link, (long long)strongest_other);
+    assert_true(weakest_link > strongest_other);
+    ep_reference_free(ref);
+    ep_dataset_close(&ds);
+}
+
+static void mine_writes_episode_level_count_rows(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu-mt -p level=1 -p seconds=5 "
+                                "--out %s/e.csv", f->dir), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/e.csv", f->dir);
+    const char *csv = slurp(path);
+    assert_true(strncmp(csv, "episode,level,count\nA,1,", 24) == 0);
+    assert_int_equal(count_lines(csv), 27);
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu -p gap_lo_ms=7 -p gap_hi_ms=6"), 2);
+    assert_non_null(strstr(slurp(f->errf), "gap_lo_ms 7 is above gap_hi_ms 6"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(candidates_are_every_episode_of_the_level_in_type_order),
+        cmocka_unit_test(sym26_chains_are_its_most_frequent_level_2_episodes),
+        cmocka_unit_test_setup_teardown(mine_writes_episode_level_count_rows, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,171 @@
+/* episodes.c - the variants of frequent episode mining in spike trains (Cao et al.) and
+ * the workload's table. cpu is Algorithm 1 over the point's episodes on one thread (the
+ * papers' serial baseline); cpu-mt counts them across every core (the papers' CPU
+ * column). The GPU variants (PTPE, MTPE, hybrid, PreElim, two-pass, multi-GPU) come next
+ * (issue 12). */
+#include <stdlib.h>
+
+#include "episodes/ep_workload.h"
+#include "fits.h"
+#include "tuned.h"
+
+extern const dm_study episodes_study;
+
+/* ---- cpu, cpu-mt ------------------------------------------------------------------- */
+
+typedef struct ep_cpu_state {
+    const ep_stream *s;
+    ep_episode *eps;
+    int64_t *counts;
+    ep_interval iv;
+    int threads; /* 0 for cpu: one thread, no pool */
+    int mt;
+    ep_result out;
+} ep_cpu_state;
+
+static void ep_cpu_teardown(void *state)
+{
+    ep_cpu_state *s = state;
+    if (!s)
+        return;
+    free(s->eps);
+    free(s->counts);
+    free(s);
+}
+
+/* The point's episodes and room for their counts. */
+static int ep_cpu_prepare(const dm_dataset *ds, const dm_point *pt, int mt, void **state,
+                          dm_err *err)
+{
+    const ep_data *d = ds->data;
+    ep_cpu_state *s = calloc(1, sizeof *s);
+    int64_t n = 0;
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
+    s->s = &d->s;
+    s->iv = ep_point_interval(pt);
+    s->mt = mt;
+    s->threads = mt ? (int)dm_point_int(pt, "threads") : 1;
+    if (ep_candidates(&d->s, pt, &s->eps, &n, err) != 0)
+        goto fail;
+    if (!(s->counts = calloc((size_t)(n ? n : 1), sizeof *s->counts))) {
+        dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
+        goto fail;
+    }
+    s->out = (ep_result){ .s = &d->s, .eps = s->eps, .n = n, .counts = s->counts };
+    *state = s;
+    return 0;
+fail:
+    ep_cpu_teardown(s);
+    return err->code;
+}
+
+static int ep_cpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                        void **state, dm_err *err)
+{
+    (void)ex;
+    return ep_cpu_prepare(ds, pt, 0, state, err);
+}
+
+static int ep_cpu_mt_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                           void **state, dm_err *err)
+{
+    (void)ex;
+    return ep_cpu_prepare(ds, pt, 1, state, err);
+}
+
+static int ep_cpu_run(void *state, dm_err *err)
+{
+    ep_cpu_state *s = state;
+    if (s->mt)
+        return ep_count_all_mt(s->s, s->eps, s->out.n, s->iv, s->threads, s->counts, err);
+    for (int64_t i = 0; i < s->out.n; i++)
+        if ((s->counts[i] = ep_count(s->s, &s->eps[i], s->iv)) < 0)
+            return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory counting");
+    return 0;
+}
+
+static int ep_cpu_output(void *state, const void **out, dm_err *err)
+{
+    (void)err;
+    ep_cpu_state *s = state;
+    *out = &s->out;
+    return 0;
+}
+
+/* ---- the table ------------------------------------------------------------------ */
+
+static const char *const ep_generators[] = { "sym26", NULL };
+
+static const dm_param_spec ep_dataset_params[] = {
+    { .name = "seconds", .type = DM_P_REAL, .def = "60", .allowed = "1..100000",
+      .help = "sym26: seconds of recording" },
+    { .name = "basal_hz", .type = DM_P_REAL, .def = "20", .allowed = "1..1000",
+      .help = "sym26: basal firing rate of each neuron, Hz" },
+    { .name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
+      .help = "sym26: seed of the generator" },
+    { 0 },
+};
+
+static const dm_param_spec ep_problem_params[] = {
+    { .name = "level", .type = DM_P_INT, .def = "2", .allowed = "1..16",
+      .help = "episode length N: every serial episode of N event types is counted" },
+    { .name = "count", .type = DM_P_INT, .def = "0", .allowed = "0..16777216",
+      .help = "count only the first episodes of the level, in type order (0: all)" },
+    { .name = "gap_lo_ms", .type = DM_P_REAL, .def = "4", .allowed = "0..",
+      .help = "each link's gap interval: lower end, ms" },
+    { .name = "gap_hi_ms", .type = DM_P_REAL, .def = "6", .allowed = "0..",
+      .help = "each link's gap interval: upper end, ms" },
+    { .name = "interval", .type = DM_P_ENUM, .def = "open-closed",
+      .allowed = "open-closed|closed",
+      .help = "open-closed: lo < gap <= hi (the papers'); closed: lo <= gap <= hi" },
+    { 0 },
+};
+
+static const dm_param_spec ep_cpu_mt_params[] = {
+    { .name = "threads", .type = DM_P_INT, .def = "0", .allowed = "0..4096",
+      .help = "threads (0: every online core)" },
+    { 0 },
+};
+
+/* Refuses a gap interval whose ends are the wrong way round. */
+static int ep_cpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    (void)dev;
+    if (dm_point_real(pt, "gap_lo_ms") > dm_point_real(pt, "gap_hi_ms")) {
+        snprintf(why, n, "gap_lo_ms %g is above gap_hi_ms %g", dm_point_real(pt, "gap_lo_ms"),
+                 dm_point_real(pt, "gap_hi_ms"));
+        return 1;
+    }
+    return 0;
+}
+
+static const dm_variant ep_variants[] = {
+    { .name = "cpu", .description = "Algorithm 1 over the episodes, one thread",
+      .needs_gpu = 0, .supports = ep_cpu_supports, .setup = ep_cpu_setup,
+      .run = ep_cpu_run, .output = ep_cpu_output, .teardown = ep_cpu_teardown },
+    { .name = "cpu-mt", .description = "Algorithm 1 across episodes on all cores (pthreads)",
+      .needs_gpu = 0, .params = ep_cpu_mt_params, .supports = ep_cpu_supports,
+      .setup = ep_cpu_mt_setup, .run = ep_cpu_run, .output = ep_cpu_output,
+      .teardown = ep_cpu_teardown },
+    { 0 },
+};
+
+const dm_workload episodes_workload = {
+    .name = "episodes",
+    .description = "frequent episode mining in spike trains: non-overlapped counts of "
+                   "serial episodes with gap intervals (Cao et al.)",
+    .generators = ep_generators,
+    .dataset_params = ep_dataset_params,
+    .problem_params = ep_problem_params,
+    .dataset_open = ep_dataset_open,
+    .dataset_close = ep_dataset_close,
+    .reference = ep_reference,
+    .reference_free = ep_reference_free,
+    .compare = ep_compare,
+    .write_result = ep_write_result,
+    .variants = ep_variants,
+    .tuned = dm_tuned_table,
+    .fits = dm_crossover_fit_table,
+    .study = &episodes_study,
+};

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "episodes/episodes.h"
+#include "episodes/ep_text.h"
 
 /* The growing stream and the hash of its names (open addressing, type + 1 per slot). */
 typedef struct ep_loader {
@@ -158,16 +159,11 @@ int ep_stream_load_csv(const char *path, ep_stream *s, dm_err *err)
     if (rc)
         return rc;
     ep_loader ld = {.s = s};
-    int64_t line = 0, empty = 0; /* empty: the first empty line since the last data line */
-    const char *end = text + len;
-    for (const char *b = text; b < end && rc == 0;) {
-        const char *e = memchr(b, '\n', (size_t)(end - b));
-        const char *next = e ? e + 1 : end;
-        if (!e)
-            e = end;
-        if (e > b && e[-1] == '\r')
-            e--;
-        line++;
+    int64_t empty = 0; /* the first empty line since the last data line */
+    ep_lines lines = {.p = text, .end = text + len};
+    const char *b, *e;
+    while (rc == 0 && ep_lines_next(&lines, &b, &e)) {
+        int64_t line = lines.line;
         const char *tb = b, *te = e;
         ep_trim(&tb, &te);
         if (tb == te) {
@@ -179,7 +175,6 @@ int ep_stream_load_csv(const char *path, ep_stream *s, dm_err *err)
         } else {
             rc = ep_load_line(&ld, b, e, path, line, err);
         }
-        b = next;
     }
     if (rc == 0 && s->n == 0)
         rc = dm_err_set(err, DM_EINPUT, "%s: no events", path);

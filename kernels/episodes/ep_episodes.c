@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "episodes/episodes.h"
+#include "episodes/ep_text.h"
 
 /* Parses the non-blank line [b, e) into *ep with every link [lo, hi]. Returns 0, or
  * DM_EINPUT naming path:line. */
@@ -65,16 +66,10 @@ int ep_episodes_load(const char *path, const ep_stream *s, double lo, double hi,
     int rc = dm_read_file(path, &text, &len, err);
     if (rc)
         return rc;
-    int64_t cap = 0, line = 0;
-    const char *end = text + len;
-    for (const char *b = text; b < end && rc == 0;) {
-        const char *e = memchr(b, '\n', (size_t)(end - b));
-        const char *next = e ? e + 1 : end;
-        if (!e)
-            e = end;
-        if (e > b && e[-1] == '\r')
-            e--;
-        line++;
+    int64_t cap = 0;
+    ep_lines lines = {.p = text, .end = text + len};
+    const char *b, *e;
+    while (rc == 0 && ep_lines_next(&lines, &b, &e)) {
         const char *p = b;
         while (p < e && (*p == ' ' || *p == '\t'))
             p++;
@@ -89,11 +84,10 @@ int ep_episodes_load(const char *path, const ep_stream *s, double lo, double hi,
                 *eps = grown;
                 cap = c2;
             }
-            rc = ep_parse_line(b, e, s, lo, hi, &(*eps)[*n], path, line, err);
+            rc = ep_parse_line(b, e, s, lo, hi, &(*eps)[*n], path, lines.line, err);
             if (rc == 0)
                 (*n)++;
         }
-        b = next;
     }
     if (rc == 0 && *n == 0)
         rc = dm_err_set(err, DM_EINPUT, "%s: no episode at all", path);

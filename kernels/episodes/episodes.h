@@ -110,6 +110,27 @@ int64_t ep_count_brute(const ep_stream *s, const ep_episode *e, ep_interval iv);
 int ep_count_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, ep_interval iv,
                     int threads, int64_t *counts, dm_err *err);
 
+/* ---- the GPU variants' machines, run on the host (ep_machines.c, ep_machine.h) ------ */
+
+/* The margin ep_machine.h's runs and spans need for s and the episodes eps[0..n): from
+ * the largest magnitude among s's times and the episodes' bounds. */
+double ep_stream_margin(const ep_stream *s, const ep_episode *eps, int64_t n);
+
+/* e's count by the PTPE machine (Algorithm 1 with lists as runs). Returns the count, or
+ * -1 when a list needed more than EP_RUNS runs (ep_runs_needed says when it can). */
+int64_t ep_count_runs(const ep_stream *s, const ep_episode *e, ep_interval iv,
+                      double margin);
+
+/* e's relaxed count by PreElim (Algorithm 3): every link [0, hi]. */
+int64_t ep_count_preelim(const ep_stream *s, const ep_episode *e);
+
+/* e's count by MTPE as the GPU runs it: r >= 1 segments, k >= 1 machines a segment, the
+ * log-step merge. *misses (may be NULL) gets the merges that found no machine for a
+ * chain and read the group afresh. Returns the count, or -1 on a list overflow, without
+ * memory or for r or k below 1. */
+int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
+                      double margin, int64_t r, int k, int64_t *misses);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,345 @@
+/* ep_machine.h - the counting machines the GPU variants run, written once for the host
+ * (C, where the tests and the host emulation run them) and the device (CUDA): Algorithm 1
+ * with each list kept as runs of entries (bounded memory, so it fits a thread), PreElim's
+ * one time stamp per node (Algorithm 3), and MTPE's segment scan and merge (papers Figs.
+ * 4-7). Includes only episodes.h. */
+#ifndef DM_EP_MACHINE_H
+#define DM_EP_MACHINE_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "episodes/episodes.h"
+
+#ifdef __CUDACC__
+#define EP_HD static inline __host__ __device__
+#else
+#define EP_HD static inline
+#endif
+
+/* ---- Algorithm 1 with runs --------------------------------------------------------------
+ *
+ * Algorithm 1 asks of list k-1 only whether some entry t' has its gap t - t' inside the
+ * link's interval, for times t that only grow. Entry t' answers yes for t in (t' + lo,
+ * t' + hi]; when two consecutive entries are at most hi - lo apart their intervals touch,
+ * so a run of entries, each within g = hi - lo - margin of the one before, answers yes
+ * exactly for t in (first + lo, last + hi]: one pair of times stands for the run. In
+ * floating point the gaps are rounded (monotonically); margin, a few units in the last
+ * place of the stream's largest time, keeps "touch" true after rounding, so the test
+ * below gives Algorithm 1's answer bit for bit (proof in docs/episodes.md, "Lists as
+ * runs"; tests/test_episodes_machine.c checks it against ep_count on random streams with
+ * gaps on the bounds). A run is dropped when t - last > hi. Live runs' lasts lie within
+ * hi of now and each starts more than g after the one before, so a list never holds more
+ * than floor((hi + margin) / g) + 1 runs (ep_runs_needed); EP_RUNS bounds what a thread
+ * keeps. */
+#define EP_RUNS 8 /* runs per list: a power of two */
+
+typedef struct ep_run {
+    double first, last;
+} ep_run;
+
+typedef struct ep_runs {
+    ep_run r[EP_RUNS];
+    int head, len; /* live runs r[head], r[head + 1], ... (mod EP_RUNS) */
+} ep_runs;
+
+typedef struct ep_machine {
+    ep_runs list[EP_MAX_LEVEL - 1];
+    uint64_t filter;  /* bit y & 63 set for each type y of the episode */
+    int overflow;     /* a list needed more than EP_RUNS runs: the count is not valid */
+} ep_machine;
+
+/* The most runs a list of e needs with this margin, or INT32_MAX when a link's interval is
+ * too narrow for runs to merge (hi - lo <= margin). */
+EP_HD int ep_runs_needed(const ep_episode *e, double margin)
+{
+    int most = 1;
+    for (int k = 0; k + 1 < e->n; k++) {
+        double g = e->hi[k] - e->lo[k] - margin;
+        if (!(g > 0))
+            return INT32_MAX;
+        double runs = floor((e->hi[k] + margin) / g) + 1;
+        if (runs > (double)INT32_MAX)
+            return INT32_MAX;
+        most = (int)runs > most ? (int)runs : most;
+    }
+    return most;
+}
+
+/* The margin for times and gap bounds of magnitude at most tmax: 2^-40 of tmax (2^13
+ * units in the last place, far above the rounding of any gap), at least 2^-40. */
+EP_HD double ep_margin(double tmax)
+{
+    return ldexp(tmax > 1 ? tmax : 1, -40);
+}
+
+EP_HD void ep_machine_init(ep_machine *m, const ep_episode *e)
+{
+    m->filter = 0;
+    m->overflow = 0;
+    for (int k = 0; k < e->n; k++)
+        m->filter |= (uint64_t)1 << (e->ev[k] & 63);
+    for (int k = 0; k + 1 < e->n; k++)
+        m->list[k].head = m->list[k].len = 0;
+}
+
+/* Drops the runs of l whose last entry is more than hi before t. */
+EP_HD void ep_runs_prune(ep_runs *l, double t, double hi)
+{
+    while (l->len > 0 && t - l->r[l->head].last > hi) {
+        l->head = (l->head + 1) & (EP_RUNS - 1);
+        l->len--;
+    }
+}
+
+/* 1 when an entry of l is linked to an event at t by lo..hi. */
+EP_HD int ep_runs_links(ep_runs *l, double t, double lo, double hi, ep_interval iv)
+{
+    ep_runs_prune(l, t, hi);
+    if (l->len == 0)
+        return 0;
+    double gap = t - l->r[l->head].first;
+    return iv == EP_CLOSED ? gap >= lo : gap > lo;
+}
+
+/* Appends t to l (link lo..hi). Returns 0, or 1 when l is full. */
+EP_HD int ep_runs_push(ep_runs *l, double t, double lo, double hi, double margin)
+{
+    ep_runs_prune(l, t, hi);
+    if (l->len > 0) {
+        ep_run *back = &l->r[(l->head + l->len - 1) & (EP_RUNS - 1)];
+        if (t - back->last <= hi - lo - margin) {
+            back->last = t;
+            return 0;
+        }
+    }
+    if (l->len == EP_RUNS)
+        return 1;
+    ep_run *r = &l->r[(l->head + l->len) & (EP_RUNS - 1)];
+    r->first = r->last = t;
+    l->len++;
+    return 0;
+}
+
+/* Feeds the event (type, t) to m, counting e (the nodes from the last down, as
+ * Algorithm 1). Returns 1 when the event ends an occurrence (the lists are then
+ * emptied), else 0. */
+EP_HD int ep_machine_step(ep_machine *m, const ep_episode *e, int32_t type, double t,
+                          ep_interval iv, double margin)
+{
+    if (!((m->filter >> (type & 63)) & 1))
+        return 0;
+    const int last = e->n - 1;
+    for (int k = last; k >= 0; k--) {
+        if (e->ev[k] != type)
+            continue;
+        if (k > 0 && !ep_runs_links(&m->list[k - 1], t, e->lo[k - 1], e->hi[k - 1], iv))
+            continue;
+        if (k == last) {
+            for (int j = 0; j < last; j++)
+                m->list[j].head = m->list[j].len = 0;
+            return 1;
+        }
+        m->overflow |= ep_runs_push(&m->list[k], t, e->lo[k], e->hi[k], margin);
+    }
+    return 0;
+}
+
+/* ---- PreElim (Algorithm 3) ------------------------------------------------------------
+ *
+ * The relaxed count: every link's lower bound dropped, so a link holds when 0 <= t - t'
+ * <= hi (closed at 0, so that at equal times the latest entry still answers for every
+ * older one). The latest time of each list is then the only one that matters (the
+ * papers' Observation 1), and the count is an upper bound on the exact count of either
+ * interval kind (Theorem 4.1): every occurrence of the episode is one of its relaxed
+ * form. */
+typedef struct ep_preelim {
+    double s[EP_MAX_LEVEL - 1]; /* -INFINITY: empty */
+    uint64_t filter;
+} ep_preelim;
+
+EP_HD void ep_preelim_init(ep_preelim *p, const ep_episode *e)
+{
+    p->filter = 0;
+    for (int k = 0; k < e->n; k++)
+        p->filter |= (uint64_t)1 << (e->ev[k] & 63);
+    for (int k = 0; k + 1 < e->n; k++)
+        p->s[k] = -INFINITY;
+}
+
+/* As ep_machine_step, for the relaxed count. */
+EP_HD int ep_preelim_step(ep_preelim *p, const ep_episode *e, int32_t type, double t)
+{
+    if (!((p->filter >> (type & 63)) & 1))
+        return 0;
+    const int last = e->n - 1;
+    for (int k = last; k >= 0; k--) {
+        if (e->ev[k] != type)
+            continue;
+        if (k > 0 && !(t - p->s[k - 1] <= e->hi[k - 1]))
+            continue;
+        if (k == last) {
+            for (int j = 0; j < last; j++)
+                p->s[j] = -INFINITY;
+            return 1;
+        }
+        p->s[k] = t;
+    }
+    return 0;
+}
+
+/* ---- MTPE: segments, machines per segment, merge ---------------------------------------
+ *
+ * Algorithm 1 picks occurrences by earliest end: after an end at position x it starts
+ * afresh at x + 1, so the chain of ends from any state is decided by the last end
+ * alone. The stream is cut into R segments by position, [P_j, P_j+1). A segment's
+ * machine starts afresh at a position r <= P_j and reports (a, count, b): a, the first
+ * end at or after P_j; count, the ends inside the segment; b, the first end at or after
+ * P_j+1 (it reads on past the segment for it). Whatever happened before, the chain
+ * entering segment j+1 is then the chain of the machine there whose a equals b: both
+ * go on afresh from b + 1. Concatenating (a, c, b) with (b, c', b') gives (a, c + c', b')
+ * (the merge of Fig. 7), in log2 R rounds of adjacent groups.
+ *
+ * Which machines: an occurrence ending at or after P_j began within W = the sum of the
+ * links' hi before P_j's time, at an event of the first node's type, so a chain entering
+ * the segment is the chain of a machine started at one of those events, or at P_j. The
+ * segment runs K machines: at P_j and at the K - 1 latest such events (the papers run N,
+ * one per way an occurrence can split). When the window holds more of them a b may find
+ * no a; the merge then reads the next group itself from b + 1 (ep_scan), so the count
+ * is exact for any K, and the misses are counted. b is EP_FRESH when no end comes until
+ * W after the next segment's start: no occurrence that began before it is still open, so
+ * the chain enters the next segment as the machine started at its start. */
+#define EP_NONE ((int64_t)-1)   /* a: no end found */
+#define EP_FRESH ((int64_t)-1)  /* b: enters the next segment afresh */
+#define EP_UNUSED ((int64_t)-2) /* a: machine slot not used */
+
+typedef struct ep_tuple {
+    int64_t a, count, b;
+} ep_tuple;
+
+/* The events of a stream as the machines read them. */
+typedef struct ep_events {
+    const int32_t *type;
+    const double *time;
+    int64_t n;
+    double margin; /* ep_margin of the stream's largest time */
+} ep_events;
+
+/* The longest time an occurrence of e can span, with margin to spare. */
+EP_HD double ep_span(const ep_episode *e, double margin)
+{
+    double w = 0;
+    for (int k = 0; k + 1 < e->n; k++)
+        w += e->hi[k];
+    return w + e->n * margin;
+}
+
+/* Start of segment j of R over n events. */
+EP_HD int64_t ep_segment_start(int64_t n, int64_t r, int64_t j)
+{
+    return j * n / r;
+}
+
+/* Runs the chain of e started afresh at r: ends before lo_pos are not counted; a is the
+ * first end at or after lo_pos, count the ends in [lo_pos, hi_pos), b the first end at or
+ * after hi_pos, or EP_FRESH when the stream ends or no end comes until the span of e
+ * after hi_pos's time. Returns 1 when a list overflowed (out not valid), else 0. */
+EP_HD int ep_scan(const ep_events *ev, const ep_episode *e, ep_interval iv, int64_t r,
+                  int64_t lo_pos, int64_t hi_pos, ep_tuple *out)
+{
+    ep_machine m;
+    ep_machine_init(&m, e);
+    const double limit = hi_pos < ev->n ? ev->time[hi_pos] + ep_span(e, ev->margin) : 0;
+    out->a = EP_NONE;
+    out->count = 0;
+    out->b = EP_FRESH;
+    for (int64_t i = r; i < ev->n; i++) {
+        const double t = ev->time[i];
+        if (i >= hi_pos && t > limit)
+            break;
+        if (!ep_machine_step(&m, e, ev->type[i], t, iv, ev->margin))
+            continue;
+        if (i < lo_pos)
+            continue;
+        if (out->a == EP_NONE)
+            out->a = i;
+        if (i >= hi_pos) {
+            out->b = i;
+            break;
+        }
+        out->count++;
+    }
+    return m.overflow;
+}
+
+/* Where segment [lo_pos, hi_pos)'s machine `machine` (0..k-1) starts: lo_pos for 0, else
+ * the machine-th latest event of e's first type before lo_pos within e's span of
+ * lo_pos's time; -1 when there is none. */
+EP_HD int64_t ep_machine_start(const ep_events *ev, const ep_episode *e, int64_t lo_pos,
+                               int machine)
+{
+    if (machine == 0)
+        return lo_pos;
+    if (lo_pos >= ev->n)
+        return -1;
+    const double from = ev->time[lo_pos] - ep_span(e, ev->margin);
+    for (int64_t i = lo_pos - 1; i >= 0 && ev->time[i] >= from; i--)
+        if (ev->type[i] == e->ev[0] && --machine == 0)
+            return i;
+    return -1;
+}
+
+/* The tuple of segment [lo_pos, hi_pos)'s machine `machine`. Returns 1 on overflow. */
+EP_HD int ep_segment_tuple(const ep_events *ev, const ep_episode *e, ep_interval iv,
+                           int64_t lo_pos, int64_t hi_pos, int machine, ep_tuple *out)
+{
+    int64_t r = ep_machine_start(ev, e, lo_pos, machine);
+    if (r < 0) {
+        out->a = EP_UNUSED;
+        out->count = 0;
+        out->b = EP_FRESH;
+        return 0;
+    }
+    return ep_scan(ev, e, iv, r, lo_pos, hi_pos, out);
+}
+
+/* Concatenates s (a group's tuple) with the next group [lo_pos, hi_pos), whose k tuples
+ * are next[0..k). Writes the joined tuple to out; *missed is set when no tuple of next
+ * began at s->b and the group was read afresh. Returns 1 on overflow. */
+EP_HD int ep_merge(const ep_events *ev, const ep_episode *e, ep_interval iv,
+                   const ep_tuple *s, const ep_tuple *next, int k, int64_t lo_pos,
+                   int64_t hi_pos, ep_tuple *out, int *missed)
+{
+    *missed = 0;
+    if (s->a == EP_UNUSED) {
+        *out = *s;
+        return 0;
+    }
+    if (s->b == EP_FRESH) {
+        out->a = s->a != EP_NONE ? s->a : next[0].a;
+        out->count = s->count + next[0].count;
+        out->b = next[0].b;
+        return 0;
+    }
+    for (int j = 0; j < k; j++)
+        if (next[j].a == s->b) {
+            out->a = s->a;
+            out->count = s->count + next[j].count;
+            out->b = next[j].b;
+            return 0;
+        }
+    *missed = 1;
+    out->a = s->a;
+    if (s->b >= hi_pos) {
+        out->count = s->count;
+        out->b = s->b;
+        return 0;
+    }
+    ep_tuple rest;
+    int overflow = ep_scan(ev, e, iv, s->b + 1, lo_pos, hi_pos, &rest);
+    out->count = s->count + 1 + rest.count;
+    out->b = rest.b;
+    return overflow;
+}
+
+#endif

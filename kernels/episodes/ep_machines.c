@@ -1,0 +1,81 @@
+/* ep_machines.c - the GPU variants' counting machines (ep_machine.h) run on the host:
+ * PTPE's Algorithm 1 with runs, PreElim, and MTPE's segments and log-step merge in the
+ * order the kernels run them, so tests check them against Algorithm 1 without a GPU. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "episodes/ep_machine.h"
+
+double ep_stream_margin(const ep_stream *s, const ep_episode *eps, int64_t n)
+{
+    double most = s->n ? fmax(fabs(s->time[0]), fabs(s->time[s->n - 1])) : 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int k = 0; k + 1 < eps[i].n; k++)
+            most = fmax(most, fmax(fabs(eps[i].lo[k]), fabs(eps[i].hi[k])));
+    return ep_margin(most);
+}
+
+static ep_events ep_events_of(const ep_stream *s, double margin)
+{
+    return (ep_events){ .type = s->type, .time = s->time, .n = s->n, .margin = margin };
+}
+
+int64_t ep_count_runs(const ep_stream *s, const ep_episode *e, ep_interval iv,
+                      double margin)
+{
+    ep_machine m;
+    int64_t count = 0;
+    ep_machine_init(&m, e);
+    for (int64_t i = 0; i < s->n; i++)
+        count += ep_machine_step(&m, e, s->type[i], s->time[i], iv, margin);
+    return m.overflow ? -1 : count;
+}
+
+int64_t ep_count_preelim(const ep_stream *s, const ep_episode *e)
+{
+    ep_preelim p;
+    int64_t count = 0;
+    ep_preelim_init(&p, e);
+    for (int64_t i = 0; i < s->n; i++)
+        count += ep_preelim_step(&p, e, s->type[i], s->time[i]);
+    return count;
+}
+
+int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
+                      double margin, int64_t r, int k, int64_t *misses)
+{
+    const ep_events ev = ep_events_of(s, margin);
+    if (r < 1 || k < 1)
+        return -1;
+    ep_tuple *t = malloc((size_t)(r * k) * sizeof *t);
+    int overflow = 0;
+    int64_t missed = 0;
+    if (!t)
+        return -1;
+    /* The counting step: every segment's machines. */
+    for (int64_t j = 0; j < r; j++)
+        for (int m = 0; m < k; m++)
+            overflow |= ep_segment_tuple(&ev, e, iv, ep_segment_start(s->n, r, j),
+                                         ep_segment_start(s->n, r, j + 1), m, &t[j * k + m]);
+    /* The merging step: round i joins the groups of 2^(i-1) segments starting at
+     * multiples of 2^i with the group after each; a group's tuples sit in its first
+     * segment's slots. */
+    for (int64_t width = 1; width < r; width *= 2)
+        for (int64_t g = 0; g + width < r; g += 2 * width) {
+            const int64_t next = g + width, end = next + width < r ? next + width : r;
+            for (int m = 0; m < k; m++) {
+                int miss;
+                ep_tuple joined;
+                overflow |= ep_merge(&ev, e, iv, &t[g * k + m], &t[next * k], k,
+                                     ep_segment_start(s->n, r, next),
+                                     ep_segment_start(s->n, r, end), &joined, &miss);
+                missed += miss;
+                t[g * k + m] = joined;
+            }
+        }
+    int64_t count = t[0].count;
+    free(t);
+    if (misses)
+        *misses = missed;
+    return overflow ? -1 : count;
+}

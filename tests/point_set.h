@@ -30,4 +30,16 @@ static inline void set_str(dm_point *pt, const char *name, const char *s)
                      (int)sizeof pt->values[i].s - 1, s);
 }
 
+/* Copies the dataset and problem parameters of from into to (a point of another
+ * variant). */
+static inline void copy_problem(dm_point *to, const dm_point *from)
+{
+    for (int i = 0; i < from->nparams; i++) {
+        const char *name = from->specs[i]->name;
+        for (int k = 0; k < to->nparams; k++)
+            if (strcmp(to->specs[k]->name, name) == 0)
+                to->values[k] = from->values[i];
+    }
+}
+
 #endif

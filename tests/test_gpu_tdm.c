@@ -25,18 +25,6 @@
 
 extern const dm_workload tdm_workload;
 
-/* Copies the dataset and problem parameters of from into to (a point of another
- * variant). */
-static void copy_problem(dm_point *to, const dm_point *from)
-{
-    for (int i = 0; i < from->nparams; i++) {
-        const char *name = from->specs[i]->name;
-        for (int k = 0; k < to->nparams; k++)
-            if (strcmp(to->specs[k]->name, name) == 0)
-                to->values[k] = from->values[i];
-    }
-}
-
 /* The tile, piece or chunk values tried for each variant (0: none to set). */
 static int extra_values(const char *variant, const char **name, const int64_t **values)
 {

@@ -213,6 +213,10 @@ struct dm_variant {
     const char *description;
     int needs_gpu;
     const dm_param_spec *params; /* execution parameters (block size, ...); may be NULL */
+    /* Optional: "name=value,..." of problem parameters the variant only counts with (a
+     * relaxed problem, say); a point made from defaults for it takes them, and its
+     * supports() refuses other values. */
+    const char *fixed;
     /* Optional: 0 when the variant can run pt on dev (dev NULL without a GPU), else
      * nonzero with why filled ("block 2048 exceeds the device's 1024"). */
     int (*supports)(const dm_point *pt, const dm_device *dev, char *why, size_t n);

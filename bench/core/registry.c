@@ -129,6 +129,28 @@ static int add_defaults(dm_point *pt, const dm_param_spec *tab, dm_err *err)
     return 0;
 }
 
+/* Sets the problem parameters v->fixed names ("name=value,...") in pt. */
+static int set_fixed(dm_point *pt, const dm_variant *v, dm_err *err)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", v && v->fixed ? v->fixed : "");
+    for (char *save = NULL, *pair = strtok_r(buf, ",", &save); pair;
+         pair = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(pair, '=');
+        int i = 0;
+        if (eq)
+            *eq = '\0';
+        while (i < pt->nparams && strcmp(pt->specs[i]->name, pair) != 0)
+            i++;
+        if (!eq || i == pt->nparams)
+            return dm_err_set(err, DM_EINPUT, "variant %s: fixed '%s' is not name=value of "
+                              "a parameter", v->name, pair);
+        if (dm_value_parse(pt->specs[i], eq + 1, &pt->values[i], err) != 0)
+            return dm_err_prefix(err, "variant %s: fixed %s", v->name, pair);
+    }
+    return 0;
+}
+
 int registry_point_defaults(const dm_workload *w, const dm_variant *v, dm_point *pt,
                             dm_err *err)
 {
@@ -136,7 +158,7 @@ int registry_point_defaults(const dm_workload *w, const dm_variant *v, dm_point 
     pt->workload = w;
     pt->variant = v;
     if (add_defaults(pt, w->dataset_params, err) || add_defaults(pt, w->problem_params, err) ||
-        add_defaults(pt, v ? v->params : NULL, err))
+        add_defaults(pt, v ? v->params : NULL, err) || set_fixed(pt, v, err))
         return err ? err->code : DM_EINPUT;
     return 0;
 }

@@ -29,8 +29,9 @@ const dm_variant *registry_variant(const dm_workload *w, const char *name, dm_er
 const dm_param_spec *registry_param(const dm_workload *w, const dm_variant *v,
                                     const char *name);
 
-/* Fills pt with w's and v's parameters at their defaults. Returns 0, or DM_EINPUT if a
- * table's default does not parse (a programming error caught by the registry test). */
+/* Fills pt with w's and v's parameters at their defaults, then the values v->fixed
+ * gives. Returns 0, or DM_EINPUT if a table's default or a fixed value does not parse (a
+ * programming error caught by the registry test). */
 int registry_point_defaults(const dm_workload *w, const dm_variant *v, dm_point *pt,
                             dm_err *err);
 

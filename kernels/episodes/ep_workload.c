@@ -9,7 +9,9 @@
 
 ep_interval ep_point_interval(const dm_point *pt)
 {
-    return strcmp(dm_point_str(pt, "interval"), "closed") == 0 ? EP_CLOSED : EP_OPEN_CLOSED;
+    return dm_point_int(pt, "relax") || strcmp(dm_point_str(pt, "interval"), "closed") == 0
+               ? EP_CLOSED
+               : EP_OPEN_CLOSED;
 }
 
 int ep_candidates(const ep_stream *s, const dm_point *pt, ep_episode **eps, int64_t *n,
@@ -17,7 +19,8 @@ int ep_candidates(const ep_stream *s, const dm_point *pt, ep_episode **eps, int6
 {
     int level = (int)dm_point_int(pt, "level");
     int64_t count = dm_point_int(pt, "count"), total = 1;
-    double lo = dm_point_real(pt, "gap_lo_ms") * 1e-3, hi = dm_point_real(pt, "gap_hi_ms") * 1e-3;
+    double lo = dm_point_int(pt, "relax") ? 0 : dm_point_real(pt, "gap_lo_ms") * 1e-3;
+    double hi = dm_point_real(pt, "gap_hi_ms") * 1e-3;
     *eps = NULL;
     *n = 0;
     for (int k = 0; k < level && total <= EP_MAX_CANDIDATES; k++)

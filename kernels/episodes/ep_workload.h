@@ -35,12 +35,13 @@ typedef struct ep_result {
 
 /* The episodes pt counts on s: its level's serial episodes over s's types in
  * lexicographic order of type index (types may repeat), the first `count` of them
- * (0: all), every link with the gap (gap_lo_ms, gap_hi_ms]. Returns 0 with *eps
+ * (0: all), every link with the gap (gap_lo_ms, gap_hi_ms], or [0, gap_hi_ms] when pt
+ * sets relax (PreElim's relaxed problem). Returns 0 with *eps
  * (malloc'd) and *n; DM_EINPUT when there would be more than EP_MAX_CANDIDATES.
  * DM_ERUNTIME without memory. */
 int ep_candidates(const ep_stream *s, const dm_point *pt, ep_episode **eps, int64_t *n,
                   dm_err *err);
-/* The point's interval mode. */
+/* The point's interval mode: closed when it sets relax. */
 ep_interval ep_point_interval(const dm_point *pt);
 
 int ep_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *ds,

@@ -1,10 +1,13 @@
 /* episodes.c - the variants of frequent episode mining in spike trains (Cao et al.) and
  * the workload's table. cpu is Algorithm 1 over the point's episodes on one thread (the
  * papers' serial baseline); cpu-mt counts them across every core (the papers' CPU
- * column). The GPU variants (PTPE, MTPE, hybrid, PreElim, two-pass, multi-GPU) come next
- * (issue 12). */
+ * column). ptpe, mtpe and preelim are the papers' GPU kernels (ep_gpu.cu); hybrid,
+ * two-pass and multi-GPU come next (issue 12). */
 #include <stdlib.h>
 
+#include <cuda_runtime.h>
+
+#include "episodes/ep_gpu.h"
 #include "episodes/ep_workload.h"
 #include "fits.h"
 #include "tuned.h"
@@ -93,6 +96,166 @@ static int ep_cpu_output(void *state, const void **out, dm_err *err)
     return 0;
 }
 
+/* ---- ptpe, mtpe, preelim ------------------------------------------------------------- */
+
+typedef int (*ep_gpu_fn)(const ep_gpu_launch *a, dm_err *err);
+
+typedef struct ep_gpu_state {
+    cudaStream_t stream;
+    ep_episode *eps;
+    int64_t *counts;
+    int32_t *d_type;
+    double *d_time;
+    ep_episode *d_eps;
+    int64_t *d_counts;
+    ep_tuple *d_tuples;
+    unsigned long long *d_overflow;
+    ep_gpu_launch la;
+    ep_gpu_fn count;
+    ep_result out;
+} ep_gpu_state;
+
+static void ep_gpu_teardown(void *state)
+{
+    ep_gpu_state *s = state;
+    if (!s)
+        return;
+    dm_gpu_free(s->stream, s->d_type);
+    dm_gpu_free(s->stream, s->d_time);
+    dm_gpu_free(s->stream, s->d_eps);
+    dm_gpu_free(s->stream, s->d_counts);
+    dm_gpu_free(s->stream, s->d_tuples);
+    dm_gpu_free(s->stream, s->d_overflow);
+    free(s->eps);
+    free(s->counts);
+    free(s);
+}
+
+/* A new device buffer *dev of n bytes on s's stream, holding host's bytes unless host is
+ * NULL (then zeroed). Returns 0, or DM_ERUNTIME with err set. */
+static int ep_gpu_upload(ep_gpu_state *s, const void *host, size_t n, void **dev, dm_err *err)
+{
+    if (dm_gpu_alloc(s->stream, n ? n : 1, dev, err))
+        return DM_ERUNTIME;
+    return host ? DM_CUDA(err, cudaMemcpyAsync(*dev, host, n, cudaMemcpyHostToDevice, s->stream))
+                : DM_CUDA(err, cudaMemsetAsync(*dev, 0, n, s->stream));
+}
+
+/* MTPE's segments for m episodes of k machines on dev: the smallest power of two that
+ * gives every thread slot of the device two threads, at most 4096 and at most n. */
+static int64_t ep_mtpe_auto_segments(const dm_device *dev, int64_t m, int k, int64_t n)
+{
+    int64_t want = 2 * (int64_t)dev->sms * dev->max_threads_per_sm, r = 1;
+    while (r < 4096 && r < n && m * k * r < want)
+        r *= 2;
+    return r;
+}
+
+/* The point's episodes and the stream on the device; the kernels' launch. Returns 0,
+ * DM_EINPUT when an episode's lists would need more runs than a thread keeps, or
+ * DM_ERUNTIME with err set. */
+static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                        ep_gpu_fn count, void **state, dm_err *err)
+{
+    const ep_data *d = ds->data;
+    const ep_stream *st = &d->s;
+    ep_gpu_state *s = calloc(1, sizeof *s);
+    int64_t n = 0;
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
+    s->stream = (cudaStream_t)ex->stream;
+    s->count = count;
+    if (ep_candidates(st, pt, &s->eps, &n, err) != 0)
+        goto fail;
+    double margin = ep_stream_margin(st, s->eps, n);
+    for (int64_t i = 0; count != ep_gpu_preelim && i < n; i++)
+        if (ep_runs_needed(&s->eps[i], margin) > EP_RUNS) {
+            char name[EP_MAX_LEVEL * (EP_NAME_MAX + 4)];
+            ep_episode_format(st, &s->eps[i], name, sizeof name);
+            dm_err_set(err, DM_EINPUT, "episode %s: a link's interval is too narrow for its "
+                       "window (lists would need more than %d runs); widen hi - lo", name,
+                       EP_RUNS);
+            goto fail;
+        }
+    if (!(s->counts = calloc((size_t)(n ? n : 1), sizeof *s->counts))) {
+        dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
+        goto fail;
+    }
+    s->la = (ep_gpu_launch){ .neps = n, .iv = ep_point_interval(pt),
+                             .block = (int)dm_point_int(pt, "block"),
+                             .stream = s->stream };
+    if (count == ep_gpu_mtpe) {
+        int64_t k = dm_point_int(pt, "machines"), r = dm_point_int(pt, "segments");
+        s->la.machines = (int)(k ? k : dm_point_int(pt, "level"));
+        s->la.segments = r ? r : ep_mtpe_auto_segments(ex->device, n, s->la.machines, st->n);
+    }
+    size_t tuples = (size_t)(n * s->la.segments * s->la.machines) * sizeof *s->d_tuples;
+    if (ep_gpu_upload(s, st->type, (size_t)st->n * sizeof *st->type, (void **)&s->d_type,
+                      err) ||
+        ep_gpu_upload(s, st->time, (size_t)st->n * sizeof *st->time, (void **)&s->d_time,
+                      err) ||
+        ep_gpu_upload(s, s->eps, (size_t)n * sizeof *s->eps, (void **)&s->d_eps, err) ||
+        ep_gpu_upload(s, NULL, (size_t)n * sizeof *s->d_counts, (void **)&s->d_counts, err) ||
+        ep_gpu_upload(s, NULL, sizeof *s->d_overflow, (void **)&s->d_overflow, err) ||
+        (tuples && ep_gpu_upload(s, NULL, tuples, (void **)&s->d_tuples, err)) ||
+        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
+        goto fail;
+    s->la.ev = (ep_events){ .type = s->d_type, .time = s->d_time, .n = st->n,
+                            .margin = margin };
+    s->la.eps = s->d_eps;
+    s->la.counts = s->d_counts;
+    s->la.tuples = s->d_tuples;
+    s->la.overflow = s->d_overflow;
+    s->out = (ep_result){ .s = st, .eps = s->eps, .n = n, .counts = s->counts };
+    *state = s;
+    return 0;
+fail:
+    ep_gpu_teardown(s);
+    return err->code;
+}
+
+static int ep_ptpe_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                         void **state, dm_err *err)
+{
+    return ep_gpu_setup(ex, ds, pt, ep_gpu_ptpe, state, err);
+}
+
+static int ep_mtpe_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                         void **state, dm_err *err)
+{
+    return ep_gpu_setup(ex, ds, pt, ep_gpu_mtpe, state, err);
+}
+
+static int ep_preelim_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                            void **state, dm_err *err)
+{
+    return ep_gpu_setup(ex, ds, pt, ep_gpu_preelim, state, err);
+}
+
+static int ep_gpu_run(void *state, dm_err *err)
+{
+    ep_gpu_state *s = state;
+    return s->count(&s->la, err);
+}
+
+static int ep_gpu_output(void *state, const void **out, dm_err *err)
+{
+    ep_gpu_state *s = state;
+    unsigned long long overflow = 0;
+    if (DM_CUDA(err, cudaMemcpyAsync(s->counts, s->d_counts,
+                                     (size_t)s->out.n * sizeof *s->counts,
+                                     cudaMemcpyDeviceToHost, s->stream)) ||
+        DM_CUDA(err, cudaMemcpyAsync(&overflow, s->d_overflow, sizeof overflow,
+                                     cudaMemcpyDeviceToHost, s->stream)) ||
+        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
+        return DM_ERUNTIME;
+    if (overflow)
+        return dm_err_set(err, DM_ERUNTIME, "episodes: %llu lists overflowed on the GPU, "
+                          "which setup's bound should have ruled out", overflow);
+    *out = &s->out;
+    return 0;
+}
+
 /* ---- the table ------------------------------------------------------------------ */
 
 static const char *const ep_generators[] = { "sym26", NULL };
@@ -119,12 +282,31 @@ static const dm_param_spec ep_problem_params[] = {
     { .name = "interval", .type = DM_P_ENUM, .def = "open-closed",
       .allowed = "open-closed|closed",
       .help = "open-closed: lo < gap <= hi (the papers'); closed: lo <= gap <= hi" },
+    { .name = "relax", .type = DM_P_INT, .def = "0", .allowed = "0..1",
+      .help = "1: count the relaxed problem, every link [0, hi] (PreElim's upper bound)" },
     { 0 },
 };
 
 static const dm_param_spec ep_cpu_mt_params[] = {
     { .name = "threads", .type = DM_P_INT, .def = "0", .allowed = "0..4096",
       .help = "threads (0: every online core)" },
+    { 0 },
+};
+
+static const dm_param_spec ep_gpu_params[] = {
+    { .name = "block", .type = DM_P_INT, .def = "128", .allowed = "32..1024",
+      .help = "threads per block of the counting kernel (a multiple of 32)" },
+    { 0 },
+};
+
+static const dm_param_spec ep_mtpe_params[] = {
+    { .name = "block", .type = DM_P_INT, .def = "128", .allowed = "32..1024",
+      .help = "threads per block of the counting kernel (a multiple of 32)" },
+    { .name = "segments", .type = DM_P_INT, .def = "0", .allowed = "0..65536",
+      .help = "R, segments of the stream per episode (0: the smallest power of two that "
+              "gives the device two threads per thread slot, at most 4096)" },
+    { .name = "machines", .type = DM_P_INT, .def = "0", .allowed = "0..64",
+      .help = "K, machines per segment (0: the level N, as the papers)" },
     { 0 },
 };
 
@@ -140,6 +322,36 @@ static int ep_cpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
     return 0;
 }
 
+/* Refuses a block the device cannot launch or that is not whole warps, and what the
+ * CPU variants refuse. */
+static int ep_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    int64_t block = dm_point_int(pt, "block");
+    if (ep_cpu_supports(pt, dev, why, n))
+        return 1;
+    if (block % 32) {
+        snprintf(why, n, "block %lld is not a multiple of 32", (long long)block);
+        return 1;
+    }
+    if (dev && block > dev->max_threads_per_block) {
+        snprintf(why, n, "block %lld exceeds the device's %d", (long long)block,
+                 dev->max_threads_per_block);
+        return 1;
+    }
+    return 0;
+}
+
+/* PreElim counts the relaxed problem only. */
+static int ep_preelim_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    if (!dm_point_int(pt, "relax")) {
+        snprintf(why, n, "preelim counts the relaxed problem (every link [0, hi]): set "
+                 "relax=1");
+        return 1;
+    }
+    return ep_gpu_supports(pt, dev, why, n);
+}
+
 static const dm_variant ep_variants[] = {
     { .name = "cpu", .description = "Algorithm 1 over the episodes, one thread",
       .needs_gpu = 0, .supports = ep_cpu_supports, .setup = ep_cpu_setup,
@@ -148,6 +360,21 @@ static const dm_variant ep_variants[] = {
       .needs_gpu = 0, .params = ep_cpu_mt_params, .supports = ep_cpu_supports,
       .setup = ep_cpu_mt_setup, .run = ep_cpu_run, .output = ep_cpu_output,
       .teardown = ep_cpu_teardown },
+    { .name = "ptpe", .description = "a thread per episode, Algorithm 1 over the stream",
+      .needs_gpu = 1, .params = ep_gpu_params, .supports = ep_gpu_supports,
+      .setup = ep_ptpe_setup, .run = ep_gpu_run, .output = ep_gpu_output,
+      .teardown = ep_gpu_teardown },
+    { .name = "mtpe", .description = "threads per episode: R segments x K machines, then "
+                                     "the log-step merge",
+      .needs_gpu = 1, .params = ep_mtpe_params, .supports = ep_gpu_supports,
+      .setup = ep_mtpe_setup, .run = ep_gpu_run, .output = ep_gpu_output,
+      .teardown = ep_gpu_teardown },
+    { .name = "preelim", .description = "the relaxed count (Algorithm 3), a thread per "
+                                        "episode, one time per node",
+      .needs_gpu = 1, .params = ep_gpu_params, .fixed = "relax=1",
+      .supports = ep_preelim_supports,
+      .setup = ep_preelim_setup, .run = ep_gpu_run, .output = ep_gpu_output,
+      .teardown = ep_gpu_teardown },
     { 0 },
 };
 

@@ -1,0 +1,138 @@
+/* test_gpu_episodes.c - the episodes workload's GPU variants against Algorithm 1, count
+ * for count: Sym26 and (when the shared folder is there) the recorded sim-64 stream,
+ * levels 1 to 5, both interval kinds and wide and narrow gaps, block sizes 32 to 1024,
+ * MTPE cut into 1 to 1024 segments (or as many as fill the card) with 1 to 16 machines, PreElim on the relaxed problem
+ * (and PTPE and MTPE there too). Exits 77 (skip) without a GPU. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "gpu_fixture.h"
+#include "point_set.h"
+#include "registry.h"
+
+extern const dm_workload episodes_workload;
+
+/* MTPE's (segments, machines) tried: one segment, a prime count with one machine (every
+ * chain entering mid-occurrence read afresh), the automatic choice, and many. */
+static const int64_t cuts[][2] = {{1, 1}, {7, 1}, {64, 2}, {0, 0}, {1024, 16}};
+
+/* Every GPU variant at each block size (MTPE at each cut) on pt's problem over ds. */
+static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
+                      const dm_dataset *ds)
+{
+    static const int blocks[] = {32, 128, 1024};
+    dm_err err = {0};
+    void *ref;
+    if (episodes_workload.reference(ds, pt, &ref, &err))
+        fail_msg("reference: %s", err.msg);
+    for (const dm_variant *v = episodes_workload.variants; v->name; v++) {
+        if (!v->needs_gpu)
+            continue;
+        int mtpe = registry_param(&episodes_workload, v, "segments") != NULL;
+        for (int b = 0; b < 3; b++)
+            for (size_t x = 0; x < (mtpe ? sizeof cuts / sizeof *cuts : 1); x++) {
+                dm_point vp;
+                assert_int_equal(registry_point_defaults(&episodes_workload, v, &vp, &err), 0);
+                copy_problem(&vp, pt);
+                set_int(&vp, "block", blocks[b]);
+                if (mtpe) {
+                    set_int(&vp, "segments", cuts[x][0]);
+                    set_int(&vp, "machines", cuts[x][1]);
+                }
+                check_variant(c, &f->ex, &episodes_workload, v, &vp, ds, ref);
+            }
+    }
+    episodes_workload.reference_free(ref);
+}
+
+static void open_dataset(const char *path, dm_point *pt, dm_dataset *ds)
+{
+    dm_err err = {0};
+    dm_data_source src = {0};
+    snprintf(src.generator, sizeof src.generator, "sym26");
+    if (path)
+        snprintf(src.path, sizeof src.path, "%s", path);
+    if (episodes_workload.dataset_open(&src, pt, ds, &err))
+        fail_msg("dataset: %s", err.msg);
+}
+
+/* The problems tried on one dataset: levels 1-5 (the first 3000 episodes of levels 3 to
+ * 5), gap (4, 6] and [4, 6] ms, a wide (0, 20] and a narrow (5, 6] ms; then the relaxed
+ * problem, where preelim runs too. */
+static void check_problems(gpu_fixture *f, const char *path, check_cases *c)
+{
+    static const struct {
+        double lo, hi;
+        const char *interval;
+    } gaps[] = {{4, 6, "open-closed"}, {4, 6, "closed"}, {0, 20, "open-closed"},
+                {5, 6, "closed"}};
+    dm_err err = {0};
+    dm_point pt;
+    dm_dataset ds;
+    const dm_variant *cpu = registry_variant(&episodes_workload, "cpu", &err);
+    assert_int_equal(registry_point_defaults(&episodes_workload, cpu, &pt, &err), 0);
+    set_real(&pt, "seconds", 10);
+    open_dataset(path, &pt, &ds);
+    for (int level = 1; level <= 5; level++)
+        for (size_t g = 0; g < sizeof gaps / sizeof *gaps; g++) {
+            set_int(&pt, "level", level);
+            set_int(&pt, "count", level >= 3 ? 3000 : 0);
+            set_real(&pt, "gap_lo_ms", gaps[g].lo);
+            set_real(&pt, "gap_hi_ms", gaps[g].hi);
+            set_str(&pt, "interval", gaps[g].interval);
+            for (int relax = 0; relax <= (g == 0); relax++) {
+                set_int(&pt, "relax", relax);
+                check_all(f, c, &pt, &ds);
+            }
+        }
+    episodes_workload.dataset_close(&ds);
+}
+
+/* preelim refuses the exact problem, and nothing else is refused. */
+static const check_skip expected_skips[] = {
+    {.variant = "preelim", .params = "relax=0", .reason = "relaxed problem"},
+    {0},
+};
+
+static void test_sym26(void **state)
+{
+    check_cases c;
+    check_begin(&c, expected_skips);
+    check_problems(*state, NULL, &c);
+    check_end(&c, "sym26");
+}
+
+static void test_recorded_stream(void **state)
+{
+    const char *path = DM_SOURCE_DIR "/../shared/datasets/episodes/sim-64-size20.csv";
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "test_recorded_stream: %s not there, skipped\n", path);
+        skip();
+    }
+    check_cases c;
+    check_begin(&c, expected_skips);
+    check_problems(*state, path, &c);
+    check_end(&c, "sim-64-size20");
+}
+
+int main(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+        fprintf(stderr, "test_gpu_episodes: no GPU, skipped\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sym26),
+        cmocka_unit_test(test_recorded_stream),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

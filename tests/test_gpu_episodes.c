@@ -1,8 +1,9 @@
 /* test_gpu_episodes.c - the episodes workload's GPU variants against Algorithm 1, count
  * for count: Sym26 and (when the shared folder is there) the recorded sim-64 stream,
  * levels 1 to 5, both interval kinds and wide and narrow gaps, block sizes 32 to 1024,
- * MTPE cut into 1 to 1024 segments (or as many as fill the card) with 1 to 16 machines, PreElim on the relaxed problem
- * (and PTPE and MTPE there too). Exits 77 (skip) without a GPU. */
+ * MTPE cut into 1 to 1024 segments (or as many as fill the card) with 1 to 16 machines,
+ * hybrid at its own switch point and at each extreme, PreElim on the relaxed problem
+ * (and the others there too). Exits 77 (skip) without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +25,12 @@ extern const dm_workload episodes_workload;
  * chain entering mid-occurrence read afresh), the automatic choice, and many. */
 static const int64_t cuts[][2] = {{1, 1}, {7, 1}, {64, 2}, {0, 0}, {1024, 16}};
 
-/* Every GPU variant at each block size (MTPE at each cut) on pt's problem over ds. */
+/* hybrid's switch points tried: its own (resolved for the card), and each kernel
+ * everywhere. */
+static const int64_t switches[] = {0, 1, (int64_t)1 << 40};
+
+/* Every GPU variant at each block size (MTPE at each cut, hybrid at each switch point)
+ * on pt's problem over ds. */
 static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
                       const dm_dataset *ds)
 {
@@ -36,9 +42,11 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
     for (const dm_variant *v = episodes_workload.variants; v->name; v++) {
         if (!v->needs_gpu)
             continue;
-        int mtpe = registry_param(&episodes_workload, v, "segments") != NULL;
+        int hybrid = registry_param(&episodes_workload, v, "switch_at") != NULL;
+        int mtpe = !hybrid && registry_param(&episodes_workload, v, "segments") != NULL;
+        size_t extras = mtpe ? sizeof cuts / sizeof *cuts : hybrid ? 3 : 1;
         for (int b = 0; b < 3; b++)
-            for (size_t x = 0; x < (mtpe ? sizeof cuts / sizeof *cuts : 1); x++) {
+            for (size_t x = 0; x < extras; x++) {
                 dm_point vp;
                 assert_int_equal(registry_point_defaults(&episodes_workload, v, &vp, &err), 0);
                 copy_problem(&vp, pt);
@@ -46,6 +54,11 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
                 if (mtpe) {
                     set_int(&vp, "segments", cuts[x][0]);
                     set_int(&vp, "machines", cuts[x][1]);
+                }
+                if (hybrid) {
+                    set_int(&vp, "switch_at", switches[x]);
+                    v->resolve(&vp, &f->dev);
+                    assert_true(dm_point_int(&vp, "switch_at") > 0);
                 }
                 check_variant(c, &f->ex, &episodes_workload, v, &vp, ds, ref);
             }

@@ -1,8 +1,9 @@
 /* episodes.c - the variants of frequent episode mining in spike trains (Cao et al.) and
  * the workload's table. cpu is Algorithm 1 over the point's episodes on one thread (the
  * papers' serial baseline); cpu-mt counts them across every core (the papers' CPU
- * column). ptpe, mtpe and preelim are the papers' GPU kernels (ep_gpu.cu); hybrid,
- * two-pass and multi-GPU come next (issue 12). */
+ * column). ptpe, mtpe and preelim are the papers' GPU kernels (ep_gpu.cu), hybrid picks
+ * ptpe or mtpe by the number of episodes; two-pass and multi-GPU come next (issue 12). */
+#include <math.h>
 #include <stdlib.h>
 
 #include <cuda_runtime.h>
@@ -151,9 +152,10 @@ static int64_t ep_mtpe_auto_segments(const dm_device *dev, int64_t m, int k, int
     return r;
 }
 
-/* The point's episodes and the stream on the device; the kernels' launch. Returns 0,
- * DM_EINPUT when an episode's lists would need more runs than a thread keeps, or
- * DM_ERUNTIME with err set. */
+/* The point's episodes and the stream on the device; the kernels' launch. count NULL is
+ * hybrid: PTPE when the episodes are more than the point's switch_at, else MTPE
+ * (Algorithm 2). Returns 0, DM_EINPUT when an episode's lists would need more runs than
+ * a thread keeps, or DM_ERUNTIME with err set. */
 static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                         ep_gpu_fn count, void **state, dm_err *err)
 {
@@ -167,6 +169,8 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
     s->count = count;
     if (ep_candidates(st, pt, &s->eps, &n, err) != 0)
         goto fail;
+    if (!count)
+        count = s->count = n > dm_point_int(pt, "switch_at") ? ep_gpu_ptpe : ep_gpu_mtpe;
     double margin = ep_stream_margin(st, s->eps, n);
     for (int64_t i = 0; count != ep_gpu_preelim && i < n; i++)
         if (ep_runs_needed(&s->eps[i], margin) > EP_RUNS) {
@@ -230,6 +234,40 @@ static int ep_preelim_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
                             void **state, dm_err *err)
 {
     return ep_gpu_setup(ex, ds, pt, ep_gpu_preelim, state, err);
+}
+
+static int ep_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                           void **state, dm_err *err)
+{
+    return ep_gpu_setup(ex, ds, pt, NULL, state, err);
+}
+
+/* hybrid's switch point for level on dev: the crossover fit of mtpe and ptpe over count
+ * by level for the card (else its architecture family), rounded up; without one, the
+ * papers' Equation 2, MP x B_MP x T_B (f(N) = 1: PTPE once the episodes fill every
+ * thread slot its occupancy allows). 0 when neither is known. */
+static int64_t ep_hybrid_switch_at(const dm_point *pt, const dm_device *dev)
+{
+    const dm_crossover_fit *fit;
+    const char *how;
+    int blocks = 0;
+    dm_err err = {0};
+    int block = (int)dm_point_int(pt, "block");
+    if (crossover_lookup(pt->workload, dev, "mtpe", "ptpe", "count", "level", &fit, &how)) {
+        double at = ceil(crossover_fit_at(fit, (double)dm_point_int(pt, "level")));
+        return at < 1 ? 1 : (int64_t)at;
+    }
+    if (ep_gpu_blocks_per_sm(0, block, &blocks, &err) != 0)
+        return 0;
+    return (int64_t)dev->sms * blocks * block;
+}
+
+/* At expansion: an open switch point becomes ep_hybrid_switch_at's, so the stored point
+ * says where hybrid switches. */
+static void ep_hybrid_resolve(dm_point *pt, const dm_device *dev)
+{
+    if (dm_point_int(pt, "switch_at") == 0)
+        dm_point_set_int(pt, "switch_at", ep_hybrid_switch_at(pt, dev));
 }
 
 static int ep_gpu_run(void *state, dm_err *err)
@@ -310,6 +348,19 @@ static const dm_param_spec ep_mtpe_params[] = {
     { 0 },
 };
 
+static const dm_param_spec ep_hybrid_params[] = {
+    { .name = "block", .type = DM_P_INT, .def = "128", .allowed = "32..1024",
+      .help = "threads per block of the counting kernel (a multiple of 32)" },
+    { .name = "segments", .type = DM_P_INT, .def = "0", .allowed = "0..65536",
+      .help = "MTPE's R when it runs (0: automatic, as mtpe)" },
+    { .name = "machines", .type = DM_P_INT, .def = "0", .allowed = "0..64",
+      .help = "MTPE's K when it runs (0: the level N)" },
+    { .name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
+      .help = "run PTPE above this many episodes, MTPE at or below (0: the crossover fit "
+              "for the card, else MP x B_MP x T_B)" },
+    { 0 },
+};
+
 /* Refuses a gap interval whose ends are the wrong way round. */
 static int ep_cpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
@@ -369,6 +420,11 @@ static const dm_variant ep_variants[] = {
       .needs_gpu = 1, .params = ep_mtpe_params, .supports = ep_gpu_supports,
       .setup = ep_mtpe_setup, .run = ep_gpu_run, .output = ep_gpu_output,
       .teardown = ep_gpu_teardown },
+    { .name = "hybrid", .description = "PTPE above switch_at episodes, else MTPE "
+                                       "(Algorithm 2)",
+      .needs_gpu = 1, .params = ep_hybrid_params, .supports = ep_gpu_supports,
+      .resolve = ep_hybrid_resolve, .setup = ep_hybrid_setup, .run = ep_gpu_run,
+      .output = ep_gpu_output, .teardown = ep_gpu_teardown },
     { .name = "preelim", .description = "the relaxed count (Algorithm 3), a thread per "
                                         "episode, one time per node",
       .needs_gpu = 1, .params = ep_gpu_params, .fixed = "relax=1",

@@ -9,17 +9,6 @@
 
 #include "episodes/episodes.h"
 
-/* The stream split by type, built once for all episodes: the events of type y are
- * pos[first[y]..first[y+1] - 1) (their positions, in stream order) with their times,
- * each run followed by the position n, after every event, so a merge needs no end test.
- * An episode only ever looks at events of its own types, a few of the stream's ntypes,
- * so merging its types' runs back into stream order reads far less than the stream. */
-typedef struct ep_by_type {
-    int64_t *first;
-    int64_t *pos;
-    double *time;
-} ep_by_type;
-
 typedef struct ep_mt_shared {
     const ep_stream *s;
     const ep_episode *eps;
@@ -37,42 +26,6 @@ typedef struct ep_mt_worker {
     double *time;
     int64_t cap;
 } ep_mt_worker;
-
-static void ep_by_type_free(ep_by_type *b)
-{
-    free(b->first);
-    free(b->pos);
-    free(b->time);
-}
-
-/* Splits s by type (a counting sort, stable). Returns 0, or -1 without memory. */
-static int ep_by_type_build(const ep_stream *s, ep_by_type *b)
-{
-    size_t slots = (size_t)s->n + (size_t)s->ntypes + 1;
-    int64_t *next = malloc(((size_t)s->ntypes + 1) * sizeof *next);
-    b->first = calloc((size_t)s->ntypes + 1, sizeof *b->first);
-    b->pos = malloc(slots * sizeof *b->pos);
-    b->time = malloc(slots * sizeof *b->time);
-    if (!next || !b->first || !b->pos || !b->time) {
-        free(next);
-        ep_by_type_free(b);
-        return -1;
-    }
-    for (int64_t i = 0; i < s->n; i++)
-        b->first[s->type[i] + 1]++;
-    for (int y = 0; y < s->ntypes; y++) {
-        b->first[y + 1] += b->first[y] + 1;
-        next[y] = b->first[y];
-        b->pos[b->first[y + 1] - 1] = s->n;
-    }
-    for (int64_t i = 0; i < s->n; i++) {
-        int64_t at = next[s->type[i]]++;
-        b->pos[at] = i;
-        b->time[at] = s->time[i];
-    }
-    free(next);
-    return 0;
-}
 
 /* Writes into w the events of e's types in stream order (a merge of their runs).
  * Returns how many, or -1 without memory. */

@@ -2,8 +2,8 @@
  * ep_machine.h per thread over the whole stream (papers section 5.1, Algorithm 3);
  * MTPE's counting kernel runs a thread per (episode, segment, machine), and its merge
  * kernel a block per episode joining adjacent groups in log2 R rounds (Figs.
- * 4-7). Every thread of a warp reads the same event at once, so the loads are
- * broadcasts; each machine keeps its lists in local memory (L1). */
+ * 4-7). Each machine reads only its episode's types' events (the stream by type,
+ * merged back into stream order) and keeps its lists in local memory (L1). */
 #include <cuda_runtime.h>
 
 #include "episodes/ep_gpu.h"
@@ -16,15 +16,10 @@ __global__ void ep_ptpe_kernel(ep_events ev, const ep_episode *__restrict__ eps,
     if (i >= neps)
         return;
     const ep_episode e = eps[i];
-    ep_machine m;
-    ep_machine_init(&m, &e);
-    int64_t count = 0;
-    for (int64_t j = 0; j < ev.n; j++)
-        count += ep_machine_step(&m, &e, __ldg(ev.type + j), __ldg(ev.time + j), iv,
-                                 ev.margin);
-    counts[i] = count;
-    if (m.overflow)
+    ep_tuple whole;
+    if (ep_scan(&ev, &e, iv, 0, 0, ev.n, &whole))
         atomicAdd(overflow, 1ull);
+    counts[i] = whole.count;
 }
 
 __global__ void ep_preelim_kernel(ep_events ev, const ep_episode *__restrict__ eps,
@@ -34,12 +29,7 @@ __global__ void ep_preelim_kernel(ep_events ev, const ep_episode *__restrict__ e
     if (i >= neps)
         return;
     const ep_episode e = eps[i];
-    ep_preelim p;
-    ep_preelim_init(&p, &e);
-    int64_t count = 0;
-    for (int64_t j = 0; j < ev.n; j++)
-        count += ep_preelim_step(&p, &e, __ldg(ev.type + j), __ldg(ev.time + j));
-    counts[i] = count;
+    counts[i] = ep_preelim_count(&ev, &e);
 }
 
 /* Thread (episode i, segment j, machine m): that machine's tuple (the papers' T = R x N

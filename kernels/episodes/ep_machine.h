@@ -217,13 +217,86 @@ typedef struct ep_tuple {
     int64_t a, count, b;
 } ep_tuple;
 
-/* The events of a stream as the machines read them. */
+/* The events of a stream as the machines read them: by type (ep_by_type: an episode's
+ * machine merges its own types' runs back into stream order, reading only those), and
+ * the stream's times by position. */
 typedef struct ep_events {
-    const int32_t *type;
-    const double *time;
+    const int64_t *first, *pos; /* ep_by_type's */
+    const double *time;         /* ep_by_type's: by type */
+    const double *stime;        /* the stream's, by position */
     int64_t n;
     double margin; /* ep_margin of the stream's largest time */
 } ep_events;
+
+/* The first index of type y's run whose position is at least r (the run's sentinel, at
+ * position n, when none is). */
+EP_HD int64_t ep_lower_bound(const ep_events *ev, int32_t y, int64_t r)
+{
+    int64_t lo = ev->first[y], hi = ev->first[y + 1] - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (ev->pos[mid] < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A merge of an episode's types' runs, from a stream position on. */
+typedef struct ep_cursor {
+    int d; /* distinct types */
+    int32_t ty[EP_MAX_LEVEL];
+    int64_t at[EP_MAX_LEVEL];   /* index into the runs */
+    int64_t head[EP_MAX_LEVEL]; /* pos[at[j]] */
+} ep_cursor;
+
+EP_HD void ep_cursor_init(ep_cursor *c, const ep_events *ev, const ep_episode *e, int64_t r)
+{
+    c->d = 0;
+    for (int k = 0; k < e->n; k++) {
+        int seen = 0;
+        for (int j = 0; j < c->d; j++)
+            seen |= c->ty[j] == e->ev[k];
+        if (seen)
+            continue;
+        c->ty[c->d] = e->ev[k];
+        c->at[c->d] = ep_lower_bound(ev, e->ev[k], r);
+        c->head[c->d] = ev->pos[c->at[c->d]];
+        c->d++;
+    }
+}
+
+/* The next event of the episode's types: returns its position (n at the end) with its
+ * type and time. */
+EP_HD int64_t ep_cursor_next(ep_cursor *c, const ep_events *ev, int32_t *type, double *t)
+{
+    int j = 0;
+    for (int q = 1; q < c->d; q++)
+        j = c->head[q] < c->head[j] ? q : j;
+    const int64_t p = c->head[j];
+    if (p >= ev->n)
+        return ev->n;
+    *type = c->ty[j];
+    *t = ev->time[c->at[j]];
+    c->head[j] = ev->pos[++c->at[j]];
+    return p;
+}
+
+/* e's relaxed count over ev's events of its types. */
+EP_HD int64_t ep_preelim_count(const ep_events *ev, const ep_episode *e)
+{
+    ep_preelim p;
+    ep_cursor c;
+    int32_t type;
+    double t;
+    int64_t count = 0;
+    ep_preelim_init(&p, e);
+    ep_cursor_init(&c, ev, e, 0);
+    while (ep_cursor_next(&c, ev, &type, &t) < ev->n)
+        count += ep_preelim_step(&p, e, type, t);
+    return count;
+}
 
 /* The longest time an occurrence of e can span, with margin to spare. */
 EP_HD double ep_span(const ep_episode *e, double margin)
@@ -240,7 +313,7 @@ EP_HD int64_t ep_segment_start(int64_t n, int64_t r, int64_t j)
     return j * n / r;
 }
 
-/* Runs the chain of e started afresh at r: ends before lo_pos are not counted; a is the
+/* Runs the chain of e started afresh at r (over only e's types' events): ends before lo_pos are not counted; a is the
  * first end at or after lo_pos, count the ends in [lo_pos, hi_pos), b the first end at or
  * after hi_pos, or EP_FRESH when the stream ends or no end comes until the span of e
  * after hi_pos's time. Returns 1 when a list overflowed (out not valid), else 0. */
@@ -248,16 +321,19 @@ EP_HD int ep_scan(const ep_events *ev, const ep_episode *e, ep_interval iv, int6
                   int64_t lo_pos, int64_t hi_pos, ep_tuple *out)
 {
     ep_machine m;
+    ep_cursor c;
+    int32_t type;
+    double t;
     ep_machine_init(&m, e);
-    const double limit = hi_pos < ev->n ? ev->time[hi_pos] + ep_span(e, ev->margin) : 0;
+    ep_cursor_init(&c, ev, e, r);
+    const double limit = hi_pos < ev->n ? ev->stime[hi_pos] + ep_span(e, ev->margin) : 0;
     out->a = EP_NONE;
     out->count = 0;
     out->b = EP_FRESH;
-    for (int64_t i = r; i < ev->n; i++) {
-        const double t = ev->time[i];
+    for (int64_t i; (i = ep_cursor_next(&c, ev, &type, &t)) < ev->n;) {
         if (i >= hi_pos && t > limit)
             break;
-        if (!ep_machine_step(&m, e, ev->type[i], t, iv, ev->margin))
+        if (!ep_machine_step(&m, e, type, t, iv, ev->margin))
             continue;
         if (i < lo_pos)
             continue;
@@ -282,11 +358,9 @@ EP_HD int64_t ep_machine_start(const ep_events *ev, const ep_episode *e, int64_t
         return lo_pos;
     if (lo_pos >= ev->n)
         return -1;
-    const double from = ev->time[lo_pos] - ep_span(e, ev->margin);
-    for (int64_t i = lo_pos - 1; i >= 0 && ev->time[i] >= from; i--)
-        if (ev->type[i] == e->ev[0] && --machine == 0)
-            return i;
-    return -1;
+    const double from = ev->stime[lo_pos] - ep_span(e, ev->margin);
+    const int64_t at = ep_lower_bound(ev, e->ev[0], lo_pos) - machine;
+    return at >= ev->first[e->ev[0]] && ev->time[at] >= from ? ev->pos[at] : -1;
 }
 
 /* The tuple of segment [lo_pos, hi_pos)'s machine `machine`. Returns 1 on overflow. */

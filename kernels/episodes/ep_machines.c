@@ -15,43 +15,54 @@ double ep_stream_margin(const ep_stream *s, const ep_episode *eps, int64_t n)
     return ep_margin(most);
 }
 
-static ep_events ep_events_of(const ep_stream *s, double margin)
+/* s's events by type in b, as the machines read them. Returns 0, or -1 without memory. */
+static int ep_events_of(const ep_stream *s, double margin, ep_by_type *b, ep_events *ev)
 {
-    return (ep_events){ .type = s->type, .time = s->time, .n = s->n, .margin = margin };
+    if (ep_by_type_build(s, b) != 0)
+        return -1;
+    *ev = (ep_events){ .first = b->first, .pos = b->pos, .time = b->time, .stime = s->time,
+                       .n = s->n, .margin = margin };
+    return 0;
 }
 
 int64_t ep_count_runs(const ep_stream *s, const ep_episode *e, ep_interval iv,
                       double margin)
 {
-    ep_machine m;
-    int64_t count = 0;
-    ep_machine_init(&m, e);
-    for (int64_t i = 0; i < s->n; i++)
-        count += ep_machine_step(&m, e, s->type[i], s->time[i], iv, margin);
-    return m.overflow ? -1 : count;
+    ep_by_type b;
+    ep_events ev;
+    ep_tuple whole;
+    if (ep_events_of(s, margin, &b, &ev) != 0)
+        return -1;
+    int overflow = ep_scan(&ev, e, iv, 0, 0, s->n, &whole);
+    ep_by_type_free(&b);
+    return overflow ? -1 : whole.count;
 }
 
 int64_t ep_count_preelim(const ep_stream *s, const ep_episode *e)
 {
-    ep_preelim p;
-    int64_t count = 0;
-    ep_preelim_init(&p, e);
-    for (int64_t i = 0; i < s->n; i++)
-        count += ep_preelim_step(&p, e, s->type[i], s->time[i]);
+    ep_by_type b;
+    ep_events ev;
+    if (ep_events_of(s, 0, &b, &ev) != 0)
+        return -1;
+    int64_t count = ep_preelim_count(&ev, e);
+    ep_by_type_free(&b);
     return count;
 }
 
 int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
                       double margin, int64_t r, int k, int64_t *misses)
 {
-    const ep_events ev = ep_events_of(s, margin);
     if (r < 1 || k < 1)
         return -1;
+    ep_by_type b;
+    ep_events ev;
     ep_tuple *t = malloc((size_t)(r * k) * sizeof *t);
     int overflow = 0;
     int64_t missed = 0;
-    if (!t)
+    if (!t || ep_events_of(s, margin, &b, &ev) != 0) {
+        free(t);
         return -1;
+    }
     /* The counting step: every segment's machines. */
     for (int64_t j = 0; j < r; j++)
         for (int m = 0; m < k; m++)
@@ -75,6 +86,7 @@ int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
         }
     int64_t count = t[0].count;
     free(t);
+    ep_by_type_free(&b);
     if (misses)
         *misses = missed;
     return overflow ? -1 : count;

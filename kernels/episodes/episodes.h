@@ -110,6 +110,25 @@ int64_t ep_count_brute(const ep_stream *s, const ep_episode *e, ep_interval iv);
 int ep_count_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, ep_interval iv,
                     int threads, int64_t *counts, dm_err *err);
 
+/* ---- the stream by type (ep_by_type.c) ------------------------------------------------ */
+
+/* The stream split by type, built once for all episodes: the events of type y are
+ * pos[first[y]..first[y+1] - 1) (their positions, in stream order) with their times,
+ * each run followed by a sentinel (position n, time +infinity), so a merge needs no end
+ * test. An episode only ever looks at events of its own types, a few of the stream's
+ * ntypes, so merging its types' runs back into stream order reads far less than the
+ * stream. slots = n + ntypes + 1 entries of pos and time. */
+typedef struct ep_by_type {
+    int64_t *first;
+    int64_t *pos;
+    double *time;
+    int64_t slots;
+} ep_by_type;
+
+/* Splits s by type (a counting sort, stable). Returns 0, or -1 without memory. */
+int ep_by_type_build(const ep_stream *s, ep_by_type *b);
+void ep_by_type_free(ep_by_type *b);
+
 /* ---- the GPU variants' machines, run on the host (ep_machines.c, ep_machine.h) ------ */
 
 /* The margin ep_machine.h's runs and spans need for s and the episodes eps[0..n): from

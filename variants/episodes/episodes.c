@@ -105,8 +105,8 @@ typedef struct ep_gpu_state {
     cudaStream_t stream;
     ep_episode *eps;
     int64_t *counts;
-    int32_t *d_type;
-    double *d_time;
+    int64_t *d_first, *d_pos;
+    double *d_time, *d_stime;
     ep_episode *d_eps;
     int64_t *d_counts;
     ep_tuple *d_tuples;
@@ -121,8 +121,10 @@ static void ep_gpu_teardown(void *state)
     ep_gpu_state *s = state;
     if (!s)
         return;
-    dm_gpu_free(s->stream, s->d_type);
+    dm_gpu_free(s->stream, s->d_first);
+    dm_gpu_free(s->stream, s->d_pos);
     dm_gpu_free(s->stream, s->d_time);
+    dm_gpu_free(s->stream, s->d_stime);
     dm_gpu_free(s->stream, s->d_eps);
     dm_gpu_free(s->stream, s->d_counts);
     dm_gpu_free(s->stream, s->d_tuples);
@@ -162,6 +164,7 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
     const ep_data *d = ds->data;
     const ep_stream *st = &d->s;
     ep_gpu_state *s = calloc(1, sizeof *s);
+    ep_by_type by = {0};
     int64_t n = 0;
     if (!s)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
@@ -181,7 +184,8 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
                        EP_RUNS);
             goto fail;
         }
-    if (!(s->counts = calloc((size_t)(n ? n : 1), sizeof *s->counts))) {
+    if (!(s->counts = calloc((size_t)(n ? n : 1), sizeof *s->counts)) ||
+        ep_by_type_build(st, &by) != 0) {
         dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
         goto fail;
     }
@@ -194,9 +198,13 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
         s->la.segments = r ? r : ep_mtpe_auto_segments(ex->device, n, s->la.machines, st->n);
     }
     size_t tuples = (size_t)(n * s->la.segments * s->la.machines) * sizeof *s->d_tuples;
-    if (ep_gpu_upload(s, st->type, (size_t)st->n * sizeof *st->type, (void **)&s->d_type,
+    /* The host copies are freed after the sync. */
+    if (ep_gpu_upload(s, by.first, (size_t)(st->ntypes + 1) * sizeof *by.first,
+                      (void **)&s->d_first, err) ||
+        ep_gpu_upload(s, by.pos, (size_t)by.slots * sizeof *by.pos, (void **)&s->d_pos, err) ||
+        ep_gpu_upload(s, by.time, (size_t)by.slots * sizeof *by.time, (void **)&s->d_time,
                       err) ||
-        ep_gpu_upload(s, st->time, (size_t)st->n * sizeof *st->time, (void **)&s->d_time,
+        ep_gpu_upload(s, st->time, (size_t)st->n * sizeof *st->time, (void **)&s->d_stime,
                       err) ||
         ep_gpu_upload(s, s->eps, (size_t)n * sizeof *s->eps, (void **)&s->d_eps, err) ||
         ep_gpu_upload(s, NULL, (size_t)n * sizeof *s->d_counts, (void **)&s->d_counts, err) ||
@@ -204,8 +212,9 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
         (tuples && ep_gpu_upload(s, NULL, tuples, (void **)&s->d_tuples, err)) ||
         DM_CUDA(err, cudaStreamSynchronize(s->stream)))
         goto fail;
-    s->la.ev = (ep_events){ .type = s->d_type, .time = s->d_time, .n = st->n,
-                            .margin = margin };
+    ep_by_type_free(&by);
+    s->la.ev = (ep_events){ .first = s->d_first, .pos = s->d_pos, .time = s->d_time,
+                            .stime = s->d_stime, .n = st->n, .margin = margin };
     s->la.eps = s->d_eps;
     s->la.counts = s->d_counts;
     s->la.tuples = s->d_tuples;
@@ -214,6 +223,9 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
     *state = s;
     return 0;
 fail:
+    if (s->stream)
+        DM_CUDA_WARN(cudaStreamSynchronize(s->stream)); /* no copy still reads by */
+    ep_by_type_free(&by);
     ep_gpu_teardown(s);
     return err->code;
 }

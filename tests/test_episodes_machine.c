@@ -1,6 +1,6 @@
 /* test_episodes_machine.c - the GPU variants' machines (ep_machine.h) run on the host:
- * PTPE's lists as runs, PreElim's relaxed count and MTPE's segments and merge, each
- * against Algorithm 1 (ep_count) on thousands of random streams with ties and gaps on
+ * PTPE's lists as runs, PreElim's relaxed count and MTPE's segments and merge, reading
+ * the whole stream or only the episode's types, each against Algorithm 1 (ep_count) on thousands of random streams with ties and gaps on
  * the bounds, and MTPE's merge on occurrences straddling one and many boundaries. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,10 +37,13 @@ static void test_runs_equal_algorithm1(void **state)
             }
             for (int iv = EP_OPEN_CLOSED; iv <= EP_CLOSED; iv++) {
                 int64_t want = ep_count(&s, &e, (ep_interval)iv);
-                int64_t got = ep_count_runs(&s, &e, (ep_interval)iv, margin);
-                if (got != want)
-                    fail_msg("round %d level %d interval %d: runs %lld, Algorithm 1 %lld",
-                             round, level, iv, (long long)got, (long long)want);
+                for (int read = EP_READ_STREAM; read <= EP_READ_TYPES; read++) {
+                    int64_t got = ep_count_runs(&s, &e, (ep_interval)iv, margin, read);
+                    if (got != want)
+                        fail_msg("round %d level %d interval %d read %d: runs %lld, "
+                                 "Algorithm 1 %lld", round, level, iv, read, (long long)got,
+                                 (long long)want);
+                }
                 trials++;
                 counted += want > 0;
             }
@@ -69,8 +72,9 @@ static void test_runs_at_capacity(void **state)
         double margin = ep_stream_margin(&s, &e, 1);
         assert_int_equal(ep_runs_needed(&e, margin), 7);
         for (int iv = EP_OPEN_CLOSED; iv <= EP_CLOSED; iv++)
-            assert_int_equal(ep_count_runs(&s, &e, (ep_interval)iv, margin),
-                             ep_count(&s, &e, (ep_interval)iv));
+            for (int read = EP_READ_STREAM; read <= EP_READ_TYPES; read++)
+                assert_int_equal(ep_count_runs(&s, &e, (ep_interval)iv, margin, read),
+                                 ep_count(&s, &e, (ep_interval)iv));
         stream_drop(&s);
     }
 }
@@ -91,8 +95,9 @@ static void test_preelim_bounds(void **state)
             ep_episode relaxed = e;
             for (int k = 0; k + 1 < level; k++)
                 relaxed.lo[k] = 0;
-            int64_t bound = ep_count_preelim(&s, &e);
+            int64_t bound = ep_count_preelim(&s, &e, EP_READ_TYPES);
             assert_int_equal(bound, ep_count(&s, &relaxed, EP_CLOSED));
+            assert_int_equal(ep_count_preelim(&s, &e, EP_READ_STREAM), bound);
             for (int iv = EP_OPEN_CLOSED; iv <= EP_CLOSED; iv++) {
                 int64_t exact = ep_count(&s, &e, (ep_interval)iv);
                 if (bound < exact)
@@ -133,8 +138,8 @@ static void test_mtpe_equal_algorithm1(void **state)
                     for (size_t m = 0; m < sizeof machines / sizeof *machines; m++) {
                         const int k = machines[m];
                         int64_t missed = 0;
-                        int64_t got = ep_count_mtpe(&s, &e, (ep_interval)iv, margin, cuts[c],
-                                                    k, &missed);
+                        int64_t got = ep_count_mtpe(&s, &e, (ep_interval)iv, margin,
+                                                    (ep_read)(c % 2), cuts[c], k, &missed);
                         if (got != want)
                             fail_msg("round %d level %d interval %d R %lld K %d: MTPE %lld, "
                                      "Algorithm 1 %lld", round, level, iv,
@@ -165,7 +170,9 @@ static void test_mtpe_straddling(void **state)
     assert_int_equal(want, 4); /* A23 B26 C28 overlaps A20 B22 C24 */
     for (int64_t r = 1; r <= 40; r++)
         for (int k = 1; k <= 4; k++)
-            assert_int_equal(ep_count_mtpe(&s, &e, EP_OPEN_CLOSED, margin, r, k, NULL), want);
+            for (int read = EP_READ_STREAM; read <= EP_READ_TYPES; read++)
+                assert_int_equal(ep_count_mtpe(&s, &e, EP_OPEN_CLOSED, margin, read, r, k,
+                                               NULL), want);
     stream_drop(&s);
 }
 
@@ -176,7 +183,8 @@ static void test_mtpe_empty(void **state)
     ep_stream s = stream_new(0, 1);
     ep_episode e = episode_of("AA", 0, 1);
     for (int64_t r = 1; r <= 4; r++)
-        assert_int_equal(ep_count_mtpe(&s, &e, EP_CLOSED, 1e-12, r, 2, NULL), 0);
+        for (int read = EP_READ_STREAM; read <= EP_READ_TYPES; read++)
+            assert_int_equal(ep_count_mtpe(&s, &e, EP_CLOSED, 1e-12, read, r, 2, NULL), 0);
     stream_drop(&s);
 }
 

@@ -1,6 +1,7 @@
 /* test_gpu_episodes.c - the episodes workload's GPU variants against Algorithm 1, count
  * for count: Sym26 and (when the shared folder is there) the recorded sim-64 stream,
  * levels 1 to 5, both interval kinds and wide and narrow gaps, block sizes 32 to 1024,
+ * reading the whole stream or only each episode's types,
  * MTPE cut into 1 to 1024 segments (or as many as fill the card) with 1 to 16 machines,
  * hybrid at its own switch point and at each extreme, PreElim on the relaxed problem
  * (and the others there too). Exits 77 (skip) without a GPU. */
@@ -46,22 +47,25 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
         int mtpe = !hybrid && registry_param(&episodes_workload, v, "segments") != NULL;
         size_t extras = mtpe ? sizeof cuts / sizeof *cuts : hybrid ? 3 : 1;
         for (int b = 0; b < 3; b++)
-            for (size_t x = 0; x < extras; x++) {
-                dm_point vp;
-                assert_int_equal(registry_point_defaults(&episodes_workload, v, &vp, &err), 0);
-                copy_problem(&vp, pt);
-                set_int(&vp, "block", blocks[b]);
-                if (mtpe) {
-                    set_int(&vp, "segments", cuts[x][0]);
-                    set_int(&vp, "machines", cuts[x][1]);
+            for (size_t x = 0; x < extras; x++)
+                for (int r = 0; r < 2; r++) {
+                    dm_point vp;
+                    assert_int_equal(
+                        registry_point_defaults(&episodes_workload, v, &vp, &err), 0);
+                    copy_problem(&vp, pt);
+                    set_int(&vp, "block", blocks[b]);
+                    set_str(&vp, "read", r ? "types" : "stream");
+                    if (mtpe) {
+                        set_int(&vp, "segments", cuts[x][0]);
+                        set_int(&vp, "machines", cuts[x][1]);
+                    }
+                    if (hybrid) {
+                        set_int(&vp, "switch_at", switches[x]);
+                        v->resolve(&vp, &f->dev);
+                        assert_true(dm_point_int(&vp, "switch_at") > 0);
+                    }
+                    check_variant(c, &f->ex, &episodes_workload, v, &vp, ds, ref);
                 }
-                if (hybrid) {
-                    set_int(&vp, "switch_at", switches[x]);
-                    v->resolve(&vp, &f->dev);
-                    assert_true(dm_point_int(&vp, "switch_at") > 0);
-                }
-                check_variant(c, &f->ex, &episodes_workload, v, &vp, ds, ref);
-            }
     }
     episodes_workload.reference_free(ref);
 }

@@ -217,13 +217,14 @@ typedef struct ep_tuple {
     int64_t a, count, b;
 } ep_tuple;
 
-/* The events of a stream as the machines read them: by type (ep_by_type: an episode's
- * machine merges its own types' runs back into stream order, reading only those), and
- * the stream's times by position. */
+/* The events of a stream as the machines read them (as read says, episodes.h's ep_read):
+ * by position and by type. */
 typedef struct ep_events {
+    ep_read read;
+    const int32_t *stype;       /* the stream's types, by position */
+    const double *stime;        /* the stream's times, by position */
     const int64_t *first, *pos; /* ep_by_type's */
     const double *time;         /* ep_by_type's: by type */
-    const double *stime;        /* the stream's, by position */
     int64_t n;
     double margin; /* ep_margin of the stream's largest time */
 } ep_events;
@@ -243,9 +244,10 @@ EP_HD int64_t ep_lower_bound(const ep_events *ev, int32_t y, int64_t r)
     return lo;
 }
 
-/* A merge of an episode's types' runs, from a stream position on. */
+/* A reader of the events an episode's machine sees, from a stream position on: the
+ * stream (at[0] the next position), or a merge of the episode's types' runs. */
 typedef struct ep_cursor {
-    int d; /* distinct types */
+    int d; /* distinct types (EP_READ_TYPES) */
     int32_t ty[EP_MAX_LEVEL];
     int64_t at[EP_MAX_LEVEL];   /* index into the runs */
     int64_t head[EP_MAX_LEVEL]; /* pos[at[j]] */
@@ -254,6 +256,9 @@ typedef struct ep_cursor {
 EP_HD void ep_cursor_init(ep_cursor *c, const ep_events *ev, const ep_episode *e, int64_t r)
 {
     c->d = 0;
+    c->at[0] = r;
+    if (ev->read == EP_READ_STREAM)
+        return;
     for (int k = 0; k < e->n; k++) {
         int seen = 0;
         for (int j = 0; j < c->d; j++)
@@ -267,10 +272,18 @@ EP_HD void ep_cursor_init(ep_cursor *c, const ep_events *ev, const ep_episode *e
     }
 }
 
-/* The next event of the episode's types: returns its position (n at the end) with its
- * type and time. */
+/* The next event (of the episode's types, when reading by type): returns its position
+ * (n at the end) with its type and time. */
 EP_HD int64_t ep_cursor_next(ep_cursor *c, const ep_events *ev, int32_t *type, double *t)
 {
+    if (ev->read == EP_READ_STREAM) {
+        const int64_t p = c->at[0]++;
+        if (p >= ev->n)
+            return ev->n;
+        *type = ev->stype[p];
+        *t = ev->stime[p];
+        return p;
+    }
     int j = 0;
     for (int q = 1; q < c->d; q++)
         j = c->head[q] < c->head[j] ? q : j;
@@ -313,7 +326,7 @@ EP_HD int64_t ep_segment_start(int64_t n, int64_t r, int64_t j)
     return j * n / r;
 }
 
-/* Runs the chain of e started afresh at r (over only e's types' events): ends before lo_pos are not counted; a is the
+/* Runs the chain of e started afresh at r: ends before lo_pos are not counted; a is the
  * first end at or after lo_pos, count the ends in [lo_pos, hi_pos), b the first end at or
  * after hi_pos, or EP_FRESH when the stream ends or no end comes until the span of e
  * after hi_pos's time. Returns 1 when a list overflowed (out not valid), else 0. */

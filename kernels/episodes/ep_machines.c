@@ -15,34 +15,35 @@ double ep_stream_margin(const ep_stream *s, const ep_episode *eps, int64_t n)
     return ep_margin(most);
 }
 
-/* s's events by type in b, as the machines read them. Returns 0, or -1 without memory. */
-static int ep_events_of(const ep_stream *s, double margin, ep_by_type *b, ep_events *ev)
+/* s's events (by type in b), read as read says. Returns 0, or -1 without memory. */
+static int ep_events_of(const ep_stream *s, ep_read read, double margin, ep_by_type *b,
+                        ep_events *ev)
 {
     if (ep_by_type_build(s, b) != 0)
         return -1;
-    *ev = (ep_events){ .first = b->first, .pos = b->pos, .time = b->time, .stime = s->time,
-                       .n = s->n, .margin = margin };
+    *ev = (ep_events){ .read = read, .stype = s->type, .stime = s->time, .first = b->first,
+                       .pos = b->pos, .time = b->time, .n = s->n, .margin = margin };
     return 0;
 }
 
 int64_t ep_count_runs(const ep_stream *s, const ep_episode *e, ep_interval iv,
-                      double margin)
+                      double margin, ep_read read)
 {
     ep_by_type b;
     ep_events ev;
     ep_tuple whole;
-    if (ep_events_of(s, margin, &b, &ev) != 0)
+    if (ep_events_of(s, read, margin, &b, &ev) != 0)
         return -1;
     int overflow = ep_scan(&ev, e, iv, 0, 0, s->n, &whole);
     ep_by_type_free(&b);
     return overflow ? -1 : whole.count;
 }
 
-int64_t ep_count_preelim(const ep_stream *s, const ep_episode *e)
+int64_t ep_count_preelim(const ep_stream *s, const ep_episode *e, ep_read read)
 {
     ep_by_type b;
     ep_events ev;
-    if (ep_events_of(s, 0, &b, &ev) != 0)
+    if (ep_events_of(s, read, 0, &b, &ev) != 0)
         return -1;
     int64_t count = ep_preelim_count(&ev, e);
     ep_by_type_free(&b);
@@ -50,7 +51,7 @@ int64_t ep_count_preelim(const ep_stream *s, const ep_episode *e)
 }
 
 int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
-                      double margin, int64_t r, int k, int64_t *misses)
+                      double margin, ep_read read, int64_t r, int k, int64_t *misses)
 {
     if (r < 1 || k < 1)
         return -1;
@@ -59,7 +60,7 @@ int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
     ep_tuple *t = malloc((size_t)(r * k) * sizeof *t);
     int overflow = 0;
     int64_t missed = 0;
-    if (!t || ep_events_of(s, margin, &b, &ev) != 0) {
+    if (!t || ep_events_of(s, read, margin, &b, &ev) != 0) {
         free(t);
         return -1;
     }

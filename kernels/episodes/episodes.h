@@ -135,20 +135,27 @@ void ep_by_type_free(ep_by_type *b);
  * the largest magnitude among s's times and the episodes' bounds. */
 double ep_stream_margin(const ep_stream *s, const ep_episode *eps, int64_t n);
 
-/* e's count by the PTPE machine (Algorithm 1 with lists as runs). Returns the count, or
- * -1 when a list needed more than EP_RUNS runs (ep_runs_needed says when it can). */
-int64_t ep_count_runs(const ep_stream *s, const ep_episode *e, ep_interval iv,
-                      double margin);
+/* How a machine reads the stream: every event in order (the threads of a warp then
+ * read the same event at once, one load for all, and skip the types not theirs
+ * together), or only its episode's types' events, merging their runs (ep_by_type) back
+ * into stream order: fewer events, but each thread's own loads, one after another. */
+typedef enum ep_read { EP_READ_STREAM = 0, EP_READ_TYPES = 1 } ep_read;
 
-/* e's relaxed count by PreElim (Algorithm 3): every link [0, hi]. */
-int64_t ep_count_preelim(const ep_stream *s, const ep_episode *e);
+/* e's count by the PTPE machine (Algorithm 1 with lists as runs), reading as read says.
+ * Returns the count, or -1 when a list needed more than EP_RUNS runs (ep_runs_needed
+ * says when it can) or without memory. */
+int64_t ep_count_runs(const ep_stream *s, const ep_episode *e, ep_interval iv,
+                      double margin, ep_read read);
+
+/* e's relaxed count by PreElim (Algorithm 3): every link [0, hi]; -1 without memory. */
+int64_t ep_count_preelim(const ep_stream *s, const ep_episode *e, ep_read read);
 
 /* e's count by MTPE as the GPU runs it: r >= 1 segments, k >= 1 machines a segment, the
  * log-step merge. *misses (may be NULL) gets the merges that found no machine for a
  * chain and read the group afresh. Returns the count, or -1 on a list overflow, without
  * memory or for r or k below 1. */
 int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
-                      double margin, int64_t r, int k, int64_t *misses);
+                      double margin, ep_read read, int64_t r, int k, int64_t *misses);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
  * ptpe or mtpe by the number of episodes; two-pass and multi-GPU come next (issue 12). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cuda_runtime.h>
 
@@ -106,6 +107,7 @@ typedef struct ep_gpu_state {
     ep_episode *eps;
     int64_t *counts;
     int64_t *d_first, *d_pos;
+    int32_t *d_stype;
     double *d_time, *d_stime;
     ep_episode *d_eps;
     int64_t *d_counts;
@@ -125,6 +127,7 @@ static void ep_gpu_teardown(void *state)
     dm_gpu_free(s->stream, s->d_pos);
     dm_gpu_free(s->stream, s->d_time);
     dm_gpu_free(s->stream, s->d_stime);
+    dm_gpu_free(s->stream, s->d_stype);
     dm_gpu_free(s->stream, s->d_eps);
     dm_gpu_free(s->stream, s->d_counts);
     dm_gpu_free(s->stream, s->d_tuples);
@@ -206,6 +209,8 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
                       err) ||
         ep_gpu_upload(s, st->time, (size_t)st->n * sizeof *st->time, (void **)&s->d_stime,
                       err) ||
+        ep_gpu_upload(s, st->type, (size_t)st->n * sizeof *st->type, (void **)&s->d_stype,
+                      err) ||
         ep_gpu_upload(s, s->eps, (size_t)n * sizeof *s->eps, (void **)&s->d_eps, err) ||
         ep_gpu_upload(s, NULL, (size_t)n * sizeof *s->d_counts, (void **)&s->d_counts, err) ||
         ep_gpu_upload(s, NULL, sizeof *s->d_overflow, (void **)&s->d_overflow, err) ||
@@ -213,8 +218,10 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
         DM_CUDA(err, cudaStreamSynchronize(s->stream)))
         goto fail;
     ep_by_type_free(&by);
-    s->la.ev = (ep_events){ .first = s->d_first, .pos = s->d_pos, .time = s->d_time,
-                            .stime = s->d_stime, .n = st->n, .margin = margin };
+    s->la.ev = (ep_events){
+        .read = strcmp(dm_point_str(pt, "read"), "types") == 0 ? EP_READ_TYPES : EP_READ_STREAM,
+        .stype = s->d_stype, .stime = s->d_stime, .first = s->d_first, .pos = s->d_pos,
+        .time = s->d_time, .n = st->n, .margin = margin };
     s->la.eps = s->d_eps;
     s->la.counts = s->d_counts;
     s->la.tuples = s->d_tuples;
@@ -343,15 +350,29 @@ static const dm_param_spec ep_cpu_mt_params[] = {
     { 0 },
 };
 
-static const dm_param_spec ep_gpu_params[] = {
-    { .name = "block", .type = DM_P_INT, .def = "128", .allowed = "32..1024",
-      .help = "threads per block of the counting kernel (a multiple of 32)" },
+#define EP_BLOCK_PARAM                                                                     \
+    { .name = "block", .type = DM_P_INT, .def = "128", .allowed = "32..1024",               \
+      .help = "threads per block of the counting kernel (a multiple of 32)" }
+#define EP_READ_PARAM(def_)                                                                \
+    { .name = "read", .type = DM_P_ENUM, .def = def_, .allowed = "stream|types",            \
+      .help = "stream: every thread reads every event, a warp in step; types: only its "  \
+              "episode's types' events, from the stream split by type" }
+
+static const dm_param_spec ep_ptpe_params[] = {
+    EP_BLOCK_PARAM,
+    EP_READ_PARAM("stream"),
+    { 0 },
+};
+
+static const dm_param_spec ep_preelim_params[] = {
+    EP_BLOCK_PARAM,
+    EP_READ_PARAM("types"),
     { 0 },
 };
 
 static const dm_param_spec ep_mtpe_params[] = {
-    { .name = "block", .type = DM_P_INT, .def = "128", .allowed = "32..1024",
-      .help = "threads per block of the counting kernel (a multiple of 32)" },
+    EP_BLOCK_PARAM,
+    EP_READ_PARAM("stream"),
     { .name = "segments", .type = DM_P_INT, .def = "0", .allowed = "0..65536",
       .help = "R, segments of the stream per episode (0: the smallest power of two that "
               "gives the device two threads per thread slot, at most 4096)" },
@@ -361,8 +382,8 @@ static const dm_param_spec ep_mtpe_params[] = {
 };
 
 static const dm_param_spec ep_hybrid_params[] = {
-    { .name = "block", .type = DM_P_INT, .def = "128", .allowed = "32..1024",
-      .help = "threads per block of the counting kernel (a multiple of 32)" },
+    EP_BLOCK_PARAM,
+    EP_READ_PARAM("stream"),
     { .name = "segments", .type = DM_P_INT, .def = "0", .allowed = "0..65536",
       .help = "MTPE's R when it runs (0: automatic, as mtpe)" },
     { .name = "machines", .type = DM_P_INT, .def = "0", .allowed = "0..64",
@@ -424,7 +445,7 @@ static const dm_variant ep_variants[] = {
       .setup = ep_cpu_mt_setup, .run = ep_cpu_run, .output = ep_cpu_output,
       .teardown = ep_cpu_teardown },
     { .name = "ptpe", .description = "a thread per episode, Algorithm 1 over the stream",
-      .needs_gpu = 1, .params = ep_gpu_params, .supports = ep_gpu_supports,
+      .needs_gpu = 1, .params = ep_ptpe_params, .supports = ep_gpu_supports,
       .setup = ep_ptpe_setup, .run = ep_gpu_run, .output = ep_gpu_output,
       .teardown = ep_gpu_teardown },
     { .name = "mtpe", .description = "threads per episode: R segments x K machines, then "
@@ -439,7 +460,7 @@ static const dm_variant ep_variants[] = {
       .output = ep_gpu_output, .teardown = ep_gpu_teardown },
     { .name = "preelim", .description = "the relaxed count (Algorithm 3), a thread per "
                                         "episode, one time per node",
-      .needs_gpu = 1, .params = ep_gpu_params, .fixed = "relax=1",
+      .needs_gpu = 1, .params = ep_preelim_params, .fixed = "relax=1",
       .supports = ep_preelim_supports,
       .setup = ep_preelim_setup, .run = ep_gpu_run, .output = ep_gpu_output,
       .teardown = ep_gpu_teardown },

@@ -7,15 +7,11 @@
 
 #include <stdio.h>
 
-#include "episodes/episodes.h"
+#include "episodes/ep_mine.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The most episodes a point may count (the candidates of a level over its types, or
- * `count` of them): beyond it a point must set count. */
-#define EP_MAX_CANDIDATES ((int64_t)1 << 24)
 
 /* A dataset: the stream and, when generated, the chains embedded in it. */
 typedef struct ep_data {

@@ -241,7 +241,7 @@ static void test_mining_against_brute(void **state)
             }
             free(all);
         }
-        ep_count_ctx ctx = {.s = &s, .iv = iv, .threads = 1};
+        ep_count_ctx ctx = {.s = &s, .iv = iv, .mt = 0};
         for (int with_bound = 0; with_bound < 2; with_bound++) {
             ep_mine_spec run = sp;
             if (with_bound) {
@@ -299,7 +299,7 @@ static void test_bad_specs_and_failures(void **state)
     (void)state;
     uint64_t x = 3;
     ep_stream s = stream_random(&x, 20, 3);
-    ep_count_ctx ctx = {.s = &s, .iv = EP_OPEN_CLOSED, .threads = 1};
+    ep_count_ctx ctx = {.s = &s, .iv = EP_OPEN_CLOSED, .mt = 0};
     const ep_mine_spec good = {.support = 2, .max_level = 3, .ngaps = 2, .lo = {0, 0.001},
                                .hi = {0.002, 0.003}};
     struct {
@@ -384,7 +384,7 @@ static void test_sym26_chains_are_mined(void **state)
     assert_int_equal(ep_sym26(1, 60, 20, &s, chains, &err), 0);
     ep_mine_spec sp = {.support = 150, .max_level = 8, .ngaps = 1, .lo = {0.004},
                        .hi = {0.006}};
-    ep_count_ctx ctx = {.s = &s, .iv = EP_OPEN_CLOSED, .threads = 0};
+    ep_count_ctx ctx = {.s = &s, .iv = EP_OPEN_CLOSED, .mt = 1};
     ep_mine_result r;
     assert_int_equal(ep_mine(&s, &sp, ep_count_cb, &ctx, &r, &err), 0);
     assert_int_equal(r.nlevels, 8);

@@ -1,6 +1,8 @@
 /* test_episodes_workload.c - the episodes workload through its contract: a Sym26 point's
  * candidates, the reference and the result; the chains embedded in Sym26 come out as
- * its most frequent level-2 episodes; the CSV a user gets (`dmbench mine episodes`). */
+ * its most frequent level-2 episodes; level-wise mining (support > 0) by the reference
+ * and the CPU variants, the comparison's messages; the CSV a user gets (`dmbench mine
+ * episodes`). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,13 +17,13 @@
 #include "episodes/ep_workload.h"
 #include "registry.h"
 
-/* The episodes workload's point for variant cpu, with "name=value" settings. */
-static void point(dm_point *pt, const char *const *set, int n)
+/* The episodes workload's point for variant `variant`, with "name=value" settings. */
+static void variant_point(const char *variant, dm_point *pt, const char *const *set, int n)
 {
     dm_err err = { 0 };
     const dm_workload *w = registry_workload("episodes", &err);
     assert_non_null(w);
-    const dm_variant *v = registry_variant(w, "cpu", &err);
+    const dm_variant *v = registry_variant(w, variant, &err);
     assert_non_null(v);
     assert_int_equal(registry_point_defaults(w, v, pt, &err), 0);
     for (int i = 0; i < n; i++) {
@@ -34,6 +36,12 @@ static void point(dm_point *pt, const char *const *set, int n)
         assert_true(k < pt->nparams);
         assert_int_equal(dm_value_parse(pt->specs[k], eq + 1, &pt->values[k], &err), 0);
     }
+}
+
+/* The same for variant cpu. */
+static void point(dm_point *pt, const char *const *set, int n)
+{
+    variant_point("cpu", pt, set, n);
 }
 
 static void candidates_are_every_episode_of_the_level_in_type_order(void **state)
@@ -109,6 +117,115 @@ static void sym26_chains_are_its_most_frequent_level_2_episodes(void **state)
     ep_dataset_close(&ds);
 }
 
+/* Runs variant v once at pt on ds; *state and *out as its setup and output give them. */
+static void run_variant(const char *variant, const dm_dataset *ds, const dm_point *pt,
+                        void **vstate, const ep_result **out)
+{
+    dm_err err = { 0 };
+    const dm_variant *v = registry_variant(pt->workload, variant, &err);
+    dm_exec ex = { 0 };
+    char why[256];
+    assert_int_equal(v->supports(pt, NULL, why, sizeof why), 0);
+    assert_int_equal(v->setup(&ex, ds, pt, vstate, &err), 0);
+    assert_int_equal(v->run(*vstate, &err), 0);
+    assert_int_equal(v->run(*vstate, &err), 0); /* a second run gives the same */
+    const void *o;
+    assert_int_equal(v->output(*vstate, &o, &err), 0);
+    *out = o;
+}
+
+/* support > 0: the reference is ep_mine with Algorithm 1 (the frequent episodes of every
+ * level, with the levels), and cpu and cpu-mt find the same. */
+static void support_mines_level_wise(void **state)
+{
+    (void)state;
+    dm_point pt;
+    const char *set[] = { "support=150", "level=4", "seconds=20" };
+    point(&pt, set, 3);
+    dm_data_source src = { .generator = "sym26" };
+    dm_dataset ds;
+    dm_err err = { 0 };
+    void *ref;
+    assert_int_equal(ep_dataset_open(&src, &pt, &ds, &err), 0);
+    assert_int_equal(ep_reference(&ds, &pt, &ref, &err), 0);
+    const ep_data *d = ds.data;
+    const ep_result *r = ref;
+    ep_mine_spec spec;
+    assert_int_equal(ep_point_mine_spec(&pt, &spec, &err), 0);
+    ep_count_ctx ctx = { .s = &d->s, .iv = EP_OPEN_CLOSED };
+    ep_mine_result m;
+    assert_int_equal(ep_mine(&d->s, &spec, ep_count_cb, &ctx, &m, &err), 0);
+    assert_true(m.n > 26);
+    assert_int_equal(r->n, m.n);
+    assert_int_equal(r->nlevels, 4);
+    for (int64_t i = 0; i < m.n; i++) {
+        assert_int_equal(ep_episode_cmp(&r->eps[i], &m.eps[i]), 0);
+        assert_int_equal(r->counts[i], m.counts[i]);
+        assert_true(r->counts[i] >= 150);
+    }
+    assert_int_equal(r->eps[r->n - 1].n, 4);
+    for (int l = 0; l < 4; l++)
+        assert_int_equal(r->levels[l].frequent, m.levels[l].frequent);
+    const char *variants[] = { "cpu", "cpu-mt" };
+    for (int i = 0; i < 2; i++) {
+        dm_point vp;
+        variant_point(variants[i], &vp, set, 3);
+        void *vs;
+        const ep_result *out;
+        char why[512] = "";
+        run_variant(variants[i], &ds, &vp, &vs, &out);
+        assert_int_equal(ep_compare(ref, out, &vp, why, sizeof why), 0);
+        assert_int_equal(out->nlevels, 4);
+        assert_int_equal(out->levels[3].candidates, m.levels[3].candidates);
+        assert_int_equal(out->levels[3].survivors, -1);
+        vp.variant->teardown(vs);
+    }
+    ep_mine_result_free(&m);
+    ep_reference_free(ref);
+    ep_dataset_close(&ds);
+
+    /* count picks episodes of a level, which mining does not do */
+    const char *both[] = { "support=3", "count=5" };
+    point(&pt, both, 2);
+    char why[256];
+    assert_int_not_equal(ep_point_check(&pt, why, sizeof why), 0);
+    assert_string_equal(why, "count 5 with support 3: mining counts every candidate of a "
+                             "level; count is for support 0");
+}
+
+/* ep_compare names the first difference: an episode, a count, one missing, one extra. */
+static void compare_names_the_first_difference(void **state)
+{
+    (void)state;
+    char names[3][EP_NAME_MAX] = { "a", "b", "c" };
+    ep_stream s = { .ntypes = 3, .names = names };
+    ep_episode want[3] = { { .n = 1, .ev = { 0 } }, { .n = 2, .ev = { 0, 1 } },
+                           { .n = 2, .ev = { 1, 2 } } };
+    ep_episode other[3] = { want[0], { .n = 2, .ev = { 0, 2 } }, want[2] };
+    int64_t counts[3] = { 9, 5, 4 }, off[3] = { 9, 5, 3 };
+    ep_result r = { .s = &s, .eps = want, .n = 3, .counts = counts };
+    struct {
+        ep_result o;
+        const char *says;
+    } cases[] = {
+        { { .s = &s, .eps = other, .n = 3, .counts = counts },
+          "expected episode a -> b (#1), got episode a -> c (#1)" },
+        { { .s = &s, .eps = want, .n = 3, .counts = off },
+          "episode b -> c (#2) of 3: expected count 4, got 3" },
+        { { .s = &s, .eps = want, .n = 2, .counts = counts },
+          "2 episodes, expected 3: episode b -> c (#2) missing" },
+    };
+    char why[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(ep_compare(&r, &cases[i].o, NULL, why, sizeof why), 1);
+        assert_string_equal(why, cases[i].says);
+    }
+    r.n = 2;
+    assert_int_equal(ep_compare(&r, &cases[1].o, NULL, why, sizeof why), 1);
+    assert_string_equal(why, "3 episodes, expected 2: episode b -> c (#2) extra");
+    assert_int_equal(ep_compare(&r, &cases[2].o, NULL, why, sizeof why), 0);
+}
+
 static void mine_writes_episode_level_count_rows(void **state)
 {
     fixture *f = *state;
@@ -121,6 +238,15 @@ static void mine_writes_episode_level_count_rows(void **state)
     assert_int_equal(count_lines(csv), 27);
     assert_int_equal(dmbench(f, "mine episodes --variant cpu -p gap_lo_ms=7 -p gap_hi_ms=6"), 2);
     assert_non_null(strstr(slurp(f->errf), "gap_lo_ms 7 is above gap_hi_ms 6"));
+
+    /* mining: the frequent episodes of levels 1 to 3, verified against the reference */
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu-mt -p support=100 -p level=3 "
+                                "-p seconds=10 --out %s/e.csv", f->dir), 0);
+    csv = slurp(path);
+    assert_true(strncmp(csv, "episode,level,count\nA,1,", 24) == 0);
+    assert_non_null(strstr(csv, ",2,"));
+    assert_non_null(strstr(csv, ",3,"));
+    assert_null(strstr(csv, ",4,"));
 }
 
 int main(void)
@@ -128,6 +254,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(candidates_are_every_episode_of_the_level_in_type_order),
         cmocka_unit_test(sym26_chains_are_its_most_frequent_level_2_episodes),
+        cmocka_unit_test(support_mines_level_wise),
+        cmocka_unit_test(compare_names_the_first_difference),
         cmocka_unit_test_setup_teardown(mine_writes_episode_level_count_rows, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

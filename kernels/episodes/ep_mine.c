@@ -98,6 +98,12 @@ static int ep_spec_check(const ep_mine_spec *spec, int order[], dm_err *err)
     return 0;
 }
 
+int ep_mine_spec_check(const ep_mine_spec *spec, dm_err *err)
+{
+    int order[EP_MAX_LEVEL - 1];
+    return ep_spec_check(spec, order, err);
+}
+
 /* A growing array of candidates. */
 typedef struct ep_cands {
     ep_episode *e;
@@ -312,7 +318,7 @@ void ep_mine_result_free(ep_mine_result *r)
 int ep_count_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err)
 {
     const ep_count_ctx *c = ctx;
-    if (c->threads != 1)
+    if (c->mt)
         return ep_count_all_mt(c->s, eps, n, c->iv, c->threads, counts, err);
     for (int64_t i = 0; i < n; i++)
         if ((counts[i] = ep_count(c->s, &eps[i], c->iv)) < 0)

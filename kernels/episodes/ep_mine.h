@@ -58,6 +58,11 @@ typedef struct ep_mine_result {
     ep_mine_level levels[EP_MAX_LEVEL];
 } ep_mine_result;
 
+/* 0 when spec can be mined, else DM_EINPUT naming the problem: a support below 1, a
+ * max_level outside 1..EP_MAX_LEVEL, no gap or too many, a gap not 0 <= lo <= hi, the
+ * same gap twice (EP_LINKS_ANY), fewer gaps than max_level - 1 (per link position). */
+int ep_mine_spec_check(const ep_mine_spec *spec, dm_err *err);
+
 /* Mines s: the level-1 candidates (every type of s), counted by count(ctx, ...), those
  * with a count >= spec->support kept, the next level's candidates generated from them
  * (ep_mine_candidates), and so on until a level has no candidates or spec->max_level is
@@ -87,11 +92,12 @@ int ep_mine_candidates(const ep_mine_spec *spec, int level, const ep_episode *fr
 int ep_episode_cmp(const ep_episode *a, const ep_episode *b);
 
 /* A count callback over Algorithm 1 (ep_count) for every episode, ctx an ep_count_ctx:
- * on one thread when threads is 1, else ep_count_all_mt with that many (0: every core). */
+ * on the calling thread when mt is 0, else by ep_count_all_mt with threads threads (0:
+ * every core). */
 typedef struct ep_count_ctx {
     const ep_stream *s;
     ep_interval iv;
-    int threads;
+    int mt, threads;
 } ep_count_ctx;
 int ep_count_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err);
 

@@ -98,66 +98,125 @@ void ep_dataset_close(dm_dataset *ds)
     ds->data = NULL;
 }
 
+int ep_point_check(const dm_point *pt, char *why, size_t n)
+{
+    double lo = dm_point_real(pt, "gap_lo_ms"), hi = dm_point_real(pt, "gap_hi_ms");
+    if (lo > hi) {
+        snprintf(why, n, "gap_lo_ms %g is above gap_hi_ms %g", lo, hi);
+        return 1;
+    }
+    if (dm_point_int(pt, "support") > 0 && dm_point_int(pt, "count") > 0) {
+        snprintf(why, n, "count %" PRId64 " with support %" PRId64 ": mining counts every "
+                 "candidate of a level; count is for support 0", dm_point_int(pt, "count"),
+                 dm_point_int(pt, "support"));
+        return 1;
+    }
+    return 0;
+}
+
+int ep_point_mine_spec(const dm_point *pt, ep_mine_spec *spec, dm_err *err)
+{
+    *spec = (ep_mine_spec){
+        .support = dm_point_int(pt, "support"),
+        .max_level = (int)dm_point_int(pt, "level"),
+        .links = EP_LINKS_ANY,
+        .ngaps = 1,
+        .lo = {dm_point_real(pt, "gap_lo_ms") * 1e-3},
+        .hi = {dm_point_real(pt, "gap_hi_ms") * 1e-3},
+    };
+    return ep_mine_spec_check(spec, err);
+}
+
+ep_result ep_result_of(const ep_stream *s, const ep_mine_result *m)
+{
+    return (ep_result){.s = s, .eps = m->eps, .n = m->n, .counts = m->counts,
+                       .nlevels = m->nlevels, .levels = m->nlevels ? m->levels : NULL};
+}
+
+/* The reference: the result handed out, and what it is made of. */
+typedef struct ep_ref {
+    ep_result r; /* first, so the reference is an ep_result */
+    ep_mine_result m;
+} ep_ref;
+
 int ep_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *err)
 {
     const ep_data *d = ds->data;
-    ep_result *r = calloc(1, sizeof *r);
-    ep_episode *eps = NULL;
-    int64_t *counts = NULL;
+    ep_ref *r = calloc(1, sizeof *r);
+    ep_count_ctx ctx = {.s = &d->s, .iv = ep_point_interval(pt)};
     int rc;
     if (!r)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
-    if ((rc = ep_candidates(&d->s, pt, &eps, &r->n, err)) != 0)
-        goto fail;
-    if (!(counts = malloc((size_t)(r->n ? r->n : 1) * sizeof *counts))) {
-        rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64 " counts", r->n);
-        goto fail;
-    }
-    ep_interval iv = ep_point_interval(pt);
-    for (int64_t i = 0; i < r->n; i++)
-        if ((counts[i] = ep_count(&d->s, &eps[i], iv)) < 0) {
-            rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory counting");
+    if (dm_point_int(pt, "support") > 0) {
+        ep_mine_spec spec;
+        if ((rc = ep_point_mine_spec(pt, &spec, err)) != 0 ||
+            (rc = ep_mine(&d->s, &spec, ep_count_cb, &ctx, &r->m, err)) != 0)
+            goto fail;
+    } else {
+        if ((rc = ep_candidates(&d->s, pt, &r->m.eps, &r->m.n, err)) != 0)
+            goto fail;
+        if (!(r->m.counts = malloc((size_t)(r->m.n ? r->m.n : 1) * sizeof *r->m.counts))) {
+            rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64 " counts",
+                            r->m.n);
             goto fail;
         }
-    r->s = &d->s;
-    r->eps = eps;
-    r->counts = counts;
+        if ((rc = ep_count_cb(&ctx, r->m.eps, r->m.n, r->m.counts, err)) != 0)
+            goto fail;
+    }
+    r->r = ep_result_of(&d->s, &r->m);
     *ref = r;
     return 0;
 fail:
-    free(eps);
-    free(counts);
-    free(r);
+    ep_reference_free(r);
     return rc;
 }
 
 void ep_reference_free(void *ref)
 {
-    ep_result *r = ref;
+    ep_ref *r = ref;
     if (!r)
         return;
-    free((void *)r->eps);
-    free((void *)r->counts);
+    ep_mine_result_free(&r->m);
     free(r);
+}
+
+/* Writes "the episode NAME (#i)" of r into buf. */
+static void ep_name_at(const ep_result *r, int64_t i, char *buf, size_t n)
+{
+    char name[EP_MAX_LEVEL * (EP_NAME_MAX + 4)];
+    ep_episode_format(r->s, &r->eps[i], name, sizeof name);
+    snprintf(buf, n, "episode %s (#%" PRId64 ")", name, i);
 }
 
 int ep_compare(const void *ref, const void *out, const dm_point *pt, char *why, size_t n)
 {
     (void)pt;
     const ep_result *r = ref, *o = out;
-    if (o->n != r->n) {
-        snprintf(why, n, "%" PRId64 " episodes counted, expected %" PRId64, o->n, r->n);
-        return 1;
-    }
-    for (int64_t i = 0; i < r->n; i++)
-        if (o->counts[i] != r->counts[i]) {
-            char name[EP_MAX_LEVEL * (EP_NAME_MAX + 4)];
-            ep_episode_format(r->s, &r->eps[i], name, sizeof name);
-            snprintf(why, n, "episode %s (#%" PRId64 " of %" PRId64 "): expected %" PRId64
-                     ", got %" PRId64, name, i, r->n, r->counts[i], o->counts[i]);
+    char want[EP_MAX_LEVEL * (EP_NAME_MAX + 4) + 32], got[sizeof want];
+    int64_t common = o->n < r->n ? o->n : r->n;
+    for (int64_t i = 0; i < common; i++) {
+        if (ep_episode_cmp(&o->eps[i], &r->eps[i]) != 0) {
+            ep_name_at(r, i, want, sizeof want);
+            ep_name_at(o, i, got, sizeof got);
+            snprintf(why, n, "expected %s, got %s", want, got);
             return 1;
         }
-    return 0;
+        if (o->counts[i] != r->counts[i]) {
+            ep_name_at(r, i, want, sizeof want);
+            snprintf(why, n, "%s of %" PRId64 ": expected count %" PRId64 ", got %" PRId64,
+                     want, r->n, r->counts[i], o->counts[i]);
+            return 1;
+        }
+    }
+    if (o->n == r->n)
+        return 0;
+    if (o->n < r->n)
+        ep_name_at(r, common, want, sizeof want);
+    else
+        ep_name_at(o, common, want, sizeof want);
+    snprintf(why, n, "%" PRId64 " episodes, expected %" PRId64 ": %s %s", o->n, r->n, want,
+             o->n < r->n ? "missing" : "extra");
+    return 1;
 }
 
 int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err)

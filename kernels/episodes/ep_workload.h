@@ -21,12 +21,16 @@ typedef struct ep_data {
 } ep_data;
 
 /* The episodes of a point and their counts: what a variant's output() gives and the
- * reference holds. counts[i] is the count of eps[i]. */
+ * reference holds. counts[i] is the count of eps[i]. A point with support > 0 mines:
+ * eps are then the frequent episodes of every level, and levels[0..nlevels) what each
+ * level did (ep_mine), for storage; else nlevels is 0 and levels NULL. */
 typedef struct ep_result {
     const ep_stream *s;
     const ep_episode *eps;
     int64_t n;
     const int64_t *counts;
+    int nlevels;
+    const ep_mine_level *levels;
 } ep_result;
 
 /* The episodes pt counts on s: its level's serial episodes over s's types in
@@ -38,14 +42,25 @@ int ep_candidates(const ep_stream *s, const dm_point *pt, ep_episode **eps, int6
                   dm_err *err);
 /* The point's interval mode. */
 ep_interval ep_point_interval(const dm_point *pt);
+/* 0 when pt's problem is well posed, else nonzero with why (for every variant's
+ * supports()): a gap interval the wrong way round, count with support (mining counts
+ * every candidate of a level). */
+int ep_point_check(const dm_point *pt, char *why, size_t n);
+/* The mining of pt (support > 0): that support, level as the last level, every link with
+ * (gap_lo_ms, gap_hi_ms]. Returns 0, or DM_EINPUT as ep_mine_spec_check. */
+int ep_point_mine_spec(const dm_point *pt, ep_mine_spec *spec, dm_err *err);
+/* The ep_result over m's episodes and counts on s, with m's levels when it mined. */
+ep_result ep_result_of(const ep_stream *s, const ep_mine_result *m);
 
 int ep_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *ds,
                     dm_err *err);
 void ep_dataset_close(dm_dataset *ds);
-/* The reference: Algorithm 1, single-threaded, over the point's episodes; *ref is an
- * ep_result (freed by ep_reference_free). */
+/* The reference: Algorithm 1, single-threaded, over the point's episodes, or mining
+ * with it (support > 0); *ref is an ep_result (freed by ep_reference_free). */
 int ep_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *err);
 void ep_reference_free(void *ref);
+/* 0 when out has ref's episodes in ref's order with ref's counts, else 1 with why naming
+ * the first difference (an episode, a count, an episode missing or extra). */
 int ep_compare(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
 /* "episode,level,count" then a row per episode ("A -> B", its level, its count). */
 int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);

@@ -55,10 +55,14 @@ int ep_sym26(uint64_t seed, double seconds, double basal_hz, ep_stream *s,
 
 /* ---- episodes (ep_episodes.c) ------------------------------------------------------ */
 
-/* How a link's gap t(next) - t(prev) is tested against [lo, hi]. */
+/* How a link's gap t(next) - t(prev) is tested against [lo, hi]: one of the first two,
+ * maybe with EP_FLOAT or'ed on. */
 typedef enum ep_interval {
     EP_OPEN_CLOSED = 0, /* lo < gap <= hi: the papers' (tlow, thigh] */
     EP_CLOSED = 1,      /* lo <= gap <= hi */
+    /* Times, lo and hi rounded to float and the gap computed in float arithmetic, as
+     * implementations that count in float do; without it all is double. */
+    EP_FLOAT = 2,
 } ep_interval;
 
 /* A serial episode ev[0] -> ev[1] -> ... -> ev[n-1]; link k (between ev[k] and ev[k+1])

@@ -249,6 +249,137 @@ static void mine_writes_episode_level_count_rows(void **state)
     assert_null(strstr(csv, ",4,"));
 }
 
+/* Writes text to dir/name (cli_fixture's write_file); the path goes into path. */
+static void write_in(const char *dir, const char *name, const char *text, char *path,
+                     size_t n)
+{
+    snprintf(path, n, "%s/%s", dir, name);
+    write_file(path, text);
+}
+
+/* The count of the one row an episodes file of one episode gives, -1 on a failed run. */
+static int64_t one_count(fixture *f, const char *args)
+{
+    char out[160];
+    snprintf(out, sizeof out, "%s/one.csv", f->dir);
+    if (dmbench(f, "mine episodes --variant cpu %s --out %s", args, out) != 0)
+        return -1;
+    const char *csv = slurp(out);
+    const char *comma = strrchr(csv, ',');
+    assert_non_null(comma);
+    return strtoll(comma + 1, NULL, 10);
+}
+
+/* `dmbench mine episodes` with its own flags: an episodes file counted with a gap for
+ * every link or one per link; each interval kind and precision on the bounds (the
+ * times from test_gap_on_bounds_by_precision, through the CSV loader); mining with
+ * --support and --level, and with --links any (names then show the intervals). */
+static void mine_flags_count_an_episodes_file_or_mine(void **state)
+{
+    fixture *f = *state;
+    char eps[160], eps2[160], data[160], path[160];
+    write_in(f->dir, "e.txt", "A -> B\nA -> A -> B\n", eps, sizeof eps);
+    write_in(f->dir, "e2.txt", "A -> B -> C\nB -> C -> A\n", eps2, sizeof eps2);
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu-mt -p seconds=10 --episodes %s "
+                                "--gap 4:6 --out %s/e.csv", eps, f->dir), 0);
+    snprintf(path, sizeof path, "%s/e.csv", f->dir);
+    assert_string_equal(slurp(path), "episode,level,count\nA -> B,2,20\nA -> A -> B,3,0\n");
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu -p seconds=10 --episodes %s "
+                                "--gap 4:6 --gap 2:5 --interval closed --time-precision float "
+                                "--out %s/e.csv", eps2, f->dir), 0);
+    assert_int_equal(count_lines(slurp(path)), 3);
+
+    const struct {
+        const char *csv, *flags;
+        int64_t count;
+    } bounds[] = {
+        { "A,0.010\nB,0.016\n", "", 1 }, /* on hi in double */
+        { "A,0.010\nB,0.016\n", "--time-precision float", 0 },
+        { "A,0.015\nB,0.021\n", "", 0 }, /* on hi in float */
+        { "A,0.015\nB,0.021\n", "--time-precision float", 1 },
+        { "A,0.003\nB,0.007\n", "", 0 }, /* on lo in both */
+        { "A,0.003\nB,0.007\n", "--interval closed", 1 },
+        { "A,0.003\nB,0.007\n", "--interval closed --time-precision float", 1 },
+        { "A,0.001\nB,0.005\n", "--interval closed", 1 }, /* on lo in double */
+        { "A,0.001\nB,0.005\n", "--interval closed --time-precision float", 0 },
+    };
+    write_in(f->dir, "ab.txt", "A -> B\n", eps, sizeof eps);
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+        char args[512];
+        write_in(f->dir, "d.csv", bounds[i].csv, data, sizeof data);
+        snprintf(args, sizeof args, "--data %s --episodes %s --gap 4:6 %s", data, eps,
+                 bounds[i].flags);
+        if (one_count(f, args) != bounds[i].count)
+            fail_msg("%s with %s: expected %lld; %s", bounds[i].csv, bounds[i].flags,
+                     (long long)bounds[i].count, slurp(f->errf));
+    }
+
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu -p seconds=10 --support 100 "
+                                "--level 3 --gap 4:6 --gap 2:5 --links any --out %s/e.csv",
+                             f->dir), 0);
+    const char *csv = slurp(path);
+    assert_non_null(strstr(csv, "\nQ -(4:6]-> Z,2,"));
+    assert_non_null(strstr(csv, "\nA -(2:5]-> Q,2,276\n"));
+    assert_non_null(strstr(csv, "]-> A -(2:5]-> "));
+    for (const char *line = csv; *line; line = strchr(line, '\n') + 1) {
+        int commas = 0;
+        for (const char *c = line; *c != '\n'; c++)
+            commas += *c == ',';
+        assert_int_equal(commas, 2);
+    }
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu -p seconds=10 --support 100 "
+                                "--level 3 --gap 4:6 --gap 2:5 --out %s/e.csv", f->dir), 0);
+    csv = slurp(path);
+    assert_non_null(strstr(csv, ",3,"));
+    assert_null(strstr(csv, "]-> "));
+}
+
+/* Bad flags: a one-line error, exit 2, no output file. */
+static void mine_flags_refuse_bad_input(void **state)
+{
+    fixture *f = *state;
+    char eps[160], out[160];
+    write_in(f->dir, "e.txt", "A -> B -> C\nB -> C\n", eps, sizeof eps);
+    snprintf(out, sizeof out, "%s/bad.csv", f->dir);
+    const struct {
+        const char *args, *says;
+    } bad[] = {
+        { "--episodes E --gap 4:6 --gap 2:5", "e.txt:2: an episode of 1 link, and 2 gap "
+                                              "intervals are given, one per link" },
+        { "--gap 4-6", "gaps=4-6: expected LO:HI in ms, ';' between them" },
+        { "--gap 6:4", "gaps=6:4: gap 1 (6:4) must have 0 <= LO <= HI" },
+        { "--level 3 --gap 4:6 --gap 2:5 --gap 1:2", "level 3 has 2 links, and 3 gap "
+                                                     "intervals are given, one per link" },
+        { "--support 10 --level 4 --gap 4:6 --gap 2:5", "level 4 has 3 links, and 2 gap "
+                                                        "intervals are given, one per link" },
+        { "--support 10 --gap 4:6 --gap 4:6 --links any", "gap interval (4, 6] ms given "
+                                                          "twice" },
+        { "--episodes E --support 3", "an episodes file with support" },
+        { "--time-precision half", "precision=half: expected one of double|float" },
+        { "--support 3 --support 4", "at most 1 --support" },
+        { "--gap 4:6 --gap 2:5 --links any", "links=any is for mining" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[256];
+        const char *e = strstr(bad[i].args, " E ") ? strstr(bad[i].args, " E ") : NULL;
+        if (e)
+            snprintf(args, sizeof args, "%.*s %s%s", (int)(e - bad[i].args), bad[i].args, eps,
+                     e + 2);
+        else
+            snprintf(args, sizeof args, "%s", bad[i].args);
+        assert_int_equal(dmbench(f, "mine episodes --variant cpu -p seconds=5 %s --out %s",
+                                 args, out), 2);
+        const char *msg = slurp(f->errf);
+        if (!strstr(msg, bad[i].says) || count_lines(msg) != 1)
+            fail_msg("%s: '%s', expected one line with '%s'", args, msg, bad[i].says);
+        assert_false(exists(out));
+    }
+    /* a workload's name as an option's value, before the workload: the flags would be
+     * the wrong workload's */
+    assert_int_equal(dmbench(f, "mine --generator episodes membw --variant cpu"), 2);
+    assert_non_null(strstr(slurp(f->errf), "give the workload 'membw' before it"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +388,9 @@ int main(void)
         cmocka_unit_test(support_mines_level_wise),
         cmocka_unit_test(compare_names_the_first_difference),
         cmocka_unit_test_setup_teardown(mine_writes_episode_level_count_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(mine_flags_count_an_episodes_file_or_mine, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(mine_flags_refuse_bad_input, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,14 +133,14 @@ done:
 }
 
 /* The two instantiations, kept apart (one function holding both ran 15 % slower). */
-static __attribute__((noinline)) int64_t ep_count_f64(const ep_stream *s, const ep_episode *e,
-                                                      ep_interval iv)
+static __attribute__((noinline)) int64_t ep_count_f64(const ep_stream *s,
+                                                      const ep_episode *e, ep_interval iv)
 {
     return ep_count_in(s, e, iv, 0);
 }
 
-static __attribute__((noinline)) int64_t ep_count_f32(const ep_stream *s, const ep_episode *e,
-                                                      ep_interval iv)
+static __attribute__((noinline)) int64_t ep_count_f32(const ep_stream *s,
+                                                      const ep_episode *e, ep_interval iv)
 {
     return ep_count_in(s, e, iv, 1);
 }

@@ -33,21 +33,30 @@ typedef struct ep_result {
     const ep_mine_level *levels;
 } ep_result;
 
-/* The episodes pt counts on s: its level's serial episodes over s's types in
- * lexicographic order of type index (types may repeat), the first `count` of them
- * (0: all), every link with the gap (gap_lo_ms, gap_hi_ms]. Returns 0 with *eps
- * (malloc'd) and *n; DM_EINPUT when there would be more than EP_MAX_CANDIDATES.
- * DM_ERUNTIME without memory. */
+/* The episodes pt counts on s: those of its episodes file (ep_episodes_load), or its
+ * level's serial episodes over s's types in lexicographic order of type index (types may
+ * repeat), the first `count` of them (0: all); links with the point's gaps
+ * (ep_point_gaps: one for every link, or one per link). Returns 0 with *eps (malloc'd)
+ * and *n; DM_EINPUT for bad gaps, per-link gaps not matching the links, an episodes
+ * file's error, more than EP_MAX_CANDIDATES episodes; DM_ERUNTIME without memory. */
 int ep_candidates(const ep_stream *s, const dm_point *pt, ep_episode **eps, int64_t *n,
                   dm_err *err);
-/* The point's interval mode. */
+/* The point's interval mode (EP_FLOAT or'ed on with precision=float). */
 ep_interval ep_point_interval(const dm_point *pt);
+/* The point's gap intervals in seconds into lo[] and hi[] (room for EP_MAX_LEVEL - 1),
+ * *ngaps of them: gaps "-" is (gap_lo_ms, gap_hi_ms], else "LO:HI;LO:HI..." in ms.
+ * Returns 0, or 1 with why (bad text, LO > HI, too many). */
+int ep_point_gaps(const dm_point *pt, int *ngaps, double *lo, double *hi, char *why,
+                  size_t n);
 /* 0 when pt's problem is well posed, else nonzero with why (for every variant's
- * supports()): a gap interval the wrong way round, count with support (mining counts
- * every candidate of a level). */
+ * supports()): bad gaps (ep_point_gaps), count with support (mining counts every
+ * candidate of a level), an episodes file with support or count, per-link gaps not
+ * matching the level's links, links=any without mining, a mining spec that
+ * ep_mine_spec_check refuses. */
 int ep_point_check(const dm_point *pt, char *why, size_t n);
-/* The mining of pt (support > 0): that support, level as the last level, every link with
- * (gap_lo_ms, gap_hi_ms]. Returns 0, or DM_EINPUT as ep_mine_spec_check. */
+/* The mining of pt (support > 0): that support, level as the last level, the point's
+ * gaps (ep_point_gaps) applied per link position or, with links=any or one gap, as the
+ * set I. Returns 0, or DM_EINPUT for bad gaps or as ep_mine_spec_check. */
 int ep_point_mine_spec(const dm_point *pt, ep_mine_spec *spec, dm_err *err);
 /* The ep_result over m's episodes and counts on s, with m's levels when it mined. */
 ep_result ep_result_of(const ep_stream *s, const ep_mine_result *m);

@@ -126,6 +126,18 @@ static const dm_param_spec ep_problem_params[] = {
     { .name = "support", .type = DM_P_INT, .def = "0", .allowed = "0..",
       .help = "0: count the level's episodes; > 0: mine level-wise, the episodes counted "
               "at least this often at every level up to `level`" },
+    { .name = "precision", .type = DM_P_ENUM, .def = "double", .allowed = "double|float",
+      .help = "double; float: times and bounds rounded to float, gaps in float arithmetic" },
+    { .name = "gaps", .type = DM_P_ENUM, .def = "-",
+      .help = "-: every link (gap_lo_ms, gap_hi_ms]; else LO:HI in ms, ';' between them: "
+              "one for every link, or one per link" },
+    { .name = "links", .type = DM_P_ENUM, .def = "per-position",
+      .allowed = "per-position|any",
+      .help = "mining with several gaps: link k gets gap k (per-position), or each link "
+              "any of them, every combination a candidate (any: the papers' set I)" },
+    { .name = "episodes", .type = DM_P_ENUM, .def = "-",
+      .help = "-: the level's episodes; else an episodes file (one a line, A -> B -> C), "
+              "its episodes counted" },
     { 0 },
 };
 
@@ -141,6 +153,24 @@ static int ep_cpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
     (void)dev;
     return ep_point_check(pt, why, n);
 }
+
+static const dm_mine_option ep_mine_options[] = {
+    { .flag = "episodes", .param = "episodes", .metavar = "FILE",
+      .help = "count the episodes of FILE (one a line, A -> B -> C)" },
+    { .flag = "gap", .param = "gaps", .repeatable = 1, .metavar = "LO:HI",
+      .help = "a link's gap interval, ms: once for every link, or once per link" },
+    { .flag = "interval", .param = "interval", .metavar = "KIND",
+      .help = "open-closed (lo < gap <= hi, the default) or closed" },
+    { .flag = "time-precision", .param = "precision", .metavar = "P",
+      .help = "double (the default) or float" },
+    { .flag = "support", .param = "support", .metavar = "N",
+      .help = "mine level-wise: the episodes counted at least N times" },
+    { .flag = "level", .param = "level", .metavar = "N",
+      .help = "the level counted, or the last level mined" },
+    { .flag = "links", .param = "links", .metavar = "HOW",
+      .help = "mining with several --gap: per-position (the default) or any" },
+    { 0 },
+};
 
 static const dm_variant ep_variants[] = {
     { .name = "cpu", .description = "Algorithm 1 over the episodes, one thread",
@@ -170,4 +200,5 @@ const dm_workload episodes_workload = {
     .tuned = dm_tuned_table,
     .fits = dm_crossover_fit_table,
     .study = &episodes_study,
+    .mine_options = ep_mine_options,
 };

@@ -29,6 +29,8 @@ static const struct {
 } free_text[] = {
     {"tdm", "plant", "episodes to plant, comma-separated"},
     {"tdm", "episodes", "all, or the path of an episodes file"},
+    {"episodes", "gaps", "-, or LO:HI gap intervals in ms, ';' between them"},
+    {"episodes", "episodes", "-, or the path of an episodes file"},
     {NULL, NULL, NULL},
 };
 

@@ -104,6 +104,46 @@ static void test_gap_on_bounds(void **state)
     stream_drop(&past_hi);
 }
 
+/* Gaps on the bounds in each interval kind and precision, the link (4, 6] ms or [4, 6]
+ * ms, the times decimals as a CSV gives them (strtod): 0.007 - 0.003 is 0.004 and 0.007 -
+ * 0.001 is 0.006 in double and in float; 0.016 - 0.010 is 0.006 in double but above
+ * 0.006f in float, 0.021 - 0.015 above 0.006 in double and 0.006f in float; 0.013 - 0.009
+ * is 0.004 in double, above 0.004f in float, 0.005 - 0.001 is 0.004 in double, below in
+ * float, 0.037 - 0.033 below 0.004 in double, above 0.004f in float. */
+static void test_gap_on_bounds_by_precision(void **state)
+{
+    (void)state;
+    const struct {
+        const char *t0, *t1;
+        int64_t oc, closed, oc_float, closed_float; /* the count in each */
+    } cases[] = {
+        {"0.010", "0.016", 1, 1, 0, 0}, /* on hi in double, out in float */
+        {"0.015", "0.021", 0, 0, 1, 1}, /* out in double, on hi in float */
+        {"0.009", "0.013", 0, 1, 1, 1}, /* on lo in double, inside in float */
+        {"0.001", "0.005", 0, 1, 0, 0}, /* on lo in double, below in float */
+        {"0.033", "0.037", 0, 0, 1, 1}, /* below lo in double, inside in float */
+        {"0.003", "0.007", 0, 1, 0, 1}, /* on lo in both */
+        {"0.001", "0.007", 1, 1, 1, 1}, /* on hi in both */
+    };
+    ep_episode e = episode_of("AB", 0.004, 0.006);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ep_stream s = stream_new(2, 2);
+        s.type[0] = 0;
+        s.type[1] = 1;
+        s.time[0] = strtod(cases[i].t0, NULL);
+        s.time[1] = strtod(cases[i].t1, NULL);
+        const int64_t want[4] = {cases[i].oc, cases[i].closed, cases[i].oc_float,
+                                 cases[i].closed_float};
+        for (int iv = 0; iv < 4; iv++) {
+            if (ep_count(&s, &e, (ep_interval)iv) != want[iv] ||
+                ep_count_brute(&s, &e, (ep_interval)iv) != want[iv])
+                fail_msg("A at %s, B at %s, interval %d: expected %lld", cases[i].t0,
+                         cases[i].t1, iv, (long long)want[iv]);
+        }
+        stream_drop(&s);
+    }
+}
+
 /* Events at one time keep their stream order: with [0, 0], A then B at one time is an
  * occurrence of A -> B and B then A is not; one event never plays two nodes, so a lone
  * A is no A -> A, two are one, three still one (the third has no partner left after the
@@ -194,15 +234,15 @@ static void test_one_node_counts_events(void **state)
 
 /* ---- random streams ------------------------------------------------------------------ */
 
-/* Thousands of small streams, levels 1 to 5, both interval kinds: Algorithm 1, the
- * exhaustive count and (from two nodes) the printed algorithm agree. The counts must
- * be interesting: many occurrences, and the two interval kinds often apart (gaps land on
- * lo). */
+/* Thousands of small streams, levels 1 to 5, both interval kinds, in double and in
+ * float: Algorithm 1 and the exhaustive count agree, and (from two nodes, in double) the
+ * printed algorithm. The counts must be interesting: many occurrences, the two interval
+ * kinds often apart (gaps land on lo), the two precisions apart now and then. */
 static void test_random_against_brute(void **state)
 {
     (void)state;
     uint64_t rng = 12;
-    int64_t trials = 0, counted = 0, several = 0, kinds_apart = 0;
+    int64_t trials = 0, counted = 0, several = 0, kinds_apart = 0, precisions_apart = 0;
     /* Integer seconds hit the bounds exactly; milliseconds as decimals check that the
      * floating-point gaps are still taken the same way by every count. */
     const double units[] = {1.0, 0.001};
@@ -212,14 +252,14 @@ static void test_random_against_brute(void **state)
         ep_stream s = random_stream(&rng, rng_below(&rng, 21), ntypes, unit);
         for (int level = 1; level <= 5; level++) {
             ep_episode e = random_episode(&rng, level, ntypes, unit);
-            int64_t by_kind[2];
-            for (int iv = EP_OPEN_CLOSED; iv <= EP_CLOSED; iv++) {
+            int64_t by_kind[4];
+            for (int iv = EP_OPEN_CLOSED; iv <= (EP_CLOSED | EP_FLOAT); iv++) {
                 int64_t c = ep_count(&s, &e, (ep_interval)iv);
                 int64_t b = ep_count_brute(&s, &e, (ep_interval)iv);
                 if (c != b)
                     fail_msg("round %d level %d interval %d: ep_count %lld, brute %lld",
                              round, level, iv, (long long)c, (long long)b);
-                if (level > 1)
+                if (level > 1 && !(iv & EP_FLOAT))
                     assert_int_equal(paper_algorithm1(&s, &e, (ep_interval)iv), c);
                 by_kind[iv] = c;
                 trials++;
@@ -227,12 +267,16 @@ static void test_random_against_brute(void **state)
                 several += c > 1;
             }
             kinds_apart += by_kind[0] != by_kind[1];
+            precisions_apart += by_kind[0] != by_kind[2] || by_kind[1] != by_kind[3];
         }
         stream_drop(&s);
     }
+    print_message("%lld counts; precisions apart %lld times\n", (long long)trials,
+                  (long long)precisions_apart);
     assert_true(counted > trials / 3);
     assert_true(several > trials / 10);
     assert_true(kinds_apart > trials / 40);
+    assert_true(precisions_apart > 0);
 }
 
 /* More than 64 types: types 1, 65 and 129 agree in their low 6 bits, which ep_count's
@@ -373,6 +417,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_papers_example),
         cmocka_unit_test(test_gap_on_bounds),
+        cmocka_unit_test(test_gap_on_bounds_by_precision),
         cmocka_unit_test(test_equal_times_distinct_events),
         cmocka_unit_test(test_hand_worked),
         cmocka_unit_test(test_one_node_counts_events),

@@ -296,7 +296,8 @@ static void test_episodes_load(void **state)
     ep_episode *eps;
     int64_t n;
     dm_err err = {0};
-    assert_int_equal(ep_episodes_load(path, &s, 0.004, 0.006, &eps, &n, &err), 0);
+    const double lo4 = 0.004, hi6 = 0.006, zero = 0, ten = 0.01;
+    assert_int_equal(ep_episodes_load(path, &s, 1, &lo4, &hi6, &eps, &n, &err), 0);
     assert_int_equal(n, 3);
     const int len[] = {3, 3, 1};
     const int32_t ev[3][3] = {{0, 1, 2}, {1, 3, 1}, {2}};
@@ -315,10 +316,29 @@ static void test_episodes_load(void **state)
     for (int k = 0; k < EP_MAX_LEVEL; k++)
         dm_append(text, sizeof text, "%sA", k ? "->" : "");
     path = temp_file(text, 0);
-    assert_int_equal(ep_episodes_load(path, &s, 0, 0.01, &eps, &n, &err), 0);
+    assert_int_equal(ep_episodes_load(path, &s, 1, &zero, &ten, &eps, &n, &err), 0);
     assert_int_equal(n, 1);
     assert_int_equal(eps[0].n, EP_MAX_LEVEL);
     free(eps);
+    unlink(path);
+
+    /* One gap per link: link k gets gap k; an episode of another length is named. */
+    const double lo[2] = {0.001, 0.002}, hi[2] = {0.003, 0.004};
+    path = temp_file("A -> B -> C\nC -> a1 -> B\n", 0);
+    assert_int_equal(ep_episodes_load(path, &s, 2, lo, hi, &eps, &n, &err), 0);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < 2; i++)
+        assert_true(eps[i].lo[0] == 0.001 && eps[i].hi[0] == 0.003 && eps[i].lo[1] == 0.002 &&
+                    eps[i].hi[1] == 0.004);
+    free(eps);
+    unlink(path);
+    path = temp_file("A -> B -> C\nC -> B\n", 0);
+    assert_int_equal(ep_episodes_load(path, &s, 2, lo, hi, &eps, &n, &err), DM_EINPUT);
+    char want[160];
+    snprintf(want, sizeof want, "%s:2: an episode of 1 link, and 2 gap intervals are given, "
+             "one per link", path);
+    assert_string_equal(err.msg, want);
+    assert_null(eps);
     unlink(path);
     ep_stream_free(&s);
 }
@@ -332,7 +352,7 @@ static void episodes_fail(const ep_stream *s, const char *text, double lo, doubl
     ep_episode *eps;
     int64_t n;
     dm_err err = {0};
-    assert_int_equal(ep_episodes_load(path, s, lo, hi, &eps, &n, &err), DM_EINPUT);
+    assert_int_equal(ep_episodes_load(path, s, 1, &lo, &hi, &eps, &n, &err), DM_EINPUT);
     char where[96];
     snprintf(where, sizeof where, line ? "%s:%d: " : "%s: ", path, line);
     if (strncmp(err.msg, where, strlen(where)) != 0 || !strstr(err.msg, what))
@@ -368,7 +388,9 @@ static void test_episodes_errors(void **state)
     ep_episode *eps;
     int64_t n;
     dm_err err = {0};
-    assert_int_equal(ep_episodes_load("/nonexistent/eps", &s, 0, 1, &eps, &n, &err), DM_EINPUT);
+    const double zero = 0, one = 1;
+    assert_int_equal(ep_episodes_load("/nonexistent/eps", &s, 1, &zero, &one, &eps, &n, &err),
+                     DM_EINPUT);
     assert_non_null(strstr(err.msg, "/nonexistent/eps"));
     ep_stream_free(&s);
 }
@@ -396,7 +418,8 @@ static void test_episode_format(void **state)
     ep_episode *eps;
     int64_t n;
     dm_err err = {0};
-    assert_int_equal(ep_episodes_load(path, &s, 0, 0.01, &eps, &n, &err), 0);
+    const double zero = 0, ten = 0.01;
+    assert_int_equal(ep_episodes_load(path, &s, 1, &zero, &ten, &eps, &n, &err), 0);
     assert_int_equal(n, 3);
     for (int i = 0; i < 3; i++) {
         assert_int_equal(eps[i].n, in[i].n);

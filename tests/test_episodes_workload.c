@@ -1,6 +1,8 @@
 /* test_episodes_workload.c - the episodes workload through its contract: a Sym26 point's
  * candidates, the reference and the result; the chains embedded in Sym26 come out as
- * its most frequent level-2 episodes; the CSV a user gets (`dmbench mine episodes`). */
+ * its most frequent level-2 episodes; level-wise mining (support > 0) by the reference
+ * and the CPU variants, the comparison's messages; the CSV a user gets (`dmbench mine
+ * episodes`). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,13 +17,13 @@
 #include "episodes/ep_workload.h"
 #include "registry.h"
 
-/* The episodes workload's point for variant cpu, with "name=value" settings. */
-static void point(dm_point *pt, const char *const *set, int n)
+/* The episodes workload's point for variant `variant`, with "name=value" settings. */
+static void variant_point(const char *variant, dm_point *pt, const char *const *set, int n)
 {
     dm_err err = { 0 };
     const dm_workload *w = registry_workload("episodes", &err);
     assert_non_null(w);
-    const dm_variant *v = registry_variant(w, "cpu", &err);
+    const dm_variant *v = registry_variant(w, variant, &err);
     assert_non_null(v);
     assert_int_equal(registry_point_defaults(w, v, pt, &err), 0);
     for (int i = 0; i < n; i++) {
@@ -34,6 +36,12 @@ static void point(dm_point *pt, const char *const *set, int n)
         assert_true(k < pt->nparams);
         assert_int_equal(dm_value_parse(pt->specs[k], eq + 1, &pt->values[k], &err), 0);
     }
+}
+
+/* The same for variant cpu. */
+static void point(dm_point *pt, const char *const *set, int n)
+{
+    variant_point("cpu", pt, set, n);
 }
 
 static void candidates_are_every_episode_of_the_level_in_type_order(void **state)
@@ -109,6 +117,115 @@ static void sym26_chains_are_its_most_frequent_level_2_episodes(void **state)
     ep_dataset_close(&ds);
 }
 
+/* Runs variant v once at pt on ds; *state and *out as its setup and output give them. */
+static void run_variant(const char *variant, const dm_dataset *ds, const dm_point *pt,
+                        void **vstate, const ep_result **out)
+{
+    dm_err err = { 0 };
+    const dm_variant *v = registry_variant(pt->workload, variant, &err);
+    dm_exec ex = { 0 };
+    char why[256];
+    assert_int_equal(v->supports(pt, NULL, why, sizeof why), 0);
+    assert_int_equal(v->setup(&ex, ds, pt, vstate, &err), 0);
+    assert_int_equal(v->run(*vstate, &err), 0);
+    assert_int_equal(v->run(*vstate, &err), 0); /* a second run gives the same */
+    const void *o;
+    assert_int_equal(v->output(*vstate, &o, &err), 0);
+    *out = o;
+}
+
+/* support > 0: the reference is ep_mine with Algorithm 1 (the frequent episodes of every
+ * level, with the levels), and cpu and cpu-mt find the same. */
+static void support_mines_level_wise(void **state)
+{
+    (void)state;
+    dm_point pt;
+    const char *set[] = { "support=150", "level=4", "seconds=20" };
+    point(&pt, set, 3);
+    dm_data_source src = { .generator = "sym26" };
+    dm_dataset ds;
+    dm_err err = { 0 };
+    void *ref;
+    assert_int_equal(ep_dataset_open(&src, &pt, &ds, &err), 0);
+    assert_int_equal(ep_reference(&ds, &pt, &ref, &err), 0);
+    const ep_data *d = ds.data;
+    const ep_result *r = ref;
+    ep_mine_spec spec;
+    assert_int_equal(ep_point_mine_spec(&pt, &spec, &err), 0);
+    ep_count_ctx ctx = { .s = &d->s, .iv = EP_OPEN_CLOSED };
+    ep_mine_result m;
+    assert_int_equal(ep_mine(&d->s, &spec, ep_count_cb, &ctx, &m, &err), 0);
+    assert_true(m.n > 26);
+    assert_int_equal(r->n, m.n);
+    assert_int_equal(r->nlevels, 4);
+    for (int64_t i = 0; i < m.n; i++) {
+        assert_int_equal(ep_episode_cmp(&r->eps[i], &m.eps[i]), 0);
+        assert_int_equal(r->counts[i], m.counts[i]);
+        assert_true(r->counts[i] >= 150);
+    }
+    assert_int_equal(r->eps[r->n - 1].n, 4);
+    for (int l = 0; l < 4; l++)
+        assert_int_equal(r->levels[l].frequent, m.levels[l].frequent);
+    const char *variants[] = { "cpu", "cpu-mt" };
+    for (int i = 0; i < 2; i++) {
+        dm_point vp;
+        variant_point(variants[i], &vp, set, 3);
+        void *vs;
+        const ep_result *out;
+        char why[512] = "";
+        run_variant(variants[i], &ds, &vp, &vs, &out);
+        assert_int_equal(ep_compare(ref, out, &vp, why, sizeof why), 0);
+        assert_int_equal(out->nlevels, 4);
+        assert_int_equal(out->levels[3].candidates, m.levels[3].candidates);
+        assert_int_equal(out->levels[3].survivors, -1);
+        vp.variant->teardown(vs);
+    }
+    ep_mine_result_free(&m);
+    ep_reference_free(ref);
+    ep_dataset_close(&ds);
+
+    /* count picks episodes of a level, which mining does not do */
+    const char *both[] = { "support=3", "count=5" };
+    point(&pt, both, 2);
+    char why[256];
+    assert_int_not_equal(ep_point_check(&pt, why, sizeof why), 0);
+    assert_string_equal(why, "count 5 with support 3: mining counts every candidate of a "
+                             "level; count is for support 0");
+}
+
+/* ep_compare names the first difference: an episode, a count, one missing, one extra. */
+static void compare_names_the_first_difference(void **state)
+{
+    (void)state;
+    char names[3][EP_NAME_MAX] = { "a", "b", "c" };
+    ep_stream s = { .ntypes = 3, .names = names };
+    ep_episode want[3] = { { .n = 1, .ev = { 0 } }, { .n = 2, .ev = { 0, 1 } },
+                           { .n = 2, .ev = { 1, 2 } } };
+    ep_episode other[3] = { want[0], { .n = 2, .ev = { 0, 2 } }, want[2] };
+    int64_t counts[3] = { 9, 5, 4 }, off[3] = { 9, 5, 3 };
+    ep_result r = { .s = &s, .eps = want, .n = 3, .counts = counts };
+    struct {
+        ep_result o;
+        const char *says;
+    } cases[] = {
+        { { .s = &s, .eps = other, .n = 3, .counts = counts },
+          "expected episode a -> b (#1), got episode a -> c (#1)" },
+        { { .s = &s, .eps = want, .n = 3, .counts = off },
+          "episode b -> c (#2) of 3: expected count 4, got 3" },
+        { { .s = &s, .eps = want, .n = 2, .counts = counts },
+          "2 episodes, expected 3: episode b -> c (#2) missing" },
+    };
+    char why[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(ep_compare(&r, &cases[i].o, NULL, why, sizeof why), 1);
+        assert_string_equal(why, cases[i].says);
+    }
+    r.n = 2;
+    assert_int_equal(ep_compare(&r, &cases[1].o, NULL, why, sizeof why), 1);
+    assert_string_equal(why, "3 episodes, expected 2: episode b -> c (#2) extra");
+    assert_int_equal(ep_compare(&r, &cases[2].o, NULL, why, sizeof why), 0);
+}
+
 static void mine_writes_episode_level_count_rows(void **state)
 {
     fixture *f = *state;
@@ -121,6 +238,146 @@ static void mine_writes_episode_level_count_rows(void **state)
     assert_int_equal(count_lines(csv), 27);
     assert_int_equal(dmbench(f, "mine episodes --variant cpu -p gap_lo_ms=7 -p gap_hi_ms=6"), 2);
     assert_non_null(strstr(slurp(f->errf), "gap_lo_ms 7 is above gap_hi_ms 6"));
+
+    /* mining: the frequent episodes of levels 1 to 3, verified against the reference */
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu-mt -p support=100 -p level=3 "
+                                "-p seconds=10 --out %s/e.csv", f->dir), 0);
+    csv = slurp(path);
+    assert_true(strncmp(csv, "episode,level,count\nA,1,", 24) == 0);
+    assert_non_null(strstr(csv, ",2,"));
+    assert_non_null(strstr(csv, ",3,"));
+    assert_null(strstr(csv, ",4,"));
+}
+
+/* Writes text to dir/name (cli_fixture's write_file); the path goes into path. */
+static void write_in(const char *dir, const char *name, const char *text, char *path,
+                     size_t n)
+{
+    snprintf(path, n, "%s/%s", dir, name);
+    write_file(path, text);
+}
+
+/* The count of the one row an episodes file of one episode gives, -1 on a failed run. */
+static int64_t one_count(fixture *f, const char *args)
+{
+    char out[160];
+    snprintf(out, sizeof out, "%s/one.csv", f->dir);
+    if (dmbench(f, "mine episodes --variant cpu %s --out %s", args, out) != 0)
+        return -1;
+    const char *csv = slurp(out);
+    const char *comma = strrchr(csv, ',');
+    assert_non_null(comma);
+    return strtoll(comma + 1, NULL, 10);
+}
+
+/* `dmbench mine episodes` with its own flags: an episodes file counted with a gap for
+ * every link or one per link; each interval kind and precision on the bounds (the
+ * times from test_gap_on_bounds_by_precision, through the CSV loader); mining with
+ * --support and --level, and with --links any (names then show the intervals). */
+static void mine_flags_count_an_episodes_file_or_mine(void **state)
+{
+    fixture *f = *state;
+    char eps[160], eps2[160], data[160], path[160];
+    write_in(f->dir, "e.txt", "A -> B\nA -> A -> B\n", eps, sizeof eps);
+    write_in(f->dir, "e2.txt", "A -> B -> C\nB -> C -> A\n", eps2, sizeof eps2);
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu-mt -p seconds=10 --episodes %s "
+                                "--gap 4:6 --out %s/e.csv", eps, f->dir), 0);
+    snprintf(path, sizeof path, "%s/e.csv", f->dir);
+    assert_string_equal(slurp(path), "episode,level,count\nA -> B,2,20\nA -> A -> B,3,0\n");
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu -p seconds=10 --episodes %s "
+                                "--gap 4:6 --gap 2:5 --interval closed --time-precision float "
+                                "--out %s/e.csv", eps2, f->dir), 0);
+    assert_int_equal(count_lines(slurp(path)), 3);
+
+    const struct {
+        const char *csv, *flags;
+        int64_t count;
+    } bounds[] = {
+        { "A,0.010\nB,0.016\n", "", 1 }, /* on hi in double */
+        { "A,0.010\nB,0.016\n", "--time-precision float", 0 },
+        { "A,0.015\nB,0.021\n", "", 0 }, /* on hi in float */
+        { "A,0.015\nB,0.021\n", "--time-precision float", 1 },
+        { "A,0.003\nB,0.007\n", "", 0 }, /* on lo in both */
+        { "A,0.003\nB,0.007\n", "--interval closed", 1 },
+        { "A,0.003\nB,0.007\n", "--interval closed --time-precision float", 1 },
+        { "A,0.001\nB,0.005\n", "--interval closed", 1 }, /* on lo in double */
+        { "A,0.001\nB,0.005\n", "--interval closed --time-precision float", 0 },
+    };
+    write_in(f->dir, "ab.txt", "A -> B\n", eps, sizeof eps);
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+        char args[512];
+        write_in(f->dir, "d.csv", bounds[i].csv, data, sizeof data);
+        snprintf(args, sizeof args, "--data %s --episodes %s --gap 4:6 %s", data, eps,
+                 bounds[i].flags);
+        if (one_count(f, args) != bounds[i].count)
+            fail_msg("%s with %s: expected %lld; %s", bounds[i].csv, bounds[i].flags,
+                     (long long)bounds[i].count, slurp(f->errf));
+    }
+
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu -p seconds=10 --support 100 "
+                                "--level 3 --gap 4:6 --gap 2:5 --links any --out %s/e.csv",
+                             f->dir), 0);
+    const char *csv = slurp(path);
+    assert_non_null(strstr(csv, "\nQ -(4:6]-> Z,2,"));
+    assert_non_null(strstr(csv, "\nA -(2:5]-> Q,2,276\n"));
+    assert_non_null(strstr(csv, "]-> A -(2:5]-> "));
+    for (const char *line = csv; *line; line = strchr(line, '\n') + 1) {
+        int commas = 0;
+        for (const char *c = line; *c != '\n'; c++)
+            commas += *c == ',';
+        assert_int_equal(commas, 2);
+    }
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu -p seconds=10 --support 100 "
+                                "--level 3 --gap 4:6 --gap 2:5 --out %s/e.csv", f->dir), 0);
+    csv = slurp(path);
+    assert_non_null(strstr(csv, ",3,"));
+    assert_null(strstr(csv, "]-> "));
+}
+
+/* Bad flags: a one-line error, exit 2, no output file. */
+static void mine_flags_refuse_bad_input(void **state)
+{
+    fixture *f = *state;
+    char eps[160], out[160];
+    write_in(f->dir, "e.txt", "A -> B -> C\nB -> C\n", eps, sizeof eps);
+    snprintf(out, sizeof out, "%s/bad.csv", f->dir);
+    const struct {
+        const char *args, *says;
+    } bad[] = {
+        { "--episodes E --gap 4:6 --gap 2:5", "e.txt:2: an episode of 1 link, and 2 gap "
+                                              "intervals are given, one per link" },
+        { "--gap 4-6", "gaps=4-6: expected LO:HI in ms, ';' between them" },
+        { "--gap 6:4", "gaps=6:4: gap 1 (6:4) must have 0 <= LO <= HI" },
+        { "--level 3 --gap 4:6 --gap 2:5 --gap 1:2", "level 3 has 2 links, and 3 gap "
+                                                     "intervals are given, one per link" },
+        { "--support 10 --level 4 --gap 4:6 --gap 2:5", "level 4 has 3 links, and 2 gap "
+                                                        "intervals are given, one per link" },
+        { "--support 10 --gap 4:6 --gap 4:6 --links any", "gap interval (4, 6] ms given "
+                                                          "twice" },
+        { "--episodes E --support 3", "an episodes file with support" },
+        { "--time-precision half", "precision=half: expected one of double|float" },
+        { "--support 3 --support 4", "at most 1 --support" },
+        { "--gap 4:6 --gap 2:5 --links any", "links=any is for mining" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[256];
+        const char *e = strstr(bad[i].args, " E ") ? strstr(bad[i].args, " E ") : NULL;
+        if (e)
+            snprintf(args, sizeof args, "%.*s %s%s", (int)(e - bad[i].args), bad[i].args, eps,
+                     e + 2);
+        else
+            snprintf(args, sizeof args, "%s", bad[i].args);
+        assert_int_equal(dmbench(f, "mine episodes --variant cpu -p seconds=5 %s --out %s",
+                                 args, out), 2);
+        const char *msg = slurp(f->errf);
+        if (!strstr(msg, bad[i].says) || count_lines(msg) != 1)
+            fail_msg("%s: '%s', expected one line with '%s'", args, msg, bad[i].says);
+        assert_false(exists(out));
+    }
+    /* a workload's name as an option's value, before the workload: the flags would be
+     * the wrong workload's */
+    assert_int_equal(dmbench(f, "mine --generator episodes membw --variant cpu"), 2);
+    assert_non_null(strstr(slurp(f->errf), "give the workload 'membw' before it"));
 }
 
 int main(void)
@@ -128,7 +385,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(candidates_are_every_episode_of_the_level_in_type_order),
         cmocka_unit_test(sym26_chains_are_its_most_frequent_level_2_episodes),
+        cmocka_unit_test(support_mines_level_wise),
+        cmocka_unit_test(compare_names_the_first_difference),
         cmocka_unit_test_setup_teardown(mine_writes_episode_level_count_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(mine_flags_count_an_episodes_file_or_mine, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(mine_flags_refuse_bad_input, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,6 +73,16 @@ static void enum_accepts_only_listed_names(void **st)
     assert_int_equal(dm_value_parse(&mode, "share", &v, &err), DM_EINPUT);
     assert_non_null(strstr(err.msg, "tex|shared"));
     assert_int_equal(dm_value_parse(&mode, "", &v, &err), DM_EINPUT);
+
+    /* free text (no list): any text up to DM_STR_MAX - 1 characters */
+    const dm_param_spec path = { .name = "path", .type = DM_P_ENUM, .def = "-" };
+    char text[DM_STR_MAX + 1];
+    memset(text, 'a', DM_STR_MAX - 1);
+    text[DM_STR_MAX - 1] = '\0';
+    assert_int_equal(dm_value_parse(&path, text, &v, &err), 0);
+    strcat(text, "b");
+    assert_int_equal(dm_value_parse(&path, text, &v, &err), DM_EINPUT);
+    assert_non_null(strstr(err.msg, "longer than 47 characters"));
 }
 
 static void err_prefix_keeps_the_message(void **st)

@@ -1,6 +1,7 @@
 /* cmd_mine.c - `dmbench mine WORKLOAD --variant V`: one variant run once on a sweep
- * point's parameters and data, verified, its mining result written as CSV to --out (by
- * a temporary file renamed into place, so an error leaves no file) or to stdout. */
+ * point's parameters and data (with the workload's own flags, dm_mine_option), verified,
+ * its mining result written as CSV to --out (by a temporary file renamed into place, so
+ * an error leaves no file) or to stdout. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #include "registry.h"
 
 #define MAX_PARAMS 64
+#define MAX_MINE_OPTIONS 16 /* flags of one workload */
+#define MAX_REPEATS 16      /* values of one repeatable flag */
 
 static void usage(FILE *out)
 {
@@ -39,6 +42,68 @@ static void usage(FILE *out)
     for (const dm_workload *const *w = registry_workloads(); *w; w++)
         fprintf(out, " %s", (*w)->name);
     fprintf(out, "\n");
+    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
+        if (!(*w)->mine_options)
+            continue;
+        fprintf(out, "\noptions of %s (each sets a parameter, after the -p ones):\n",
+                (*w)->name);
+        for (const dm_mine_option *o = (*w)->mine_options; o->flag; o++) {
+            char left[64];
+            snprintf(left, sizeof left, "--%s %s", o->flag, o->metavar);
+            fprintf(out, "  %-21s %s (%s%s)\n", left, o->help, o->param,
+                    o->repeatable ? "; repeatable" : "");
+        }
+    }
+}
+
+/* The workload whose flags the command line may hold: the first argument that names one
+ * (NULL when none does). */
+static const dm_workload *named_workload(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        for (const dm_workload *const *w = registry_workloads(); *w; w++)
+            if (strcmp(argv[i], (*w)->name) == 0)
+                return *w;
+    return NULL;
+}
+
+/* The values given to a workload's flags. */
+typedef struct mine_flags {
+    const char *vals[MAX_MINE_OPTIONS][MAX_REPEATS];
+    int nvals[MAX_MINE_OPTIONS];
+    char param[MAX_MINE_OPTIONS][512]; /* "param=value", for the flags given */
+} mine_flags;
+
+/* Appends w's flags to opts (at *n, room for MAX_MINE_OPTIONS more), each storing into
+ * fl. */
+static void add_workload_flags(const dm_workload *w, cli_opt *opts, int *n, mine_flags *fl)
+{
+    for (int j = 0; w && w->mine_options && w->mine_options[j].flag; j++) {
+        const dm_mine_option *o = &w->mine_options[j];
+        opts[(*n)++] = (cli_opt){ .name = o->flag, .kind = CLI_LIST, .dest = fl->vals[j],
+                                  .count = &fl->nvals[j],
+                                  .max = o->repeatable ? MAX_REPEATS : 1 };
+    }
+}
+
+/* Appends "param=value" to params for each of w's flags given, a repeatable flag's
+ * values joined. Returns 0, or DM_EINPUT when there is no room. */
+static int apply_workload_flags(const dm_workload *w, mine_flags *fl, const char **params,
+                                int *nparams, dm_err *err)
+{
+    for (int j = 0; w->mine_options && w->mine_options[j].flag; j++) {
+        if (fl->nvals[j] == 0)
+            continue;
+        if (*nparams == MAX_PARAMS)
+            return dm_err_set(err, DM_EINPUT, "more than %d parameters given", MAX_PARAMS);
+        char *p = fl->param[j];
+        snprintf(p, sizeof fl->param[j], "%s=", w->mine_options[j].param);
+        for (int k = 0; k < fl->nvals[j]; k++)
+            dm_append(p, sizeof fl->param[j], "%s%s", k ? DM_MINE_JOIN : "",
+                      fl->vals[j][k]);
+        params[(*nparams)++] = p;
+    }
+    return 0;
 }
 
 /* Makes an empty file beside path (path.XXXXXX, named in tmp) with the mode a new file
@@ -82,7 +147,9 @@ int cmd_mine(int argc, char **argv)
     int nparams = 0, verify = 1;
     long device = 0;
     dm_err err = { 0 };
-    const cli_opt opts[] = {
+    mine_flags fl;
+    memset(&fl, 0, sizeof fl);
+    cli_opt opts[8 + MAX_MINE_OPTIONS] = {
         { .name = "variant", .short_name = 'v', .kind = CLI_STR, .dest = &variant },
         { .name = "param", .short_name = 'p', .kind = CLI_LIST, .dest = params,
           .count = &nparams, .max = MAX_PARAMS },
@@ -91,14 +158,20 @@ int cmd_mine(int argc, char **argv)
         { .name = "out", .short_name = 'o', .kind = CLI_STR, .dest = &out },
         { .name = "no-verify", .kind = CLI_FLAG, .dest = &verify, .value = 0 },
         CLI_OPT_INT("device", &device, 0, 1023),
-        { 0 },
     };
+    int nopts = 7;
+    const dm_workload *named = named_workload(argc, argv);
+    add_workload_flags(named, opts, &nopts, &fl);
     int first, rc = cli_parse(argc, argv, opts, usage, &first);
     if (rc >= 0)
         return rc;
     if (first != argc - 1)
         return cli_usage_error("mine", first == argc ? "no workload given"
                                                      : "more than one workload given");
+    if (named && strcmp(argv[first], named->name) != 0)
+        return cli_usage_error("mine", "'%s' is the value of an option and the name of a "
+                               "workload; give the workload '%s' before it", named->name,
+                               argv[first]);
     if (!variant)
         return cli_usage_error("mine", "no --variant given");
     if (data && generator)
@@ -106,7 +179,7 @@ int cmd_mine(int argc, char **argv)
 
     const dm_workload *w = registry_workload(argv[first], &err);
     const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
-    if (!v)
+    if (!v || apply_workload_flags(w, &fl, params, &nparams, &err) != 0)
         return cli_fail(&err);
     dm_data_source src = { 0 };
     if (data)

@@ -207,6 +207,19 @@ typedef struct dm_work {
 
 /* ---- variants and workloads -------------------------------------------------------- */
 
+/* A flag of `dmbench mine WORKLOAD` that sets one of the workload's dataset or problem
+ * parameters: `--flag VALUE` is `-p param=VALUE`. A repeatable flag's values are joined
+ * with DM_MINE_JOIN (';': a ',' would split the "name=value,..." lists points are kept
+ * as). Tables end with a zeroed entry. */
+#define DM_MINE_JOIN ";"
+typedef struct dm_mine_option {
+    const char *flag;    /* the long flag, without "--" */
+    const char *param;   /* the parameter it sets */
+    int repeatable;
+    const char *metavar; /* its value in the help text ("LO:HI") */
+    const char *help;
+} dm_mine_option;
+
 /* One implementation of a workload. Tables of these end with a zeroed entry. */
 struct dm_variant {
     const char *name;
@@ -265,6 +278,7 @@ struct dm_workload {
     const dm_crossover_fit *fits;   /* variants/<w>/fits.h (crossover_lookup.h), zero-ended */
     const dm_study *study;          /* variants/<w>/study.c (study.h): claims, targets */
     const dm_calibration *calibration; /* a check of the engine itself; NULL: none */
+    const dm_mine_option *mine_options; /* `dmbench mine`'s flags of its own; NULL: none */
 };
 
 /* A check of the measurement engine against the same quantity measured outside it (say,

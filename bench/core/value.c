@@ -96,6 +96,9 @@ int dm_value_parse(const dm_param_spec *spec, const char *text, dm_value *out, d
         return spec->allowed ? check_range(spec, out->r, text, err) : 0;
     case DM_P_ENUM: {
         size_t len = strlen(text);
+        if (!spec->allowed && len >= DM_STR_MAX)
+            return dm_err_set(err, DM_EINPUT, "%s='%.40s...': longer than %d characters",
+                              spec->name, text, DM_STR_MAX - 1);
         if (len == 0 || len >= DM_STR_MAX)
             return dm_err_set(err, DM_EINPUT, "%s='%s': expected one of %s", spec->name, text,
                               spec->allowed ? spec->allowed : "a short name");

@@ -24,10 +24,16 @@
  * after the last end taken, and one such exists iff the latest-starting occurrence
  * ending at j does: that is all the greedy needs to know about each end. */
 
-/* 1 when gap is inside the interval lo..hi of kind iv. */
-static int ep_gap_inside(double gap, double lo, double hi, ep_interval iv)
+/* 1 when the gap from t0 to t is inside the interval lo..hi of kind iv (in float with
+ * EP_FLOAT: times and bounds rounded, the difference taken in float). */
+static int ep_gap_inside(double t0, double t, double lo, double hi, ep_interval iv)
 {
-    return (iv == EP_CLOSED ? gap >= lo : gap > lo) && gap <= hi;
+    if (iv & EP_FLOAT) {
+        float gap = (float)t - (float)t0, flo = (float)lo, fhi = (float)hi;
+        return ((iv & EP_CLOSED) ? gap >= flo : gap > flo) && gap <= fhi;
+    }
+    double gap = t - t0;
+    return ((iv & EP_CLOSED) ? gap >= lo : gap > lo) && gap <= hi;
 }
 
 /* Tries every way to go on from a chain of nodes 0..k whose node k is the event at p
@@ -42,7 +48,7 @@ static void ep_chains_from(const ep_stream *s, const ep_episode *e, ep_interval 
     }
     for (int64_t q = p + 1; q < s->n; q++)
         if (s->type[q] == e->ev[k + 1] &&
-            ep_gap_inside(s->time[q] - s->time[p], e->lo[k], e->hi[k], iv))
+            ep_gap_inside(s->time[p], s->time[q], e->lo[k], e->hi[k], iv))
             ep_chains_from(s, e, iv, k + 1, q, start, latest);
 }
 

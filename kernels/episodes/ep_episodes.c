@@ -8,10 +8,11 @@
 #include "episodes/episodes.h"
 #include "episodes/ep_text.h"
 
-/* Parses the non-blank line [b, e) into *ep with every link [lo, hi]. Returns 0, or
- * DM_EINPUT naming path:line. */
-static int ep_parse_line(const char *b, const char *e, const ep_stream *s, double lo, double hi,
-                         ep_episode *ep, const char *path, int64_t line, dm_err *err)
+/* Parses the non-blank line [b, e) into *ep, its links given as ep_episodes_load says.
+ * Returns 0, or DM_EINPUT naming path:line. */
+static int ep_parse_line(const char *b, const char *e, const ep_stream *s, int ngaps,
+                         const double *lo, const double *hi, ep_episode *ep,
+                         const char *path, int64_t line, dm_err *err)
 {
     memset(ep, 0, sizeof *ep);
     for (const char *p = b;;) {
@@ -42,25 +43,31 @@ static int ep_parse_line(const char *b, const char *e, const ep_stream *s, doubl
             return dm_err_set(err, DM_EINPUT, "%s:%lld: unknown event type '%.*s'", path,
                               (long long)line, (int)(ne - nb > 40 ? 40 : ne - nb), nb);
         if (ep->n > 0) {
-            ep->lo[ep->n - 1] = lo;
-            ep->hi[ep->n - 1] = hi;
+            int g = ngaps == 1 ? 0 : ep->n - 1;
+            ep->lo[ep->n - 1] = g < ngaps ? lo[g] : 0;
+            ep->hi[ep->n - 1] = g < ngaps ? hi[g] : 0;
         }
         ep->ev[ep->n++] = type;
         if (arrow == e)
-            return 0;
+            break;
         p = arrow + 2;
     }
+    if (ngaps > 1 && ep->n - 1 != ngaps)
+        return dm_err_set(err, DM_EINPUT, "%s:%lld: an episode of %d link%s, and %d gap "
+                          "intervals are given, one per link", path, (long long)line,
+                          ep->n - 1, ep->n == 2 ? "" : "s", ngaps);
+    return 0;
 }
 
-int ep_episodes_load(const char *path, const ep_stream *s, double lo, double hi,
-                     ep_episode **eps, int64_t *n, dm_err *err)
+int ep_episodes_load(const char *path, const ep_stream *s, int ngaps, const double *lo,
+                     const double *hi, ep_episode **eps, int64_t *n, dm_err *err)
 {
     *eps = NULL;
     *n = 0;
-    if (!isfinite(lo) || !isfinite(hi) || lo < 0 || lo > hi)
-        return dm_err_set(err, DM_EINPUT,
-                          "%s: gap interval [%g, %g] must have 0 <= lo <= hi (seconds)", path, lo,
-                          hi);
+    for (int g = 0; g < ngaps; g++)
+        if (!isfinite(lo[g]) || !isfinite(hi[g]) || lo[g] < 0 || lo[g] > hi[g])
+            return dm_err_set(err, DM_EINPUT, "%s: gap interval [%g, %g] must have 0 <= lo "
+                              "<= hi (seconds)", path, lo[g], hi[g]);
     char *text;
     size_t len;
     int rc = dm_read_file(path, &text, &len, err);
@@ -84,7 +91,7 @@ int ep_episodes_load(const char *path, const ep_stream *s, double lo, double hi,
                 *eps = grown;
                 cap = c2;
             }
-            rc = ep_parse_line(b, e, s, lo, hi, &(*eps)[*n], path, lines.line, err);
+            rc = ep_parse_line(b, e, s, ngaps, lo, hi, &(*eps)[*n], path, lines.line, err);
             if (rc == 0)
                 (*n)++;
         }
@@ -107,4 +114,18 @@ void ep_episode_format(const ep_stream *s, const ep_episode *e, char *buf, size_
     buf[0] = '\0';
     for (int k = 0; k < e->n; k++)
         dm_append(buf, n, "%s%s", k ? " -> " : "", s->names[e->ev[k]]);
+}
+
+void ep_episode_format_links(const ep_stream *s, const ep_episode *e, ep_interval iv,
+                             char *buf, size_t n)
+{
+    if (n == 0)
+        return;
+    buf[0] = '\0';
+    for (int k = 0; k < e->n; k++) {
+        if (k)
+            dm_append(buf, n, " -%c%g:%g]-> ", (iv & EP_CLOSED) ? '[' : '(',
+                      e->lo[k - 1] * 1e3, e->hi[k - 1] * 1e3);
+        dm_append(buf, n, "%s", s->names[e->ev[k]]);
+    }
 }

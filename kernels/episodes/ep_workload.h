@@ -7,15 +7,11 @@
 
 #include <stdio.h>
 
-#include "episodes/episodes.h"
+#include "episodes/ep_mine.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The most episodes a point may count (the candidates of a level over its types, or
- * `count` of them): beyond it a point must set count. */
-#define EP_MAX_CANDIDATES ((int64_t)1 << 24)
 
 /* A dataset: the stream and, when generated, the chains embedded in it. */
 typedef struct ep_data {
@@ -25,32 +21,58 @@ typedef struct ep_data {
 } ep_data;
 
 /* The episodes of a point and their counts: what a variant's output() gives and the
- * reference holds. counts[i] is the count of eps[i]. */
+ * reference holds. counts[i] is the count of eps[i]. A point with support > 0 mines:
+ * eps are then the frequent episodes of every level, and levels[0..nlevels) what each
+ * level did (ep_mine), for storage; else nlevels is 0 and levels NULL. */
 typedef struct ep_result {
     const ep_stream *s;
     const ep_episode *eps;
     int64_t n;
     const int64_t *counts;
+    int nlevels;
+    const ep_mine_level *levels;
 } ep_result;
 
-/* The episodes pt counts on s: its level's serial episodes over s's types in
- * lexicographic order of type index (types may repeat), the first `count` of them
- * (0: all), every link with the gap (gap_lo_ms, gap_hi_ms], or [0, gap_hi_ms] when pt
- * sets relax (PreElim's relaxed problem). Returns 0 with *eps
- * (malloc'd) and *n; DM_EINPUT when there would be more than EP_MAX_CANDIDATES.
- * DM_ERUNTIME without memory. */
+/* The episodes pt counts on s: those of its episodes file (ep_episodes_load), or its
+ * level's serial episodes over s's types in lexicographic order of type index (types may
+ * repeat), the first `count` of them (0: all); links with the point's gaps
+ * (ep_point_gaps: one for every link, or one per link; lower bounds 0 when pt sets
+ * relax, PreElim's relaxed problem). Returns 0 with *eps (malloc'd)
+ * and *n; DM_EINPUT for bad gaps, per-link gaps not matching the links, an episodes
+ * file's error, more than EP_MAX_CANDIDATES episodes; DM_ERUNTIME without memory. */
 int ep_candidates(const ep_stream *s, const dm_point *pt, ep_episode **eps, int64_t *n,
                   dm_err *err);
-/* The point's interval mode: closed when it sets relax. */
+/* The point's interval mode: closed when it sets relax; EP_FLOAT or'ed on with
+ * precision=float. */
 ep_interval ep_point_interval(const dm_point *pt);
+/* The point's gap intervals in seconds into lo[] and hi[] (room for EP_MAX_LEVEL - 1),
+ * *ngaps of them: gaps "-" is (gap_lo_ms, gap_hi_ms], else "LO:HI;LO:HI..." in ms; every
+ * LO 0 when pt sets relax.
+ * Returns 0, or 1 with why (bad text, LO > HI, too many). */
+int ep_point_gaps(const dm_point *pt, int *ngaps, double *lo, double *hi, char *why,
+                  size_t n);
+/* 0 when pt's problem is well posed, else nonzero with why (for every variant's
+ * supports()): bad gaps (ep_point_gaps), count with support (mining counts every
+ * candidate of a level), an episodes file with support or count, per-link gaps not
+ * matching the level's links, links=any without mining, a mining spec that
+ * ep_mine_spec_check refuses. */
+int ep_point_check(const dm_point *pt, char *why, size_t n);
+/* The mining of pt (support > 0): that support, level as the last level, the point's
+ * gaps (ep_point_gaps) applied per link position or, with links=any or one gap, as the
+ * set I. Returns 0, or DM_EINPUT for bad gaps or as ep_mine_spec_check. */
+int ep_point_mine_spec(const dm_point *pt, ep_mine_spec *spec, dm_err *err);
+/* The ep_result over m's episodes and counts on s, with m's levels when it mined. */
+ep_result ep_result_of(const ep_stream *s, const ep_mine_result *m);
 
 int ep_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *ds,
                     dm_err *err);
 void ep_dataset_close(dm_dataset *ds);
-/* The reference: Algorithm 1, single-threaded, over the point's episodes; *ref is an
- * ep_result (freed by ep_reference_free). */
+/* The reference: Algorithm 1, single-threaded, over the point's episodes, or mining
+ * with it (support > 0); *ref is an ep_result (freed by ep_reference_free). */
 int ep_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *err);
 void ep_reference_free(void *ref);
+/* 0 when out has ref's episodes in ref's order with ref's counts, else 1 with why naming
+ * the first difference (an episode, a count, an episode missing or extra). */
 int ep_compare(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
 /* "episode,level,count" then a row per episode ("A -> B", its level, its count). */
 int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);

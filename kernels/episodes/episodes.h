@@ -55,10 +55,14 @@ int ep_sym26(uint64_t seed, double seconds, double basal_hz, ep_stream *s,
 
 /* ---- episodes (ep_episodes.c) ------------------------------------------------------ */
 
-/* How a link's gap t(next) - t(prev) is tested against [lo, hi]. */
+/* How a link's gap t(next) - t(prev) is tested against [lo, hi]: one of the first two,
+ * maybe with EP_FLOAT or'ed on. */
 typedef enum ep_interval {
     EP_OPEN_CLOSED = 0, /* lo < gap <= hi: the papers' (tlow, thigh] */
     EP_CLOSED = 1,      /* lo <= gap <= hi */
+    /* Times, lo and hi rounded to float and the gap computed in float arithmetic, as
+     * implementations that count in float do; without it all is double. */
+    EP_FLOAT = 2,
 } ep_interval;
 
 /* A serial episode ev[0] -> ev[1] -> ... -> ev[n-1]; link k (between ev[k] and ev[k+1])
@@ -70,13 +74,19 @@ typedef struct ep_episode {
 } ep_episode;
 
 /* Parses an episodes file against s's type names: one episode a line, names separated by
- * "->" with spaces allowed; every link gets [lo, hi]. Returns 0 with *eps (malloc'd) and
- * *n, or DM_EINPUT naming path and line (an unknown name, an empty name, more than
- * EP_MAX_LEVEL names, no episode at all); DM_ERUNTIME without memory. */
-int ep_episodes_load(const char *path, const ep_stream *s, double lo, double hi,
-                     ep_episode **eps, int64_t *n, dm_err *err);
+ * "->" with spaces allowed; with ngaps 1 every link gets [lo[0], hi[0]], else link k gets
+ * [lo[k], hi[k]] and every episode must have ngaps links. Returns 0 with *eps (malloc'd)
+ * and *n, or DM_EINPUT naming path and line (an unknown name, an empty name, more than
+ * EP_MAX_LEVEL names, another number of links than ngaps > 1, no episode at all) or a
+ * gap not 0 <= lo <= hi; DM_ERUNTIME without memory. */
+int ep_episodes_load(const char *path, const ep_stream *s, int ngaps, const double *lo,
+                     const double *hi, ep_episode **eps, int64_t *n, dm_err *err);
 /* Writes e as "A -> B -> C" (s's names) into buf. */
 void ep_episode_format(const ep_stream *s, const ep_episode *e, char *buf, size_t n);
+/* The same with each link's interval in ms: "A -(4:6]-> B" ("[4:6]" with EP_CLOSED; no
+ * comma, so that it fits in a CSV field). */
+void ep_episode_format_links(const ep_stream *s, const ep_episode *e, ep_interval iv,
+                             char *buf, size_t n);
 
 /* ---- counts (ep_count.c, ep_brute.c, ep_cpu_mt.c) -------------------------------------- */
 

@@ -20,11 +20,10 @@ extern const dm_study episodes_study;
 
 typedef struct ep_cpu_state {
     const ep_stream *s;
-    ep_episode *eps;
-    int64_t *counts;
-    ep_interval iv;
-    int threads; /* 0 for cpu: one thread, no pool */
-    int mt;
+    ep_count_ctx ctx;   /* mt 0 for cpu: one thread, no pool */
+    int mine;           /* support > 0: run mines, with spec */
+    ep_mine_spec spec;
+    ep_mine_result m;   /* the point's episodes and counts, or what the mining found */
     ep_result out;
 } ep_cpu_state;
 
@@ -33,31 +32,34 @@ static void ep_cpu_teardown(void *state)
     ep_cpu_state *s = state;
     if (!s)
         return;
-    free(s->eps);
-    free(s->counts);
+    ep_mine_result_free(&s->m);
     free(s);
 }
 
-/* The point's episodes and room for their counts. */
+/* The point's episodes and room for their counts, or its mining spec. */
 static int ep_cpu_prepare(const dm_dataset *ds, const dm_point *pt, int mt, void **state,
                           dm_err *err)
 {
     const ep_data *d = ds->data;
     ep_cpu_state *s = calloc(1, sizeof *s);
-    int64_t n = 0;
     if (!s)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
     s->s = &d->s;
-    s->iv = ep_point_interval(pt);
-    s->mt = mt;
-    s->threads = mt ? (int)dm_point_int(pt, "threads") : 1;
-    if (ep_candidates(&d->s, pt, &s->eps, &n, err) != 0)
-        goto fail;
-    if (!(s->counts = calloc((size_t)(n ? n : 1), sizeof *s->counts))) {
-        dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
-        goto fail;
+    s->ctx = (ep_count_ctx){.s = &d->s, .iv = ep_point_interval(pt), .mt = mt,
+                            .threads = mt ? (int)dm_point_int(pt, "threads") : 1};
+    s->mine = dm_point_int(pt, "support") > 0;
+    if (s->mine) {
+        if (ep_point_mine_spec(pt, &s->spec, err) != 0)
+            goto fail;
+    } else {
+        if (ep_candidates(&d->s, pt, &s->m.eps, &s->m.n, err) != 0)
+            goto fail;
+        if (!(s->m.counts = calloc((size_t)(s->m.n ? s->m.n : 1), sizeof *s->m.counts))) {
+            dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
+            goto fail;
+        }
     }
-    s->out = (ep_result){ .s = &d->s, .eps = s->eps, .n = n, .counts = s->counts };
+    s->out = ep_result_of(&d->s, &s->m);
     *state = s;
     return 0;
 fail:
@@ -79,15 +81,17 @@ static int ep_cpu_mt_setup(const dm_exec *ex, const dm_dataset *ds, const dm_poi
     return ep_cpu_prepare(ds, pt, 1, state, err);
 }
 
+/* Counts the point's episodes, or mines (the candidates' generation is then timed with
+ * the counting, as it is part of the mining). */
 static int ep_cpu_run(void *state, dm_err *err)
 {
     ep_cpu_state *s = state;
-    if (s->mt)
-        return ep_count_all_mt(s->s, s->eps, s->out.n, s->iv, s->threads, s->counts, err);
-    for (int64_t i = 0; i < s->out.n; i++)
-        if ((s->counts[i] = ep_count(s->s, &s->eps[i], s->iv)) < 0)
-            return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory counting");
-    return 0;
+    if (!s->mine)
+        return ep_count_cb(&s->ctx, s->m.eps, s->m.n, s->m.counts, err);
+    ep_mine_result_free(&s->m);
+    int rc = ep_mine(s->s, &s->spec, ep_count_cb, &s->ctx, &s->m, err);
+    s->out = ep_result_of(s->s, &s->m);
+    return rc;
 }
 
 static int ep_cpu_output(void *state, const void **out, dm_err *err)
@@ -341,6 +345,21 @@ static const dm_param_spec ep_problem_params[] = {
       .help = "open-closed: lo < gap <= hi (the papers'); closed: lo <= gap <= hi" },
     { .name = "relax", .type = DM_P_INT, .def = "0", .allowed = "0..1",
       .help = "1: count the relaxed problem, every link [0, hi] (PreElim's upper bound)" },
+    { .name = "support", .type = DM_P_INT, .def = "0", .allowed = "0..",
+      .help = "0: count the level's episodes; > 0: mine level-wise, the episodes counted "
+              "at least this often at every level up to `level`" },
+    { .name = "precision", .type = DM_P_ENUM, .def = "double", .allowed = "double|float",
+      .help = "double; float: times and bounds rounded to float, gaps in float arithmetic" },
+    { .name = "gaps", .type = DM_P_ENUM, .def = "-",
+      .help = "-: every link (gap_lo_ms, gap_hi_ms]; else LO:HI in ms, ';' between them: "
+              "one for every link, or one per link" },
+    { .name = "links", .type = DM_P_ENUM, .def = "per-position",
+      .allowed = "per-position|any",
+      .help = "mining with several gaps: link k gets gap k (per-position), or each link "
+              "any of them, every combination a candidate (any: the papers' set I)" },
+    { .name = "episodes", .type = DM_P_ENUM, .def = "-",
+      .help = "-: the level's episodes; else an episodes file (one a line, A -> B -> C), "
+              "its episodes counted" },
     { 0 },
 };
 
@@ -394,25 +413,29 @@ static const dm_param_spec ep_hybrid_params[] = {
     { 0 },
 };
 
-/* Refuses a gap interval whose ends are the wrong way round. */
+/* Refuses an ill-posed problem (ep_point_check). */
 static int ep_cpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
     (void)dev;
-    if (dm_point_real(pt, "gap_lo_ms") > dm_point_real(pt, "gap_hi_ms")) {
-        snprintf(why, n, "gap_lo_ms %g is above gap_hi_ms %g", dm_point_real(pt, "gap_lo_ms"),
-                 dm_point_real(pt, "gap_hi_ms"));
-        return 1;
-    }
-    return 0;
+    return ep_point_check(pt, why, n);
 }
 
-/* Refuses a block the device cannot launch or that is not whole warps, and what the
- * CPU variants refuse. */
+/* Refuses a block the device cannot launch or that is not whole warps, mining, float
+ * precision, and what the CPU variants refuse. */
 static int ep_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
     int64_t block = dm_point_int(pt, "block");
     if (ep_cpu_supports(pt, dev, why, n))
         return 1;
+    if (dm_point_int(pt, "support") > 0) {
+        snprintf(why, n, "the GPU variants count a level's or a file's episodes; level-wise "
+                 "mining (support > 0) runs on cpu and cpu-mt");
+        return 1;
+    }
+    if (strcmp(dm_point_str(pt, "precision"), "double") != 0) {
+        snprintf(why, n, "the GPU variants count in double precision");
+        return 1;
+    }
     if (block % 32) {
         snprintf(why, n, "block %lld is not a multiple of 32", (long long)block);
         return 1;
@@ -435,6 +458,24 @@ static int ep_preelim_supports(const dm_point *pt, const dm_device *dev, char *w
     }
     return ep_gpu_supports(pt, dev, why, n);
 }
+
+static const dm_mine_option ep_mine_options[] = {
+    { .flag = "episodes", .param = "episodes", .metavar = "FILE",
+      .help = "count the episodes of FILE (one a line, A -> B -> C)" },
+    { .flag = "gap", .param = "gaps", .repeatable = 1, .metavar = "LO:HI",
+      .help = "a link's gap interval, ms: once for every link, or once per link" },
+    { .flag = "interval", .param = "interval", .metavar = "KIND",
+      .help = "open-closed (lo < gap <= hi, the default) or closed" },
+    { .flag = "time-precision", .param = "precision", .metavar = "P",
+      .help = "double (the default) or float" },
+    { .flag = "support", .param = "support", .metavar = "N",
+      .help = "mine level-wise: the episodes counted at least N times" },
+    { .flag = "level", .param = "level", .metavar = "N",
+      .help = "the level counted, or the last level mined" },
+    { .flag = "links", .param = "links", .metavar = "HOW",
+      .help = "mining with several --gap: per-position (the default) or any" },
+    { 0 },
+};
 
 static const dm_variant ep_variants[] = {
     { .name = "cpu", .description = "Algorithm 1 over the episodes, one thread",
@@ -484,4 +525,5 @@ const dm_workload episodes_workload = {
     .tuned = dm_tuned_table,
     .fits = dm_crossover_fit_table,
     .study = &episodes_study,
+    .mine_options = ep_mine_options,
 };

@@ -1,0 +1,327 @@
+/* ep_mine.c - level-wise mining of frequent serial episodes: candidate generation on the
+ * CPU (the join of serial episodes, or extension per link position), elimination by
+ * support with an optional pre-elimination, and the per-level record. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "episodes/ep_mine.h"
+
+/* Why the candidates are complete. A contiguous sub-episode keeps its links, so every
+ * occurrence of (E1..EN+1) holds an occurrence of (E1..EN) and one of (E2..EN+1), and
+ * non-overlapped ones stay non-overlapped: both counts are at least the episode's. With
+ * EP_LINKS_ANY the links of (E2..EN+1) are intervals of the set, so it is a level-N
+ * episode of the same spec and must be frequent too: the join below generates exactly
+ * the episodes whose two N-node sub-episodes are frequent (every contiguous N-node
+ * sub-episode: the Apriori check is the join itself). Per link position, dropping E1
+ * shifts the links (link k of the sub-episode would need gaps[k], it has gaps[k + 1]),
+ * so that sub-episode is no candidate of level N and nothing is known of it: only the
+ * prefix, and the last type (a one-node sub-episode) are known frequent, so each
+ * frequent prefix is extended by every frequent type. */
+
+static double ep_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int ep_cmp_real(double a, double b)
+{
+    return (a > b) - (a < b);
+}
+
+/* Compares the nodes a->ev[ai..ai+m) with their m - 1 links against b's from bi. */
+static int ep_cmp_span(const ep_episode *a, int ai, const ep_episode *b, int bi, int m)
+{
+    for (int k = 0; k < m; k++) {
+        if (a->ev[ai + k] != b->ev[bi + k])
+            return a->ev[ai + k] < b->ev[bi + k] ? -1 : 1;
+        if (k + 1 == m)
+            break;
+        int c = ep_cmp_real(a->lo[ai + k], b->lo[bi + k]);
+        if (!c)
+            c = ep_cmp_real(a->hi[ai + k], b->hi[bi + k]);
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+int ep_episode_cmp(const ep_episode *a, const ep_episode *b)
+{
+    int m = a->n < b->n ? a->n : b->n;
+    int c = ep_cmp_span(a, 0, b, 0, m);
+    if (c)
+        return c;
+    /* a prefix of the other: the shorter first */
+    return (a->n > b->n) - (a->n < b->n);
+}
+
+/* Checks spec and writes into order[] its gap indexes sorted by (lo, hi). Returns 0 or
+ * DM_EINPUT naming the problem. */
+static int ep_spec_check(const ep_mine_spec *spec, int order[], dm_err *err)
+{
+    if (spec->support < 1)
+        return dm_err_set(err, DM_EINPUT, "support %" PRId64 ": expected at least 1",
+                          spec->support);
+    if (spec->max_level < 1 || spec->max_level > EP_MAX_LEVEL)
+        return dm_err_set(err, DM_EINPUT, "level %d: expected 1 to %d", spec->max_level,
+                          EP_MAX_LEVEL);
+    if (spec->ngaps < 1 || spec->ngaps > EP_MAX_LEVEL - 1)
+        return dm_err_set(err, DM_EINPUT, "%d gap intervals: expected 1 to %d", spec->ngaps,
+                          EP_MAX_LEVEL - 1);
+    if (spec->links == EP_LINKS_PER_POSITION && spec->max_level > spec->ngaps + 1)
+        return dm_err_set(err, DM_EINPUT, "level %d has %d links, and %d gap interval%s "
+                          "given, one per link", spec->max_level, spec->max_level - 1,
+                          spec->ngaps, spec->ngaps == 1 ? " is" : "s are");
+    for (int g = 0; g < spec->ngaps; g++) {
+        if (!isfinite(spec->lo[g]) || !isfinite(spec->hi[g]) || spec->lo[g] < 0 ||
+            spec->lo[g] > spec->hi[g])
+            return dm_err_set(err, DM_EINPUT, "gap interval %d (%g, %g] ms: expected 0 <= lo "
+                              "<= hi", g + 1, spec->lo[g] * 1e3, spec->hi[g] * 1e3);
+        int at = g;
+        while (at > 0 && (spec->lo[order[at - 1]] > spec->lo[g] ||
+                          (spec->lo[order[at - 1]] == spec->lo[g] &&
+                           spec->hi[order[at - 1]] > spec->hi[g]))) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = g;
+        if (spec->links == EP_LINKS_ANY && at > 0 && spec->lo[order[at - 1]] == spec->lo[g] &&
+            spec->hi[order[at - 1]] == spec->hi[g])
+            return dm_err_set(err, DM_EINPUT, "gap interval (%g, %g] ms given twice",
+                              spec->lo[g] * 1e3, spec->hi[g] * 1e3);
+    }
+    return 0;
+}
+
+int ep_mine_spec_check(const ep_mine_spec *spec, dm_err *err)
+{
+    int order[EP_MAX_LEVEL - 1];
+    return ep_spec_check(spec, order, err);
+}
+
+/* A growing array of candidates. */
+typedef struct ep_cands {
+    ep_episode *e;
+    int64_t n, cap;
+} ep_cands;
+
+/* Appends to c the episode a extended by link (lo, hi) and node y. Returns 0, DM_EINPUT
+ * beyond EP_MAX_CANDIDATES, DM_ERUNTIME without memory. */
+static int ep_cands_push(ep_cands *c, const ep_episode *a, double lo, double hi, int32_t y,
+                         dm_err *err)
+{
+    if (c->n == c->cap) {
+        if (c->n == EP_MAX_CANDIDATES)
+            return dm_err_set(err, DM_EINPUT, "level %d has more than %" PRId64 " candidates; "
+                              "raise the support", a->n + 1, EP_MAX_CANDIDATES);
+        int64_t cap = c->cap ? 2 * c->cap : 1024;
+        if (cap > EP_MAX_CANDIDATES)
+            cap = EP_MAX_CANDIDATES;
+        ep_episode *grown = realloc(c->e, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
+                              " candidates", cap);
+        c->e = grown;
+        c->cap = cap;
+    }
+    ep_episode *e = &c->e[c->n++];
+    *e = *a;
+    e->lo[a->n - 1] = lo;
+    e->hi[a->n - 1] = hi;
+    e->ev[e->n++] = y;
+    return 0;
+}
+
+/* The first index of freq[0..n) whose first m nodes (and links) are not below alpha's
+ * nodes 1..m: freq is sorted, so its prefixes are too. */
+static int64_t ep_lower_bound(const ep_episode *freq, int64_t n, const ep_episode *alpha,
+                              int m)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (ep_cmp_span(&freq[mid], 0, alpha, 1, m) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int ep_mine_candidates(const ep_mine_spec *spec, int level, const ep_episode *freq,
+                       int64_t nfreq, const ep_episode *freq1, int64_t nfreq1,
+                       ep_episode **cand, int64_t *n, dm_err *err)
+{
+    int order[EP_MAX_LEVEL - 1];
+    ep_cands c = {0};
+    int rc = ep_spec_check(spec, order, err);
+    *cand = NULL;
+    *n = 0;
+    if (rc)
+        return rc;
+    if (level < 2 || level > EP_MAX_LEVEL)
+        return dm_err_set(err, DM_EINPUT, "candidates of level %d: expected 2 to %d", level,
+                          EP_MAX_LEVEL);
+    const int m = level - 2; /* nodes shared by alpha's suffix and beta's prefix */
+    if (spec->links == EP_LINKS_PER_POSITION && m >= spec->ngaps)
+        return dm_err_set(err, DM_EINPUT, "level %d needs %d gap intervals, one per link; %d "
+                          "given", level, level - 1, spec->ngaps);
+    /* Candidates come out in order: alphas in order, then for each the new link and the
+     * new node in order (the link before the node, as ep_episode_cmp compares). */
+    for (int64_t a = 0; a < nfreq && rc == 0; a++) {
+        const ep_episode *alpha = &freq[a];
+        if (spec->links == EP_LINKS_PER_POSITION) {
+            for (int64_t y = 0; y < nfreq1 && rc == 0; y++)
+                rc = ep_cands_push(&c, alpha, spec->lo[m], spec->hi[m], freq1[y].ev[0], err);
+        } else if (m == 0) {
+            for (int g = 0; g < spec->ngaps && rc == 0; g++)
+                for (int64_t y = 0; y < nfreq1 && rc == 0; y++)
+                    rc = ep_cands_push(&c, alpha, spec->lo[order[g]], spec->hi[order[g]],
+                                       freq1[y].ev[0], err);
+        } else {
+            for (int64_t b = ep_lower_bound(freq, nfreq, alpha, m);
+                 b < nfreq && rc == 0 && ep_cmp_span(&freq[b], 0, alpha, 1, m) == 0; b++)
+                rc = ep_cands_push(&c, alpha, freq[b].lo[m - 1], freq[b].hi[m - 1],
+                                   freq[b].ev[m], err);
+        }
+    }
+    if (rc) {
+        free(c.e);
+        return rc;
+    }
+    *cand = c.e;
+    *n = c.n;
+    return 0;
+}
+
+/* Appends cand[i] and counts[i] for every i whose count is >= support to r. Returns how
+ * many, or -1 without memory. */
+static int64_t ep_keep_frequent(ep_mine_result *r, const ep_episode *cand,
+                                const int64_t *counts, int64_t n, int64_t support)
+{
+    int64_t kept = 0;
+    for (int64_t i = 0; i < n; i++)
+        kept += counts[i] >= support;
+    if (kept == 0)
+        return 0;
+    ep_episode *eps = realloc(r->eps, (size_t)(r->n + kept) * sizeof *eps);
+    if (eps)
+        r->eps = eps;
+    int64_t *cs = realloc(r->counts, (size_t)(r->n + kept) * sizeof *cs);
+    if (cs)
+        r->counts = cs;
+    if (!eps || !cs)
+        return -1;
+    for (int64_t i = 0; i < n; i++)
+        if (counts[i] >= support) {
+            r->eps[r->n] = cand[i];
+            r->counts[r->n++] = counts[i];
+        }
+    return kept;
+}
+
+/* Drops from cand[0..*n) every candidate whose bound is below support, keeping the
+ * order. Returns 0 or the bound callback's status. */
+static int ep_preeliminate(const ep_mine_spec *spec, ep_episode *cand, int64_t *n,
+                           int64_t *counts, dm_err *err)
+{
+    int rc = spec->bound(spec->bound_ctx, cand, *n, counts, err);
+    if (rc)
+        return rc;
+    int64_t kept = 0;
+    for (int64_t i = 0; i < *n; i++)
+        if (counts[i] >= spec->support)
+            cand[kept++] = cand[i];
+    *n = kept;
+    return 0;
+}
+
+int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, void *ctx,
+            ep_mine_result *out, dm_err *err)
+{
+    int order[EP_MAX_LEVEL - 1];
+    memset(out, 0, sizeof *out);
+    int rc = ep_spec_check(spec, order, err);
+    if (rc)
+        return rc;
+    ep_episode *cand = NULL;
+    int64_t *counts = NULL, ncand = s->ntypes;
+    double t0 = ep_now();
+    if (!(cand = calloc((size_t)(s->ntypes ? s->ntypes : 1), sizeof *cand))) {
+        rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
+        goto done;
+    }
+    for (int y = 0; y < s->ntypes; y++)
+        cand[y] = (ep_episode){.n = 1, .ev = {y}};
+    /* A level is recorded even when it has no candidates: its generation took time. */
+    for (int level = 1;; level++) {
+        ep_mine_level *lv = &out->levels[out->nlevels++];
+        *lv = (ep_mine_level){.level = level, .candidates = ncand,
+                              .survivors = spec->bound ? 0 : -1};
+        double t1 = ep_now();
+        lv->generate_s = t1 - t0;
+        if (ncand == 0)
+            break;
+        free(counts);
+        if (!(counts = malloc((size_t)ncand * sizeof *counts))) {
+            rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
+                            " counts", ncand);
+            goto done;
+        }
+        if (spec->bound) {
+            if ((rc = ep_preeliminate(spec, cand, &ncand, counts, err)) != 0)
+                goto done;
+            lv->survivors = ncand;
+        }
+        double t2 = ep_now();
+        lv->bound_s = t2 - t1;
+        if (ncand > 0 && (rc = count(ctx, cand, ncand, counts, err)) != 0)
+            goto done;
+        int64_t before = out->n;
+        lv->frequent = ep_keep_frequent(out, cand, counts, ncand, spec->support);
+        t0 = ep_now();
+        lv->count_s = t0 - t2;
+        if (lv->frequent < 0) {
+            rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the frequent "
+                            "episodes");
+            goto done;
+        }
+        free(cand);
+        cand = NULL;
+        if (level == spec->max_level || lv->frequent == 0)
+            break;
+        if ((rc = ep_mine_candidates(spec, level + 1, out->eps + before, lv->frequent,
+                                     out->eps, out->levels[0].frequent, &cand, &ncand,
+                                     err)) != 0)
+            goto done;
+    }
+done:
+    free(cand);
+    free(counts);
+    if (rc)
+        ep_mine_result_free(out);
+    return rc;
+}
+
+void ep_mine_result_free(ep_mine_result *r)
+{
+    free(r->eps);
+    free(r->counts);
+    memset(r, 0, sizeof *r);
+}
+
+int ep_count_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err)
+{
+    const ep_count_ctx *c = ctx;
+    if (c->mt)
+        return ep_count_all_mt(c->s, eps, n, c->iv, c->threads, counts, err);
+    for (int64_t i = 0; i < n; i++)
+        if ((counts[i] = ep_count(c->s, &eps[i], c->iv)) < 0)
+            return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory counting");
+    return 0;
+}

@@ -2,7 +2,9 @@
  * the workload's table. cpu is Algorithm 1 over the point's episodes on one thread (the
  * papers' serial baseline); cpu-mt counts them across every core (the papers' CPU
  * column). ptpe, mtpe and preelim are the papers' GPU kernels (ep_gpu.cu), hybrid picks
- * ptpe or mtpe by the number of episodes; two-pass and multi-GPU come next (issue 12). */
+ * ptpe or mtpe by the number of episodes, twopass mines with PreElim's bound first; each
+ * counts a level's episodes or mines level-wise (support > 0). Multi-GPU comes next
+ * (issue 12). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,14 +104,20 @@ static int ep_cpu_output(void *state, const void **out, dm_err *err)
     return 0;
 }
 
-/* ---- ptpe, mtpe, preelim ------------------------------------------------------------- */
+/* ---- ptpe, mtpe, hybrid, preelim, twopass ---------------------------------------------- */
 
 typedef int (*ep_gpu_fn)(const ep_gpu_launch *a, dm_err *err);
 
+/* What the GPU variants share: the stream on the device (uploaded once), device room for
+ * a batch of episodes, their counts and MTPE's tuples (grown as batches need), and either
+ * the point's episodes (counted by run, copied back by output) or its mining. */
 typedef struct ep_gpu_state {
     cudaStream_t stream;
-    ep_episode *eps;
-    int64_t *counts;
+    const dm_device *dev;
+    dm_point pt; /* a copy: run may outlive the caller's */
+    const ep_stream *s;
+    ep_gpu_fn kernel;       /* NULL: hybrid, PTPE or MTPE by the batch (Algorithm 2) */
+    int twopass;            /* mining: PreElim before the exact count */
     int64_t *d_first, *d_pos;
     int32_t *d_stype;
     double *d_time, *d_stime;
@@ -117,8 +125,12 @@ typedef struct ep_gpu_state {
     int64_t *d_counts;
     ep_tuple *d_tuples;
     unsigned long long *d_overflow;
+    int64_t cap_eps, cap_tuples;
     ep_gpu_launch la;
-    ep_gpu_fn count;
+    ep_gpu_fn batch_kernel; /* what the batch in la runs */
+    int mine;               /* support > 0 */
+    ep_mine_spec spec;
+    ep_mine_result m;       /* the point's episodes and counts, or what the mining found */
     ep_result out;
 } ep_gpu_state;
 
@@ -136,8 +148,7 @@ static void ep_gpu_teardown(void *state)
     dm_gpu_free(s->stream, s->d_counts);
     dm_gpu_free(s->stream, s->d_tuples);
     dm_gpu_free(s->stream, s->d_overflow);
-    free(s->eps);
-    free(s->counts);
+    ep_mine_result_free(&s->m);
     free(s);
 }
 
@@ -161,50 +172,164 @@ static int64_t ep_mtpe_auto_segments(const dm_device *dev, int64_t m, int k, int
     return r;
 }
 
-/* The point's episodes and the stream on the device; the kernels' launch. count NULL is
- * hybrid: PTPE when the episodes are more than the point's switch_at, else MTPE
- * (Algorithm 2). Returns 0, DM_EINPUT when an episode's lists would need more runs than
- * a thread keeps, or DM_ERUNTIME with err set. */
+/* hybrid's switch point for episodes of `level` nodes at block threads on dev: the
+ * crossover fit of mtpe and ptpe over count by level for the card (else its architecture
+ * family), rounded up; without one, the papers' Equation 2, MP x B_MP x T_B (f(N) = 1:
+ * PTPE once the episodes fill every thread slot its occupancy allows). 0 when neither is
+ * known. */
+static int64_t ep_hybrid_switch_at(const dm_workload *w, const dm_device *dev, int level,
+                                   int block)
+{
+    const dm_crossover_fit *fit;
+    const char *how;
+    int blocks = 0;
+    dm_err err = {0};
+    if (crossover_lookup(w, dev, "mtpe", "ptpe", "count", "level", &fit, &how)) {
+        double at = ceil(crossover_fit_at(fit, (double)level));
+        return at < 1 ? 1 : (int64_t)at;
+    }
+    if (ep_gpu_blocks_per_sm(0, block, &blocks, &err) != 0)
+        return 0;
+    return (int64_t)dev->sms * blocks * block;
+}
+
+/* Puts eps[0..n) (all of one level) on the device and readies la to count them with
+ * kernel (NULL: hybrid's choice), growing the buffers as needed; asynchronous. Returns
+ * 0, DM_EINPUT when an episode's lists would need more runs than a thread keeps, or
+ * DM_ERUNTIME with err set. */
+static int ep_gpu_batch(ep_gpu_state *s, const ep_episode *eps, int64_t n, ep_gpu_fn kernel,
+                        dm_err *err)
+{
+    const dm_point *pt = &s->pt;
+    const int level = n ? eps[0].n : 1;
+    if (!kernel) {
+        int64_t at = s->mine ? 0 : dm_point_int(pt, "switch_at");
+        if (at == 0)
+            at = ep_hybrid_switch_at(pt->workload, s->dev, level, s->la.block);
+        kernel = n > at ? ep_gpu_ptpe : ep_gpu_mtpe;
+    }
+    for (int64_t i = 0; kernel != ep_gpu_preelim && i < n; i++)
+        if (ep_runs_needed(&eps[i], s->la.ev.margin) > EP_RUNS) {
+            char name[EP_MAX_LEVEL * (EP_NAME_MAX + 4)];
+            ep_episode_format(s->s, &eps[i], name, sizeof name);
+            return dm_err_set(err, DM_EINPUT, "episode %s: a link's interval is too narrow "
+                              "for its window (lists would need more than %d runs); widen "
+                              "hi - lo", name, EP_RUNS);
+        }
+    s->la.segments = s->la.machines = 0;
+    if (kernel == ep_gpu_mtpe) {
+        int64_t k = dm_point_int(pt, "machines"), r = dm_point_int(pt, "segments");
+        s->la.machines = (int)(k ? k : level);
+        s->la.segments = r ? r : ep_mtpe_auto_segments(s->dev, n, s->la.machines, s->s->n);
+    }
+    int64_t tuples = n * s->la.segments * s->la.machines;
+    if (n > s->cap_eps) {
+        dm_gpu_free(s->stream, s->d_eps);
+        dm_gpu_free(s->stream, s->d_counts);
+        s->d_eps = NULL;
+        s->d_counts = NULL;
+        if (dm_gpu_alloc(s->stream, (size_t)n * sizeof *s->d_eps, (void **)&s->d_eps, err) ||
+            dm_gpu_alloc(s->stream, (size_t)n * sizeof *s->d_counts, (void **)&s->d_counts,
+                         err))
+            return DM_ERUNTIME;
+        s->cap_eps = n;
+    }
+    if (tuples > s->cap_tuples) {
+        dm_gpu_free(s->stream, s->d_tuples);
+        s->d_tuples = NULL;
+        if (dm_gpu_alloc(s->stream, (size_t)tuples * sizeof *s->d_tuples,
+                         (void **)&s->d_tuples, err))
+            return DM_ERUNTIME;
+        s->cap_tuples = tuples;
+    }
+    if (n && DM_CUDA(err, cudaMemcpyAsync(s->d_eps, eps, (size_t)n * sizeof *eps,
+                                          cudaMemcpyHostToDevice, s->stream)))
+        return DM_ERUNTIME;
+    s->la.eps = s->d_eps;
+    s->la.neps = n;
+    s->la.counts = s->d_counts;
+    s->la.tuples = s->d_tuples;
+    s->batch_kernel = kernel;
+    return 0;
+}
+
+/* Copies the batch's counts to counts and checks the lists held. Synchronises. */
+static int ep_gpu_fetch(ep_gpu_state *s, int64_t *counts, dm_err *err)
+{
+    unsigned long long overflow = 0;
+    if (DM_CUDA(err, cudaMemcpyAsync(counts, s->d_counts, (size_t)s->la.neps * sizeof *counts,
+                                     cudaMemcpyDeviceToHost, s->stream)) ||
+        DM_CUDA(err, cudaMemcpyAsync(&overflow, s->d_overflow, sizeof overflow,
+                                     cudaMemcpyDeviceToHost, s->stream)) ||
+        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
+        return DM_ERUNTIME;
+    if (overflow)
+        return dm_err_set(err, DM_ERUNTIME, "episodes: %llu lists overflowed on the GPU, "
+                          "which the runs bound should have ruled out", overflow);
+    return 0;
+}
+
+/* Mining's callbacks: a level's candidates counted by the variant's kernel (hybrid's
+ * choice for the level), or bounded by PreElim reading by type. */
+static int ep_gpu_count_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                           dm_err *err)
+{
+    ep_gpu_state *s = ctx;
+    return ep_gpu_batch(s, eps, n, s->kernel, err) || s->batch_kernel(&s->la, err)
+               ? err->code
+               : ep_gpu_fetch(s, counts, err);
+}
+
+static int ep_gpu_bound_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                           dm_err *err)
+{
+    ep_gpu_state *s = ctx;
+    ep_read read = s->la.ev.read;
+    s->la.ev.read = EP_READ_TYPES;
+    int rc = ep_gpu_batch(s, eps, n, ep_gpu_preelim, err) || ep_gpu_preelim(&s->la, err)
+                 ? err->code
+                 : ep_gpu_fetch(s, counts, err);
+    s->la.ev.read = read;
+    return rc;
+}
+
+/* The stream on the device, then the point's episodes (or its mining spec). kernel NULL
+ * is hybrid. Returns 0, DM_EINPUT for a bad problem or an interval too narrow, or
+ * DM_ERUNTIME with err set. */
 static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
-                        ep_gpu_fn count, void **state, dm_err *err)
+                        ep_gpu_fn kernel, int twopass, void **state, dm_err *err)
 {
     const ep_data *d = ds->data;
     const ep_stream *st = &d->s;
     ep_gpu_state *s = calloc(1, sizeof *s);
     ep_by_type by = {0};
-    int64_t n = 0;
     if (!s)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
     s->stream = (cudaStream_t)ex->stream;
-    s->count = count;
-    if (ep_candidates(st, pt, &s->eps, &n, err) != 0)
+    s->dev = ex->device;
+    s->pt = *pt;
+    s->s = st;
+    s->kernel = kernel;
+    s->twopass = twopass;
+    s->mine = dm_point_int(pt, "support") > 0;
+    if (s->mine ? ep_point_mine_spec(pt, &s->spec, err)
+                : ep_candidates(st, pt, &s->m.eps, &s->m.n, err))
         goto fail;
-    if (!count)
-        count = s->count = n > dm_point_int(pt, "switch_at") ? ep_gpu_ptpe : ep_gpu_mtpe;
-    double margin = ep_stream_margin(st, s->eps, n);
-    for (int64_t i = 0; count != ep_gpu_preelim && i < n; i++)
-        if (ep_runs_needed(&s->eps[i], margin) > EP_RUNS) {
-            char name[EP_MAX_LEVEL * (EP_NAME_MAX + 4)];
-            ep_episode_format(st, &s->eps[i], name, sizeof name);
-            dm_err_set(err, DM_EINPUT, "episode %s: a link's interval is too narrow for its "
-                       "window (lists would need more than %d runs); widen hi - lo", name,
-                       EP_RUNS);
-            goto fail;
-        }
-    if (!(s->counts = calloc((size_t)(n ? n : 1), sizeof *s->counts)) ||
+    if (s->mine && twopass) {
+        s->spec.bound = ep_gpu_bound_cb;
+        s->spec.bound_ctx = s;
+    }
+    if ((!s->mine && !(s->m.counts = calloc((size_t)(s->m.n ? s->m.n : 1),
+                                             sizeof *s->m.counts))) ||
         ep_by_type_build(st, &by) != 0) {
         dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
         goto fail;
     }
-    s->la = (ep_gpu_launch){ .neps = n, .iv = ep_point_interval(pt),
-                             .block = (int)dm_point_int(pt, "block"),
+    double margin = ep_stream_margin(st, s->m.eps, s->m.n);
+    for (int k = 0; s->mine && k < s->spec.ngaps; k++)
+        margin = fmax(margin, ep_margin(s->spec.hi[k]));
+    s->la = (ep_gpu_launch){ .iv = ep_point_interval(pt), .block = (int)dm_point_int(pt, "block"),
                              .stream = s->stream };
-    if (count == ep_gpu_mtpe) {
-        int64_t k = dm_point_int(pt, "machines"), r = dm_point_int(pt, "segments");
-        s->la.machines = (int)(k ? k : dm_point_int(pt, "level"));
-        s->la.segments = r ? r : ep_mtpe_auto_segments(ex->device, n, s->la.machines, st->n);
-    }
-    size_t tuples = (size_t)(n * s->la.segments * s->la.machines) * sizeof *s->d_tuples;
     /* The host copies are freed after the sync. */
     if (ep_gpu_upload(s, by.first, (size_t)(st->ntypes + 1) * sizeof *by.first,
                       (void **)&s->d_first, err) ||
@@ -215,27 +340,22 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
                       err) ||
         ep_gpu_upload(s, st->type, (size_t)st->n * sizeof *st->type, (void **)&s->d_stype,
                       err) ||
-        ep_gpu_upload(s, s->eps, (size_t)n * sizeof *s->eps, (void **)&s->d_eps, err) ||
-        ep_gpu_upload(s, NULL, (size_t)n * sizeof *s->d_counts, (void **)&s->d_counts, err) ||
-        ep_gpu_upload(s, NULL, sizeof *s->d_overflow, (void **)&s->d_overflow, err) ||
-        (tuples && ep_gpu_upload(s, NULL, tuples, (void **)&s->d_tuples, err)) ||
-        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
+        ep_gpu_upload(s, NULL, sizeof *s->d_overflow, (void **)&s->d_overflow, err))
         goto fail;
-    ep_by_type_free(&by);
+    s->la.overflow = s->d_overflow;
     s->la.ev = (ep_events){
         .read = strcmp(dm_point_str(pt, "read"), "types") == 0 ? EP_READ_TYPES : EP_READ_STREAM,
         .stype = s->d_stype, .stime = s->d_stime, .first = s->d_first, .pos = s->d_pos,
         .time = s->d_time, .n = st->n, .margin = margin };
-    s->la.eps = s->d_eps;
-    s->la.counts = s->d_counts;
-    s->la.tuples = s->d_tuples;
-    s->la.overflow = s->d_overflow;
-    s->out = (ep_result){ .s = st, .eps = s->eps, .n = n, .counts = s->counts };
+    if ((!s->mine && ep_gpu_batch(s, s->m.eps, s->m.n, kernel, err)) ||
+        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
+        goto fail;
+    ep_by_type_free(&by);
+    s->out = ep_result_of(st, &s->m);
     *state = s;
     return 0;
 fail:
-    if (s->stream)
-        DM_CUDA_WARN(cudaStreamSynchronize(s->stream)); /* no copy still reads by */
+    DM_CUDA_WARN(cudaStreamSynchronize(s->stream)); /* no copy still reads by */
     ep_by_type_free(&by);
     ep_gpu_teardown(s);
     return err->code;
@@ -244,75 +364,62 @@ fail:
 static int ep_ptpe_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                          void **state, dm_err *err)
 {
-    return ep_gpu_setup(ex, ds, pt, ep_gpu_ptpe, state, err);
+    return ep_gpu_setup(ex, ds, pt, ep_gpu_ptpe, 0, state, err);
 }
 
 static int ep_mtpe_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                          void **state, dm_err *err)
 {
-    return ep_gpu_setup(ex, ds, pt, ep_gpu_mtpe, state, err);
+    return ep_gpu_setup(ex, ds, pt, ep_gpu_mtpe, 0, state, err);
 }
 
 static int ep_preelim_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                             void **state, dm_err *err)
 {
-    return ep_gpu_setup(ex, ds, pt, ep_gpu_preelim, state, err);
+    return ep_gpu_setup(ex, ds, pt, ep_gpu_preelim, 0, state, err);
 }
 
 static int ep_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                            void **state, dm_err *err)
 {
-    return ep_gpu_setup(ex, ds, pt, NULL, state, err);
+    return ep_gpu_setup(ex, ds, pt, NULL, 0, state, err);
 }
 
-/* hybrid's switch point for level on dev: the crossover fit of mtpe and ptpe over count
- * by level for the card (else its architecture family), rounded up; without one, the
- * papers' Equation 2, MP x B_MP x T_B (f(N) = 1: PTPE once the episodes fill every
- * thread slot its occupancy allows). 0 when neither is known. */
-static int64_t ep_hybrid_switch_at(const dm_point *pt, const dm_device *dev)
+static int ep_twopass_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                            void **state, dm_err *err)
 {
-    const dm_crossover_fit *fit;
-    const char *how;
-    int blocks = 0;
-    dm_err err = {0};
-    int block = (int)dm_point_int(pt, "block");
-    if (crossover_lookup(pt->workload, dev, "mtpe", "ptpe", "count", "level", &fit, &how)) {
-        double at = ceil(crossover_fit_at(fit, (double)dm_point_int(pt, "level")));
-        return at < 1 ? 1 : (int64_t)at;
-    }
-    if (ep_gpu_blocks_per_sm(0, block, &blocks, &err) != 0)
-        return 0;
-    return (int64_t)dev->sms * blocks * block;
+    return ep_gpu_setup(ex, ds, pt, NULL, 1, state, err);
 }
 
-/* At expansion: an open switch point becomes ep_hybrid_switch_at's, so the stored point
- * says where hybrid switches. */
+/* At expansion: an open switch point of a point counting one level becomes
+ * ep_hybrid_switch_at's, so the stored point says where hybrid switches (mining takes
+ * each level's own). */
 static void ep_hybrid_resolve(dm_point *pt, const dm_device *dev)
 {
-    if (dm_point_int(pt, "switch_at") == 0)
-        dm_point_set_int(pt, "switch_at", ep_hybrid_switch_at(pt, dev));
+    if (dm_point_int(pt, "switch_at") == 0 && dm_point_int(pt, "support") == 0)
+        dm_point_set_int(pt, "switch_at",
+                         ep_hybrid_switch_at(pt->workload, dev, (int)dm_point_int(pt, "level"),
+                                             (int)dm_point_int(pt, "block")));
 }
 
+/* Counts the point's episodes (enqueued), or mines, synchronously: each level's
+ * candidates generated on the host, (bounded by PreElim,) counted on the GPU. */
 static int ep_gpu_run(void *state, dm_err *err)
 {
     ep_gpu_state *s = state;
-    return s->count(&s->la, err);
+    if (!s->mine)
+        return s->batch_kernel(&s->la, err);
+    ep_mine_result_free(&s->m);
+    int rc = ep_mine(s->s, &s->spec, ep_gpu_count_cb, s, &s->m, err);
+    s->out = ep_result_of(s->s, &s->m);
+    return rc;
 }
 
 static int ep_gpu_output(void *state, const void **out, dm_err *err)
 {
     ep_gpu_state *s = state;
-    unsigned long long overflow = 0;
-    if (DM_CUDA(err, cudaMemcpyAsync(s->counts, s->d_counts,
-                                     (size_t)s->out.n * sizeof *s->counts,
-                                     cudaMemcpyDeviceToHost, s->stream)) ||
-        DM_CUDA(err, cudaMemcpyAsync(&overflow, s->d_overflow, sizeof overflow,
-                                     cudaMemcpyDeviceToHost, s->stream)) ||
-        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
+    if (!s->mine && ep_gpu_fetch(s, s->m.counts, err))
         return DM_ERUNTIME;
-    if (overflow)
-        return dm_err_set(err, DM_ERUNTIME, "episodes: %llu lists overflowed on the GPU, "
-                          "which setup's bound should have ruled out", overflow);
     *out = &s->out;
     return 0;
 }
@@ -409,7 +516,7 @@ static const dm_param_spec ep_hybrid_params[] = {
       .help = "MTPE's K when it runs (0: the level N)" },
     { .name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
       .help = "run PTPE above this many episodes, MTPE at or below (0: the crossover fit "
-              "for the card, else MP x B_MP x T_B)" },
+              "for the card, else MP x B_MP x T_B; mining: each level's own)" },
     { 0 },
 };
 
@@ -420,18 +527,13 @@ static int ep_cpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
     return ep_point_check(pt, why, n);
 }
 
-/* Refuses a block the device cannot launch or that is not whole warps, mining, float
- * precision, and what the CPU variants refuse. */
+/* Refuses a block the device cannot launch or that is not whole warps, float precision,
+ * and what the CPU variants refuse. */
 static int ep_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
     int64_t block = dm_point_int(pt, "block");
     if (ep_cpu_supports(pt, dev, why, n))
         return 1;
-    if (dm_point_int(pt, "support") > 0) {
-        snprintf(why, n, "the GPU variants count a level's or a file's episodes; level-wise "
-                 "mining (support > 0) runs on cpu and cpu-mt");
-        return 1;
-    }
     if (strcmp(dm_point_str(pt, "precision"), "double") != 0) {
         snprintf(why, n, "the GPU variants count in double precision");
         return 1;
@@ -498,6 +600,11 @@ static const dm_variant ep_variants[] = {
                                        "(Algorithm 2)",
       .needs_gpu = 1, .params = ep_hybrid_params, .supports = ep_gpu_supports,
       .resolve = ep_hybrid_resolve, .setup = ep_hybrid_setup, .run = ep_gpu_run,
+      .output = ep_gpu_output, .teardown = ep_gpu_teardown },
+    { .name = "twopass", .description = "mining: PreElim's bound first, then hybrid on "
+                                        "the survivors (Algorithm 4)",
+      .needs_gpu = 1, .params = ep_hybrid_params, .supports = ep_gpu_supports,
+      .resolve = ep_hybrid_resolve, .setup = ep_twopass_setup, .run = ep_gpu_run,
       .output = ep_gpu_output, .teardown = ep_gpu_teardown },
     { .name = "preelim", .description = "the relaxed count (Algorithm 3), a thread per "
                                         "episode, one time per node",

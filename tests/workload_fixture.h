@@ -66,7 +66,8 @@ static inline void wfx_close(const dm_workload *w, dm_dataset *ds, void *ref)
 
 /* Checks every variant of w that runs where ex says (GPU variants when ex->device is
  * set, else the CPU ones) against the reference on the smallest dataset of each of w's
- * generators, resolved for ex->device as a sweep would; none may be refused. */
+ * generators (a variant with fixed parameters against the reference of its own
+ * problem), resolved for ex->device as a sweep would; none may be refused. */
 static inline void wfx_check_workload(const dm_workload *w, const dm_exec *ex)
 {
     int gpu = ex->device != NULL;
@@ -82,7 +83,17 @@ static inline void wfx_check_workload(const dm_workload *w, const dm_exec *ex)
             if (v->needs_gpu != gpu)
                 continue;
             wfx_smallest_point(w, v, ex->device, &pt);
-            check_variant(&c, ex, w, v, &pt, &ds, ref);
+            if (!v->fixed) {
+                check_variant(&c, ex, w, v, &pt, &ds, ref);
+                continue;
+            }
+            /* Its fixed parameters make another problem, with its own reference. */
+            dm_err err = {0};
+            void *own;
+            if (w->reference(&ds, &pt, &own, &err))
+                fail_msg("%s %s: reference: %s", w->name, v->name, err.msg);
+            check_variant(&c, ex, w, v, &pt, &ds, own);
+            w->reference_free(own);
         }
         wfx_close(w, &ds, ref);
     }

@@ -44,6 +44,17 @@ static void point(dm_point *pt, const char *const *set, int n)
     variant_point("cpu", pt, set, n);
 }
 
+/* cpu's point with set, the Sym26 stream it makes into ds and its reference into *ref. */
+static void open_sym26(dm_point *pt, const char *const *set, int n, dm_dataset *ds,
+                       void **ref)
+{
+    dm_data_source src = { .generator = "sym26" };
+    dm_err err = { 0 };
+    point(pt, set, n);
+    assert_int_equal(ep_dataset_open(&src, pt, ds, &err), 0);
+    assert_int_equal(ep_reference(ds, pt, ref, &err), 0);
+}
+
 static void candidates_are_every_episode_of_the_level_in_type_order(void **state)
 {
     (void)state;
@@ -87,13 +98,9 @@ static void sym26_chains_are_its_most_frequent_level_2_episodes(void **state)
     (void)state;
     dm_point pt;
     const char *set[] = { "level=2" };
-    point(&pt, set, 1);
-    dm_data_source src = { .generator = "sym26" };
     dm_dataset ds;
-    dm_err err = { 0 };
     void *ref;
-    assert_int_equal(ep_dataset_open(&src, &pt, &ds, &err), 0);
-    assert_int_equal(ep_reference(&ds, &pt, &ref, &err), 0);
+    open_sym26(&pt, set, 1, &ds, &ref);
     const ep_data *d = ds.data;
     const ep_result *r = ref;
     assert_int_equal(d->nchains, 2);
@@ -141,13 +148,10 @@ static void support_mines_level_wise(void **state)
     (void)state;
     dm_point pt;
     const char *set[] = { "support=150", "level=4", "seconds=20" };
-    point(&pt, set, 3);
-    dm_data_source src = { .generator = "sym26" };
     dm_dataset ds;
     dm_err err = { 0 };
     void *ref;
-    assert_int_equal(ep_dataset_open(&src, &pt, &ds, &err), 0);
-    assert_int_equal(ep_reference(&ds, &pt, &ref, &err), 0);
+    open_sym26(&pt, set, 3, &ds, &ref);
     const ep_data *d = ds.data;
     const ep_result *r = ref;
     ep_mine_spec spec;

@@ -65,18 +65,32 @@ static int parse_opts(int argc, char **argv, int with_format, void (*usage)(FILE
     return -1;
 }
 
+/* Parses argv as parse_opts does, then reads the run's id (0 when none is named) and opens
+ * the database. Returns -1 with *st open when the command goes on, else its exit status. */
+static int open_run(int argc, char **argv, int with_format, void (*usage)(FILE *),
+                    show_opts *o, dm_store **st, int64_t *run_id)
+{
+    dm_err err = { 0 };
+    int rc = parse_opts(argc, argv, with_format, usage, o);
+    *st = NULL;
+    *run_id = 0;
+    if (rc >= 0)
+        return rc;
+    if ((o->run && cli_parse_run_id(o->run, run_id, &err) != 0) ||
+        cli_open_existing(o->db, st, &err) != 0)
+        return cli_fail(&err);
+    return -1;
+}
+
 int cmd_show(int argc, char **argv)
 {
     show_opts o;
     dm_err err = { 0 };
-    dm_store *st = NULL;
-    int64_t run_id = 0;
-    int rc = parse_opts(argc, argv, 0, show_usage, &o);
+    dm_store *st;
+    int64_t run_id;
+    int rc = open_run(argc, argv, 0, show_usage, &o, &st, &run_id);
     if (rc >= 0)
         return rc;
-    if ((o.run && cli_parse_run_id(o.run, &run_id, &err) != 0) ||
-        cli_open_existing(o.db, &st, &err) != 0)
-        return cli_fail(&err);
     rc = o.run ? 0 : store_show_runs(st, stdout, &err);
     if (rc == 0 && !o.run)
         fputc('\n', stdout);
@@ -90,14 +104,11 @@ int cmd_export(int argc, char **argv)
 {
     show_opts o;
     dm_err err = { 0 };
-    dm_store *st = NULL;
-    int64_t run_id = 0;
-    int rc = parse_opts(argc, argv, 1, export_usage, &o);
+    dm_store *st;
+    int64_t run_id;
+    int rc = open_run(argc, argv, 1, export_usage, &o, &st, &run_id);
     if (rc >= 0)
         return rc;
-    if ((o.run && cli_parse_run_id(o.run, &run_id, &err) != 0) ||
-        cli_open_existing(o.db, &st, &err) != 0)
-        return cli_fail(&err);
     rc = store_export(st, run_id, o.format, stdout, &err);
     store_close(st);
     return rc != 0 ? cli_fail(&err) : DM_EXIT_OK;

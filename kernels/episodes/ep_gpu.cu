@@ -127,8 +127,8 @@ extern "C" int ep_gpu_mtpe(const ep_gpu_launch *a, dm_err *err)
     return DM_CUDA(err, cudaGetLastError());
 }
 
-extern "C" int ep_gpu_blocks_per_sm(int mtpe, int block, int *blocks, dm_err *err)
+extern "C" int ep_gpu_ptpe_blocks_per_sm(int block, int *blocks, dm_err *err)
 {
-    const void *fn = mtpe ? (const void *)ep_mtpe_count_kernel : (const void *)ep_ptpe_kernel;
-    return DM_CUDA(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn, block, 0));
+    return DM_CUDA(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, ep_ptpe_kernel,
+                                                                      block, 0));
 }

@@ -32,10 +32,9 @@ int ep_gpu_ptpe(const ep_gpu_launch *a, dm_err *err);
 int ep_gpu_mtpe(const ep_gpu_launch *a, dm_err *err);
 int ep_gpu_preelim(const ep_gpu_launch *a, dm_err *err);
 
-/* The blocks per multiprocessor the compiler's resources allow the counting kernel of
- * PTPE (mtpe 0) or MTPE (mtpe 1) at block threads (the B_MP of Algorithm 2). Returns 0,
- * or DM_ERUNTIME. */
-int ep_gpu_blocks_per_sm(int mtpe, int block, int *blocks, dm_err *err);
+/* The blocks per multiprocessor the compiler's resources allow PTPE's kernel at block
+ * threads (the B_MP of Algorithm 2). Returns 0, or DM_ERUNTIME. */
+int ep_gpu_ptpe_blocks_per_sm(int block, int *blocks, dm_err *err);
 
 #ifdef __cplusplus
 }

@@ -188,7 +188,7 @@ static int64_t ep_hybrid_switch_at(const dm_workload *w, const dm_device *dev, i
         double at = ceil(crossover_fit_at(fit, (double)level));
         return at < 1 ? 1 : (int64_t)at;
     }
-    if (ep_gpu_blocks_per_sm(0, block, &blocks, &err) != 0)
+    if (ep_gpu_ptpe_blocks_per_sm(block, &blocks, &err) != 0)
         return 0;
     return (int64_t)dev->sms * blocks * block;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "episodes/ep_machine.h"
+#include "episodes/episodes.h"
 
 typedef struct ep_mt_shared {
     const ep_stream *s;
@@ -32,13 +32,21 @@ typedef struct ep_mt_worker {
 static int64_t ep_mt_gather(ep_mt_worker *w, const ep_episode *e)
 {
     const ep_by_type *b = &w->sh->by;
-    const ep_events ev = { .read = EP_READ_TYPES, .first = b->first, .pos = b->pos,
-                           .time = b->time, .n = w->sh->s->n };
-    ep_cursor c;
+    int32_t types[EP_MAX_LEVEL];
+    int64_t at[EP_MAX_LEVEL];
+    int d = 0;
     int64_t total = 0;
-    ep_cursor_init(&c, &ev, e, 0);
-    for (int j = 0; j < c.d; j++)
-        total += b->first[c.ty[j] + 1] - 1 - c.at[j];
+    for (int k = 0; k < e->n; k++) {
+        int seen = 0;
+        for (int j = 0; j < d; j++)
+            seen |= types[j] == e->ev[k];
+        if (seen)
+            continue;
+        types[d] = e->ev[k];
+        at[d] = b->first[e->ev[k]];
+        total += b->first[e->ev[k] + 1] - 1 - at[d];
+        d++;
+    }
     if (total > w->cap) {
         int32_t *type = realloc(w->type, (size_t)total * sizeof *type);
         if (type)
@@ -50,8 +58,17 @@ static int64_t ep_mt_gather(ep_mt_worker *w, const ep_episode *e)
             return -1;
         w->cap = total;
     }
-    for (int64_t m = 0; m < total; m++)
-        ep_cursor_next(&c, &ev, &w->type[m], &w->time[m]);
+    for (int64_t m = 0; m < total; m++) {
+        int best = 0;
+        int64_t first = b->pos[at[0]];
+        for (int j = 1; j < d; j++) {
+            int64_t p = b->pos[at[j]];
+            best = p < first ? j : best;
+            first = p < first ? p : first;
+        }
+        w->type[m] = types[best];
+        w->time[m] = b->time[at[best]++];
+    }
     return total;
 }
 

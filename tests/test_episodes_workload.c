@@ -2,7 +2,7 @@
  * candidates, the reference and the result; the chains embedded in Sym26 come out as
  * its most frequent level-2 episodes; level-wise mining (support > 0) by the reference
  * and the CPU variants, the comparison's messages; the CSV a user gets (`dmbench mine
- * episodes`). */
+ * episodes`); a mining sweep's facts per level in the database. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "cli_fixture.h"
 #include "episodes/ep_workload.h"
@@ -170,6 +171,18 @@ static void support_mines_level_wise(void **state)
     assert_int_equal(r->eps[r->n - 1].n, 4);
     for (int l = 0; l < 4; l++)
         assert_int_equal(r->levels[l].frequent, m.levels[l].frequent);
+    /* the facts: per level candidates, frequent and the phases' times (no bound ran) */
+    dm_fact facts[DM_MAX_FACTS];
+    assert_int_equal(ep_facts(r, &pt, facts, DM_MAX_FACTS), 4 * 4);
+    assert_string_equal(facts[12].group, "level 4");
+    assert_string_equal(facts[12].name, "candidates");
+    assert_true(facts[12].value == (double)m.levels[3].candidates);
+    assert_string_equal(facts[13].name, "frequent");
+    assert_true(facts[13].value == (double)m.levels[3].frequent);
+    assert_string_equal(facts[15].name, "count_s");
+    assert_string_equal(facts[15].unit, "s");
+    assert_true(facts[15].value > 0);
+    assert_int_equal(ep_facts(r, &pt, facts, 5), 5);
     const char *variants[] = { "cpu", "cpu-mt" };
     for (int i = 0; i < 2; i++) {
         dm_point vp;
@@ -243,9 +256,14 @@ static void mine_writes_episode_level_count_rows(void **state)
     assert_int_equal(dmbench(f, "mine episodes --variant cpu -p gap_lo_ms=7 -p gap_hi_ms=6"), 2);
     assert_non_null(strstr(slurp(f->errf), "gap_lo_ms 7 is above gap_hi_ms 6"));
 
-    /* mining: the frequent episodes of levels 1 to 3, verified against the reference */
+    /* mining: the frequent episodes of levels 1 to 3, verified against the reference,
+     * and with --facts how each level went */
     assert_int_equal(dmbench(f, "mine episodes --variant cpu-mt -p support=100 -p level=3 "
-                                "-p seconds=10 --out %s/e.csv", f->dir), 0);
+                                "-p seconds=10 --facts --out %s/e.csv", f->dir), 0);
+    const char *said = slurp(f->errf);
+    assert_non_null(strstr(said, "# level 1: candidates 26, frequent "));
+    assert_non_null(strstr(said, "# level 3: candidates "));
+    assert_non_null(strstr(said, " s, count_s "));
     csv = slurp(path);
     assert_true(strncmp(csv, "episode,level,count\nA,1,", 24) == 0);
     assert_non_null(strstr(csv, ",2,"));
@@ -384,6 +402,45 @@ static void mine_flags_refuse_bad_input(void **state)
     assert_non_null(strstr(slurp(f->errf), "give the workload 'membw' before it"));
 }
 
+/* The integer the query gives on the database at path (-1 when it gives no row). */
+static int64_t db_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    int64_t v = -1;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/* `dmbench run` of a mining sweep stores each point's facts: per level its candidates,
+ * frequent episodes and phase times, as the last timed run gave them. */
+static void mining_sweep_stores_facts_per_level(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/mine.yaml", f->dir);
+    write_file(path, "name: mine\nworkload: episodes\ndataset: { generator: sym26 }\n"
+                     "variants: [cpu, cpu-mt]\naxes:\n  seconds: 5\n  level: 3\n"
+                     "  support: 40\nmeasure: { mode: hot, min_samples: 2, max_time: 0.5 }\n");
+    assert_int_equal(dmbench(f, "run %s --db %s", path, f->db), 0);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM points WHERE status = 'ok'"), 2);
+    /* both points: three levels, four facts each */
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM point_facts"), 2 * 3 * 4);
+    assert_int_equal(db_int(f->db, "SELECT value FROM point_facts WHERE grp = 'level 1'"
+                                   " AND name = 'candidates' LIMIT 1"), 26);
+    /* the two variants found as many frequent episodes at each level */
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM (SELECT grp FROM point_facts WHERE"
+                                   " name = 'frequent' GROUP BY grp HAVING min(value) ="
+                                   " max(value) AND count(*) = 2)"), 3);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM point_facts WHERE name = 'count_s'"
+                                   " AND unit = 's' AND value > 0"), 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +452,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(mine_flags_count_an_episodes_file_or_mine, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(mine_flags_refuse_bad_input, setup, teardown),
+        cmocka_unit_test_setup_teardown(mining_sweep_stores_facts_per_level, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

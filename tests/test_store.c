@@ -104,25 +104,25 @@ static int64_t begin_run(dm_store *st, const char *sweep, const char *text, cons
 
 /* ---- schema and opening ---- */
 
-static void test_fresh_db_gets_schema_version_4(void **state)
+static void test_fresh_db_gets_schema_version_5(void **state)
 {
     afx *f = *state;
     char buf[64];
     dm_err err = { 0 };
     int version = -1;
     dm_store *st = open_ok(f);
-    assert_int_equal(store_schema_version(), 4);
+    assert_int_equal(store_schema_version(), 5);
     assert_int_equal(store_db_version(st, &version, &err), 0);
-    assert_int_equal(version, 4);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 4);
-    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 4);
+    assert_int_equal(version, 5);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 5);
+    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 5);
     assert_string_equal(afx_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     assert_int_equal(afx_int(st, "PRAGMA foreign_keys"), 1);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
                                  "'run_notes','datasets','points','point_params','samples',"
                                  "'point_stats','verifications','metrics','v_point_summary',"
-                                 "'v_speedup','crossover_fits')"),
-                     12);
+                                 "'v_speedup','crossover_fits','point_facts')"),
+                     13);
 }
 
 static void test_reopen_is_idempotent(void **state)
@@ -132,8 +132,8 @@ static void test_reopen_is_idempotent(void **state)
     int64_t run = begin_run(st, "s", "t", NULL);
     store_close(st);
     st = open_ok(f);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 4);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 4);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 5);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 5);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM runs"), 1);
     assert_int_equal(afx_int(st, "SELECT max(id) FROM runs"), run);
 }
@@ -172,7 +172,7 @@ static void make_version_3(const char *path)
     free(sql);
 }
 
-static void test_version_3_migrates_to_4_with_below_unknown(void **state)
+static void test_version_3_migrates_with_below_unknown(void **state)
 {
     afx *f = *state;
     char buf[64], sub[160];
@@ -180,8 +180,8 @@ static void test_version_3_migrates_to_4_with_below_unknown(void **state)
     assert_int_equal(mkdir(sub, 0700), 0);
     make_version_3(f->path);
     dm_store *st = open_ok(f);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 4);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 4);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 5);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 5);
     /* the old fit keeps its numbers; which variant wins below it is unknown */
     assert_int_equal(afx_int(st, "SELECT count(*) FROM crossover_fits WHERE a = 100000"
                                  " AND b = 5000 AND better = 1"), 1);
@@ -336,10 +336,12 @@ static void test_point_round_trip(void **state)
     afx_toy_point(&pt, 1, 4096, "triad", 512, 0.25);
     toy_measurement(&t, 2e-3);
     dm_work work = { .bytes = 2e9, .ops = 4096, .ops_unit = "flop" };
+    const dm_fact facts[] = { { "level 1", "candidates", 26, NULL },
+                              { "level 1", "count_s", 0.5e-3, "s" } };
     dm_point_result r = { .run_id = run, .index = 7, .dataset_id = ds_id, .point = &pt,
                           .status = "ok", .verify = "match", .verify_detail = "",
                           .m = &t.m, .work = &work, .started = 1700000000.25,
-                          .ended = 1700000001.5 };
+                          .ended = 1700000001.5, .facts = facts, .nfacts = 2 };
     assert_int_equal(store_point(st, &r, &id, &err), 0);
     assert_true(id > 0);
 
@@ -380,6 +382,11 @@ static void test_point_round_trip(void **state)
     assert_int_equal(afx_int(st, "SELECT abs(gb_per_s - 1000) < 1e-9 AND abs(ops_per_s - 2048000)"
                                  " < 1e-6 FROM v_point_summary"), 1);
     assert_string_equal(afx_text(st, "SELECT ops_unit FROM points", buf, sizeof buf), "flop");
+    /* facts, in their order, a count's unit NULL */
+    assert_string_equal(afx_text(st, "SELECT group_concat(grp || ':' || name || ':' || value ||"
+                                     " ':' || coalesce(unit, 'null'), ' ') FROM (SELECT *"
+                                     " FROM point_facts ORDER BY idx)", buf, sizeof buf),
+                        "level 1:candidates:26.0:null level 1:count_s:0.0005:s");
 }
 
 static void test_failed_store_point_leaves_no_rows(void **state)
@@ -644,8 +651,8 @@ static void test_two_processes_write_one_database(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_4, setup, afx_teardown),
-        cmocka_unit_test_setup_teardown(test_version_3_migrates_to_4_with_below_unknown, setup,
+        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_5, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_version_3_migrates_with_below_unknown, setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_newer_version_is_rejected, setup, afx_teardown),

@@ -36,6 +36,9 @@ static void usage(FILE *out)
             "  -o, --out FILE.csv    write the result there (default: stdout); on any\n"
             "                        error no file is left\n"
             "  --no-verify           skip the comparison with the CPU reference\n"
+            "  --facts               print how the run went to stderr (the workload's\n"
+            "                        facts: per mining level, its candidates and the wall\n"
+            "                        time of each phase)\n"
             "  --device N            the GPU to use (default 0)\n"
             "  -h, --help            this text\n\n"
             "workloads:");
@@ -144,12 +147,12 @@ int cmd_mine(int argc, char **argv)
 {
     const char *variant = NULL, *data = NULL, *generator = NULL, *out = NULL;
     const char *params[MAX_PARAMS];
-    int nparams = 0, verify = 1;
+    int nparams = 0, verify = 1, facts = 0;
     long device = 0;
     dm_err err = { 0 };
     mine_flags fl;
     memset(&fl, 0, sizeof fl);
-    cli_opt opts[8 + MAX_MINE_OPTIONS] = {
+    cli_opt opts[9 + MAX_MINE_OPTIONS] = {
         { .name = "variant", .short_name = 'v', .kind = CLI_STR, .dest = &variant },
         { .name = "param", .short_name = 'p', .kind = CLI_LIST, .dest = params,
           .count = &nparams, .max = MAX_PARAMS },
@@ -157,9 +160,10 @@ int cmd_mine(int argc, char **argv)
         CLI_OPT_STR("generator", &generator),
         { .name = "out", .short_name = 'o', .kind = CLI_STR, .dest = &out },
         { .name = "no-verify", .kind = CLI_FLAG, .dest = &verify, .value = 0 },
+        { .name = "facts", .kind = CLI_FLAG, .dest = &facts, .value = 1 },
         CLI_OPT_INT("device", &device, 0, 1023),
     };
-    int nopts = 7;
+    int nopts = 8;
     const dm_workload *named = named_workload(argc, argv);
     add_workload_flags(named, opts, &nopts, &fl);
     int first, rc = cli_parse(argc, argv, opts, usage, &first);
@@ -192,7 +196,8 @@ int cmd_mine(int argc, char **argv)
                  generator ? generator : w->generators[0]);
 
     dm_mine_opts mo = { .workload = w, .variant = v, .params = params, .nparams = nparams,
-                        .source = &src, .device = (int)device, .verify = verify };
+                        .source = &src, .device = (int)device, .verify = verify,
+                        .facts = facts ? stderr : NULL };
     dm_point pt;
     char tmp[1100];
     FILE *f = stdout;

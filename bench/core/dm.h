@@ -205,6 +205,16 @@ typedef struct dm_work {
     const char *ops_unit; /* e.g. "steps", "flop"; NULL when ops is 0 */
 } dm_work;
 
+/* A figure about how one execution went, besides its answer and its time: the size or
+ * the wall time of one of its phases, say {"level 3", "candidates", 1234, NULL}. */
+#define DM_MAX_FACTS 256
+typedef struct dm_fact {
+    char group[32];   /* what part of the execution it is about ("level 3") */
+    char name[32];    /* what it counts or times ("candidates", "count_s") */
+    double value;
+    const char *unit; /* "s", or NULL for a count */
+} dm_fact;
+
 /* ---- variants and workloads -------------------------------------------------------- */
 
 /* A flag of `dmbench mine WORKLOAD` that sets one of the workload's dataset or problem
@@ -272,6 +282,10 @@ struct dm_workload {
      * output() gives it) as CSV with a header line, for `dmbench mine` (counts per
      * episode, rules with their measures, patterns with their indexes). Returns 0, or DM_ERUNTIME with err set (a write failed). */
     int (*write_result)(const void *out, const dm_point *pt, FILE *f, dm_err *err);
+    /* Optional: the facts of the execution that gave out (a variant's output(), or the
+     * reference), at most max of them into f. Returns how many. The runner stores those
+     * of each point's last timed execution; `dmbench mine` prints them. */
+    int (*facts)(const void *out, const dm_point *pt, dm_fact *f, int max);
     const dm_variant *variants; /* ends with a zeroed entry */
     /* What the workload brings from its own folder, read by the generic commands. */
     const dm_tuned *tuned;          /* variants/<w>/tuned.h (tuned_lookup.h), zero-ended */

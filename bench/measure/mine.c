@@ -24,6 +24,21 @@ static int mine_device(const dm_workload *w, const dm_variant *v, int index, dm_
     return rc;
 }
 
+/* Writes facts[0..n) to f, a line per run of facts of one group: "# level 3:
+ * candidates 1234, count_s 0.0123 s". */
+static void print_facts(FILE *f, const dm_fact *facts, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int first = i == 0 || strcmp(facts[i].group, facts[i - 1].group) != 0;
+        if (first)
+            fprintf(f, "%s# %s:", i ? "\n" : "", facts[i].group);
+        fprintf(f, "%s %s %.6g%s%s", first ? "" : ",", facts[i].name, facts[i].value,
+                facts[i].unit ? " " : "", facts[i].unit ? facts[i].unit : "");
+    }
+    if (n)
+        fputc('\n', f);
+}
+
 int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
 {
     const dm_workload *w = o->workload;
@@ -66,6 +81,10 @@ int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
         break;
     }
     rc = w->write_result(out, pt, f, err);
+    if (rc == 0 && o->facts && w->facts) {
+        dm_fact facts[DM_MAX_FACTS];
+        print_facts(o->facts, facts, w->facts(out, pt, facts, DM_MAX_FACTS));
+    }
 done:
     if (state)
         v->teardown(state);

@@ -16,6 +16,8 @@ typedef struct dm_mine_opts {
     const dm_data_source *source;  /* a generator of the workload, or a file */
     int device;                    /* the GPU to use, when there is one */
     int verify;                    /* 1: compare the output with the CPU reference */
+    FILE *facts;                   /* where the run's facts go, a line per group (NULL:
+                                    * nowhere), after its result was written */
 } dm_mine_opts;
 
 /* Runs o->variant once at the point of o->params on o->source (verified unless

@@ -239,12 +239,28 @@ static int watch_end(void *ctx, dm_err *err)
     return dm_err_set(err, DM_ERUNTIME, "out of memory noting the kernels launched");
 }
 
-/* Verifies and measures one point, filling r. Returns 0 when the point's outcome is
- * decided (ok or failed, written in r), or DM_EINPUT with fatal set for a bad dataset
- * (the run stops). */
+/* Takes the facts of the execution just timed (the workload's, when it has them) into
+ * facts[0..DM_MAX_FACTS) and r. Returns 0, or nonzero with err set when the variant's
+ * output cannot be fetched. */
+static int take_facts(const dm_workload *w, const dm_variant *v, void *state,
+                      const dm_point *pt, dm_point_result *r, dm_fact *facts, dm_err *err)
+{
+    const void *out;
+    if (!w->facts)
+        return 0;
+    if (v->output(state, &out, err) != 0)
+        return err->code;
+    r->nfacts = w->facts(out, pt, facts, DM_MAX_FACTS);
+    r->facts = facts;
+    return 0;
+}
+
+/* Verifies and measures one point, filling r (its facts into facts[0..DM_MAX_FACTS)).
+ * Returns 0 when the point's outcome is decided (ok or failed, written in r), or
+ * DM_EINPUT with fatal set for a bad dataset (the run stops). */
 static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r,
-                     dm_measurement *m, dm_work *work, dm_cupti_point *cp, char *reason,
-                     size_t rlen, char *detail, size_t dlen, dm_err *fatal)
+                     dm_measurement *m, dm_work *work, dm_cupti_point *cp, dm_fact *facts,
+                     char *reason, size_t rlen, char *detail, size_t dlen, dm_err *fatal)
 {
     const dm_point *pt = &sp->point;
     const dm_variant *v = pt->variant;
@@ -300,6 +316,10 @@ static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r
     r->verify = "match";
     if (measure_point(rs->mc, v, state, sweep_measure(rs->sweep), m, &err) != 0) {
         snprintf(reason, rlen, "measurement: %s", err.msg);
+        goto done;
+    }
+    if (take_facts(rs->w, v, state, pt, r, facts, &err) != 0) {
+        snprintf(reason, rlen, "output after timing: %s", err.msg);
         goto done;
     }
     /* Passes of their own, after the samples: replay and tracing never touch a timing. */
@@ -506,10 +526,11 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         dm_measurement m = { 0 };
         dm_work work = { 0 };
         dm_cupti_point cp = { 0 };
+        dm_fact facts[DM_MAX_FACTS];
         char reason[DM_ERR_MAX + 128] = "", detail[512] = "";
         dm_point_result r = { .run_id = rs.run_id, .index = (int64_t)order[k],
                               .point = &sp->point, .started = unix_now() };
-        if ((rc = run_point(&rs, sp, &r, &m, &work, &cp, reason, sizeof reason, detail,
+        if ((rc = run_point(&rs, sp, &r, &m, &work, &cp, facts, reason, sizeof reason, detail,
                             sizeof detail, err)) != 0) {
             cupti_point_free(&cp);
             break;

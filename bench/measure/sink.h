@@ -49,6 +49,8 @@ typedef struct dm_point_result {
     const dm_work *work;      /* NULL when unknown */
     double started, ended;    /* Unix seconds */
     const dm_cupti_point *cupti; /* kernel attributes, metrics, timeline; NULL: none */
+    const dm_fact *facts;     /* of the last timed execution (dm_workload.facts) */
+    int nfacts;
 } dm_point_result;
 
 typedef struct dm_sink_ops {

@@ -76,6 +76,11 @@ void ep_reference_free(void *ref);
 int ep_compare(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
 /* "episode,level,count" then a row per episode ("A -> B", its level, its count). */
 int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);
+/* A mining run's facts, level by level ("level 3"): candidates; with a pre-elimination
+ * its survivors and the fraction eliminated; the frequent episodes; the wall time of
+ * generating the candidates, of the pre-elimination and of counting. None when the point
+ * counts without mining. */
+int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
--- schema.sql - the results database, schema version 4 (compiled into dmbench). Each
+-- schema.sql - the results database, schema version 5 (compiled into dmbench). Each
 -- section below opens with a marked line naming the version N it makes, and takes a
 -- database from version N-1 to N: an empty file gets them all in order, an older
 -- database the ones it lacks (store.c). Times are ISO-8601 UTC text; a real that was NaN (unknown) is NULL.
@@ -307,3 +307,17 @@ CREATE INDEX crossover_fits_by_pair ON crossover_fits (workload, variant_a, vari
 -- (a hybrid runs it below the crossover and the other one above); NULL when the groups
 -- disagreed, and for fits stored before version 4.
 ALTER TABLE crossover_fits ADD COLUMN below TEXT;
+
+-- ==== version 5: facts of a point's last timed execution
+-- Figures a workload reports about how an execution went, besides its answer and time
+-- (dm_workload.facts): per level of a mining run, say, its candidates, survivors and
+-- frequent episodes and the wall time of each phase. unit is 's' for times, NULL for counts.
+CREATE TABLE point_facts (
+    point_id INTEGER NOT NULL REFERENCES points (id) ON DELETE CASCADE,
+    idx      INTEGER NOT NULL,   -- the order the workload gave them in
+    grp      TEXT NOT NULL,
+    name     TEXT NOT NULL,
+    value    REAL,
+    unit     TEXT,
+    PRIMARY KEY (point_id, idx)
+);

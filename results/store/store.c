@@ -45,6 +45,7 @@ enum {
     SQL_KERNEL_ATTRS,
     SQL_ACTIVITY,
     SQL_TIMELINE,
+    SQL_FACT,
     SQL_COUNT
 };
 
@@ -115,6 +116,8 @@ static const char *const store_sql[SQL_COUNT] = {
     [SQL_TIMELINE] =
         "INSERT INTO timelines (point_id, activities, streams, span_ns, overlap_ns, overlap,"
         " reason) VALUES (:point_id, :n, :streams, :span, :overlap_ns, :overlap, :reason)",
+    [SQL_FACT] = "INSERT INTO point_facts (point_id, idx, grp, name, value, unit)"
+                 " VALUES (:point_id, :idx, :grp, :name, :value, :unit)",
 };
 
 struct dm_store {
@@ -819,6 +822,25 @@ static int insert_cupti(dm_store *st, int64_t point_id, const dm_cupti_point *c)
     return rc;
 }
 
+/* Inserts the facts of point_id. Returns SQLITE_DONE or an error code. */
+static int insert_facts(dm_store *st, int64_t point_id, const dm_point_result *r)
+{
+    for (int i = 0; i < r->nfacts; i++) {
+        const dm_fact *f = &r->facts[i];
+        sqlite3_stmt *s = store_stmt(st, SQL_FACT);
+        if (!s)
+            return SQLITE_ERROR;
+        int bad = bind_int(s, ":point_id", point_id) || bind_int(s, ":idx", i) ||
+                  bind_text_exact(s, ":grp", f->group) ||
+                  bind_text_exact(s, ":name", f->name) ||
+                  bind_real(s, ":value", f->value) || bind_text(s, ":unit", f->unit);
+        int rc = bad ? SQLITE_ERROR : step_done(s);
+        if (rc != SQLITE_DONE)
+            return rc;
+    }
+    return SQLITE_DONE;
+}
+
 int store_point(dm_store *st, const dm_point_result *r, int64_t *point_id, dm_err *err)
 {
     int64_t id;
@@ -832,6 +854,7 @@ int store_point(dm_store *st, const dm_point_result *r, int64_t *point_id, dm_er
         (r->m && insert_measurement(st, id, r->m) != SQLITE_DONE) ||
         (r->verify && insert_verification(st, id, r) != SQLITE_DONE) ||
         (r->cupti && insert_cupti(st, id, r->cupti) != SQLITE_DONE) ||
+        insert_facts(st, id, r) != SQLITE_DONE ||
         sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
     if (point_id)

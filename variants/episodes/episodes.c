@@ -628,6 +628,7 @@ const dm_workload episodes_workload = {
     .reference_free = ep_reference_free,
     .compare = ep_compare,
     .write_result = ep_write_result,
+    .facts = ep_facts,
     .variants = ep_variants,
     .tuned = dm_tuned_table,
     .fits = dm_crossover_fit_table,

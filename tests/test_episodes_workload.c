@@ -402,6 +402,35 @@ static void mine_flags_refuse_bad_input(void **state)
     assert_non_null(strstr(slurp(f->errf), "give the workload 'membw' before it"));
 }
 
+/* The GPU variants keep each machine's lists in shared memory: a point whose lists do not
+ * fit a block of the device is refused with the sizes, PreElim (no lists) is not. */
+static void gpu_lists_must_fit_shared_memory(void **state)
+{
+    (void)state;
+    dm_device dev = { .max_threads_per_block = 1024, .smem_per_block_optin = 232448 };
+    char why[512] = "";
+    const char *wide[] = { "level=5", "block=1024" }; /* 4 lists x 4 runs x 16 B x 1024 */
+    const char *fits[] = { "level=5", "block=512" };
+    const char *narrow[] = { "level=3", "block=1024", "gap_lo_ms=5" }; /* 7 runs: 8 */
+    const char *relaxed[] = { "level=16", "block=1024" };
+    dm_point pt;
+    variant_point("ptpe", &pt, wide, 2);
+    assert_int_equal(pt.variant->supports(&pt, &dev, why, sizeof why), 1);
+    assert_string_equal(why, "level 5 keeps 256 bytes of lists a thread in shared memory (4 "
+                             "runs a list), 262144 for block 1024, more than the device's "
+                             "232448");
+    variant_point("hybrid", &pt, fits, 2);
+    assert_int_equal(pt.variant->supports(&pt, &dev, why, sizeof why), 0);
+    variant_point("mtpe", &pt, narrow, 3);
+    assert_int_equal(pt.variant->supports(&pt, &dev, why, sizeof why), 1);
+    assert_non_null(strstr(why, "(8 runs a list), 262144 for block 1024"));
+    variant_point("preelim", &pt, relaxed, 2);
+    assert_int_equal(pt.variant->supports(&pt, &dev, why, sizeof why), 0);
+    /* without a device nothing is known to refuse */
+    variant_point("ptpe", &pt, wide, 2);
+    assert_int_equal(pt.variant->supports(&pt, NULL, why, sizeof why), 0);
+}
+
 /* The integer the query gives on the database at path (-1 when it gives no row). */
 static int64_t db_int(const char *path, const char *sql)
 {
@@ -453,6 +482,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(mine_flags_refuse_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(mining_sweep_stores_facts_per_level, setup, teardown),
+        cmocka_unit_test(gpu_lists_must_fit_shared_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,10 @@ typedef struct ep_gpu_launch {
     int64_t neps;
     ep_interval iv;
     int block;          /* threads per block of the counting kernel */
+    int lists;          /* lists per machine: the longest episode's links */
+    int cap;            /* runs per list (ep_lists_cap of the most any episode needs) */
+    size_t smem_limit;  /* the device's shared memory per block (opt-in), bytes */
+    int sms, threads_per_sm, smem_per_sm; /* the device's */
     int64_t segments;   /* MTPE: R */
     int machines;       /* MTPE: K */
     ep_tuple *tuples;   /* MTPE: neps * segments * machines of them */
@@ -33,8 +37,13 @@ int ep_gpu_mtpe(const ep_gpu_launch *a, dm_err *err);
 int ep_gpu_preelim(const ep_gpu_launch *a, dm_err *err);
 
 /* The blocks per multiprocessor the compiler's resources allow PTPE's kernel at block
- * threads (the B_MP of Algorithm 2). Returns 0, or DM_ERUNTIME. */
-int ep_gpu_ptpe_blocks_per_sm(int block, int *blocks, dm_err *err);
+ * threads whose machines keep `lists` lists of `cap` runs in shared memory (the B_MP of
+ * Algorithm 2). Returns 0, or DM_ERUNTIME. */
+int ep_gpu_ptpe_blocks_per_sm(int block, int lists, int cap, int *blocks, dm_err *err);
+
+/* The most threads a block of every counting kernel may have, whole warps (their
+ * registers can make it less than the device's 1024); 1024 when it cannot be read. */
+int ep_gpu_max_block(void);
 
 #ifdef __cplusplus
 }

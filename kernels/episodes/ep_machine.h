@@ -38,15 +38,22 @@ typedef struct ep_run {
     double first, last;
 } ep_run;
 
-typedef struct ep_runs {
-    ep_run r[EP_RUNS];
-    int head, len; /* live runs r[head], r[head + 1], ... (mod EP_RUNS) */
-} ep_runs;
+/* Where a machine keeps its lists' runs, outside it: run s of list k at base[(k * cap +
+ * s) * stride]. A kernel gives each thread a column of a block's shared memory (stride:
+ * the block's threads), so the lists live in shared memory, sized to the episodes; the
+ * host gives an array (stride 1). */
+typedef struct ep_lists {
+    ep_run *base;
+    int cap;    /* runs per list: a power of two, at most EP_RUNS */
+    int stride;
+} ep_lists;
 
 typedef struct ep_machine {
-    ep_runs list[EP_MAX_LEVEL - 1];
+    ep_lists l;
+    uint8_t head[EP_MAX_LEVEL - 1], len[EP_MAX_LEVEL - 1]; /* list k's live runs: head[k],
+                                                            * head[k] + 1, ... (mod cap) */
     uint64_t filter;  /* bit y & 63 set for each type y of the episode */
-    int overflow;     /* a list needed more than EP_RUNS runs: the count is not valid */
+    int overflow;     /* a list needed more than cap runs: the count is not valid */
 } ep_machine;
 
 /* The most runs a list of e needs with this margin, or INT32_MAX when a link's interval is
@@ -66,6 +73,16 @@ EP_HD int ep_runs_needed(const ep_episode *e, double margin)
     return most;
 }
 
+/* The runs per list a machine keeps for lists needing `needed` runs: the power of two at
+ * or above it (1 at least). */
+EP_HD int ep_lists_cap(int needed)
+{
+    int cap = 1;
+    while (cap < needed && cap < EP_RUNS)
+        cap *= 2;
+    return cap;
+}
+
 /* The margin for times and gap bounds of magnitude at most tmax: 2^-40 of tmax (2^13
  * units in the last place, far above the rounding of any gap), at least 2^-40. */
 EP_HD double ep_margin(double tmax)
@@ -82,49 +99,56 @@ EP_HD uint64_t ep_type_filter(const ep_episode *e)
     return f;
 }
 
-EP_HD void ep_machine_init(ep_machine *m, const ep_episode *e)
+EP_HD void ep_machine_init(ep_machine *m, const ep_episode *e, ep_lists l)
 {
+    m->l = l;
     m->filter = ep_type_filter(e);
     m->overflow = 0;
     for (int k = 0; k + 1 < e->n; k++)
-        m->list[k].head = m->list[k].len = 0;
+        m->head[k] = m->len[k] = 0;
 }
 
-/* Drops the runs of l whose last entry is more than hi before t. */
-EP_HD void ep_runs_prune(ep_runs *l, double t, double hi)
+EP_HD ep_run *ep_run_at(const ep_machine *m, int k, int s)
 {
-    while (l->len > 0 && t - l->r[l->head].last > hi) {
-        l->head = (l->head + 1) & (EP_RUNS - 1);
-        l->len--;
+    return &m->l.base[(k * m->l.cap + s) * m->l.stride];
+}
+
+/* Drops the runs of list k whose last entry is more than hi before t. */
+EP_HD void ep_runs_prune(ep_machine *m, int k, double t, double hi)
+{
+    while (m->len[k] > 0 && t - ep_run_at(m, k, m->head[k])->last > hi) {
+        m->head[k] = (uint8_t)((m->head[k] + 1) & (m->l.cap - 1));
+        m->len[k]--;
     }
 }
 
-/* 1 when an entry of l is linked to an event at t by lo..hi. */
-EP_HD int ep_runs_links(ep_runs *l, double t, double lo, double hi, ep_interval iv)
+/* 1 when an entry of list k is linked to an event at t by lo..hi. */
+EP_HD int ep_runs_links(ep_machine *m, int k, double t, double lo, double hi, ep_interval iv)
 {
-    ep_runs_prune(l, t, hi);
-    if (l->len == 0)
+    ep_runs_prune(m, k, t, hi);
+    if (m->len[k] == 0)
         return 0;
-    double gap = t - l->r[l->head].first;
+    double gap = t - ep_run_at(m, k, m->head[k])->first;
     return iv == EP_CLOSED ? gap >= lo : gap > lo;
 }
 
-/* Appends t to l (link lo..hi). Returns 0, or 1 when l is full. */
-EP_HD int ep_runs_push(ep_runs *l, double t, double lo, double hi, double margin)
+/* Appends t to list k (link lo..hi). Returns 0, or 1 when the list is full. */
+EP_HD int ep_runs_push(ep_machine *m, int k, double t, double lo, double hi, double margin)
 {
-    ep_runs_prune(l, t, hi);
-    if (l->len > 0) {
-        ep_run *back = &l->r[(l->head + l->len - 1) & (EP_RUNS - 1)];
+    ep_runs_prune(m, k, t, hi);
+    const int mask = m->l.cap - 1;
+    if (m->len[k] > 0) {
+        ep_run *back = ep_run_at(m, k, (m->head[k] + m->len[k] - 1) & mask);
         if (t - back->last <= hi - lo - margin) {
             back->last = t;
             return 0;
         }
     }
-    if (l->len == EP_RUNS)
+    if (m->len[k] == m->l.cap)
         return 1;
-    ep_run *r = &l->r[(l->head + l->len) & (EP_RUNS - 1)];
+    ep_run *r = ep_run_at(m, k, (m->head[k] + m->len[k]) & mask);
     r->first = r->last = t;
-    l->len++;
+    m->len[k]++;
     return 0;
 }
 
@@ -140,14 +164,14 @@ EP_HD int ep_machine_step(ep_machine *m, const ep_episode *e, int32_t type, doub
     for (int k = last; k >= 0; k--) {
         if (e->ev[k] != type)
             continue;
-        if (k > 0 && !ep_runs_links(&m->list[k - 1], t, e->lo[k - 1], e->hi[k - 1], iv))
+        if (k > 0 && !ep_runs_links(m, k - 1, t, e->lo[k - 1], e->hi[k - 1], iv))
             continue;
         if (k == last) {
             for (int j = 0; j < last; j++)
-                m->list[j].head = m->list[j].len = 0;
+                m->head[j] = m->len[j] = 0;
             return 1;
         }
-        m->overflow |= ep_runs_push(&m->list[k], t, e->lo[k], e->hi[k], margin);
+        m->overflow |= ep_runs_push(m, k, t, e->lo[k], e->hi[k], margin);
     }
     return 0;
 }
@@ -335,14 +359,14 @@ EP_HD int64_t ep_segment_start(int64_t n, int64_t r, int64_t j)
  * first end at or after lo_pos, count the ends in [lo_pos, hi_pos), b the first end at or
  * after hi_pos, or EP_FRESH when the stream ends or no end comes until the span of e
  * after hi_pos's time. Returns 1 when a list overflowed (out not valid), else 0. */
-EP_HD int ep_scan(const ep_events *ev, const ep_episode *e, ep_interval iv, int64_t r,
-                  int64_t lo_pos, int64_t hi_pos, ep_tuple *out)
+EP_HD int ep_scan(const ep_events *ev, const ep_episode *e, ep_interval iv, ep_lists l,
+                  int64_t r, int64_t lo_pos, int64_t hi_pos, ep_tuple *out)
 {
     ep_machine m;
     ep_cursor c;
     int32_t type;
     double t;
-    ep_machine_init(&m, e);
+    ep_machine_init(&m, e, l);
     ep_cursor_init(&c, ev, e, r);
     const double limit = hi_pos < ev->n ? ev->stime[hi_pos] + ep_span(e, ev->margin) : 0;
     out->a = EP_NONE;
@@ -383,7 +407,8 @@ EP_HD int64_t ep_machine_start(const ep_events *ev, const ep_episode *e, int64_t
 
 /* The tuple of segment [lo_pos, hi_pos)'s machine `machine`. Returns 1 on overflow. */
 EP_HD int ep_segment_tuple(const ep_events *ev, const ep_episode *e, ep_interval iv,
-                           int64_t lo_pos, int64_t hi_pos, int machine, ep_tuple *out)
+                           ep_lists l, int64_t lo_pos, int64_t hi_pos, int machine,
+                           ep_tuple *out)
 {
     int64_t r = ep_machine_start(ev, e, lo_pos, machine);
     if (r < 0) {
@@ -392,13 +417,13 @@ EP_HD int ep_segment_tuple(const ep_events *ev, const ep_episode *e, ep_interval
         out->b = EP_FRESH;
         return 0;
     }
-    return ep_scan(ev, e, iv, r, lo_pos, hi_pos, out);
+    return ep_scan(ev, e, iv, l, r, lo_pos, hi_pos, out);
 }
 
 /* Concatenates s (a group's tuple) with the next group [lo_pos, hi_pos), whose k tuples
  * are next[0..k). Writes the joined tuple to out; *missed is set when no tuple of next
  * began at s->b and the group was read afresh. Returns 1 on overflow. */
-EP_HD int ep_merge(const ep_events *ev, const ep_episode *e, ep_interval iv,
+EP_HD int ep_merge(const ep_events *ev, const ep_episode *e, ep_interval iv, ep_lists l,
                    const ep_tuple *s, const ep_tuple *next, int k, int64_t lo_pos,
                    int64_t hi_pos, ep_tuple *out, int *missed)
 {
@@ -428,7 +453,7 @@ EP_HD int ep_merge(const ep_events *ev, const ep_episode *e, ep_interval iv,
         return 0;
     }
     ep_tuple rest;
-    int overflow = ep_scan(ev, e, iv, s->b + 1, lo_pos, hi_pos, &rest);
+    int overflow = ep_scan(ev, e, iv, l, s->b + 1, lo_pos, hi_pos, &rest);
     out->count = s->count + 1 + rest.count;
     out->b = rest.b;
     return overflow;

@@ -26,15 +26,24 @@ static int ep_events_of(const ep_stream *s, ep_read read, double margin, ep_by_t
     return 0;
 }
 
+/* The lists a kernel gives e's machine (ep_lists_cap of what e needs), in buf. */
+static ep_lists ep_host_lists(ep_run buf[(EP_MAX_LEVEL - 1) * EP_RUNS], const ep_episode *e,
+                              double margin)
+{
+    return (ep_lists){ .base = buf, .cap = ep_lists_cap(ep_runs_needed(e, margin)),
+                       .stride = 1 };
+}
+
 int64_t ep_count_runs(const ep_stream *s, const ep_episode *e, ep_interval iv,
                       double margin, ep_read read)
 {
     ep_by_type b;
     ep_events ev;
     ep_tuple whole;
+    ep_run buf[(EP_MAX_LEVEL - 1) * EP_RUNS];
     if (ep_events_of(s, read, margin, &b, &ev) != 0)
         return -1;
-    int overflow = ep_scan(&ev, e, iv, 0, 0, s->n, &whole);
+    int overflow = ep_scan(&ev, e, iv, ep_host_lists(buf, e, margin), 0, 0, s->n, &whole);
     ep_by_type_free(&b);
     return overflow ? -1 : whole.count;
 }
@@ -58,6 +67,8 @@ int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
     ep_by_type b;
     ep_events ev;
     ep_tuple *t = malloc((size_t)(r * k) * sizeof *t);
+    ep_run buf[(EP_MAX_LEVEL - 1) * EP_RUNS];
+    const ep_lists l = ep_host_lists(buf, e, margin);
     int overflow = 0;
     int64_t missed = 0;
     if (!t || ep_events_of(s, read, margin, &b, &ev) != 0) {
@@ -67,7 +78,7 @@ int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
     /* The counting step: every segment's machines. */
     for (int64_t j = 0; j < r; j++)
         for (int m = 0; m < k; m++)
-            overflow |= ep_segment_tuple(&ev, e, iv, ep_segment_start(s->n, r, j),
+            overflow |= ep_segment_tuple(&ev, e, iv, l, ep_segment_start(s->n, r, j),
                                          ep_segment_start(s->n, r, j + 1), m, &t[j * k + m]);
     /* The merging step: round i joins the groups of 2^(i-1) segments starting at
      * multiples of 2^i with the group after each; a group's tuples sit in its first
@@ -78,7 +89,7 @@ int64_t ep_count_mtpe(const ep_stream *s, const ep_episode *e, ep_interval iv,
             for (int m = 0; m < k; m++) {
                 int miss;
                 ep_tuple joined;
-                overflow |= ep_merge(&ev, e, iv, &t[g * k + m], &t[next * k], k,
+                overflow |= ep_merge(&ev, e, iv, l, &t[g * k + m], &t[next * k], k,
                                      ep_segment_start(s->n, r, next),
                                      ep_segment_start(s->n, r, end), &joined, &miss);
                 missed += miss;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "episodes/ep_machine.h"
 #include "episodes/ep_workload.h"
 
 ep_interval ep_point_interval(const dm_point *pt)
@@ -69,6 +70,21 @@ int ep_point_gaps(const dm_point *pt, int *ngaps, double *lo, double *hi, char *
     for (int k = 0; k < *ngaps && dm_point_int(pt, "relax"); k++)
         lo[k] = 0;
     return 0;
+}
+
+int ep_point_runs_needed(const dm_point *pt)
+{
+    int ngaps, most = 1;
+    double lo[EP_MAX_LEVEL - 1], hi[EP_MAX_LEVEL - 1];
+    char why[DM_ERR_MAX];
+    if (ep_point_gaps(pt, &ngaps, lo, hi, why, sizeof why))
+        return 1;
+    for (int k = 0; k < ngaps; k++) {
+        ep_episode e = { .n = 2, .lo = { lo[k] }, .hi = { hi[k] } };
+        int runs = ep_runs_needed(&e, ep_margin(hi[k]));
+        most = runs > most ? runs : most;
+    }
+    return most;
 }
 
 /* ep_point_gaps with its message in err (DM_EINPUT). */

@@ -51,6 +51,10 @@ ep_interval ep_point_interval(const dm_point *pt);
  * Returns 0, or 1 with why (bad text, LO > HI, too many). */
 int ep_point_gaps(const dm_point *pt, int *ngaps, double *lo, double *hi, char *why,
                   size_t n);
+/* The most runs a list of the GPU's machines needs under pt's gaps (ep_runs_needed,
+ * with the margin of the gaps alone: a stream's late times can raise it, which setup
+ * checks); 1 when the gaps are bad. */
+int ep_point_runs_needed(const dm_point *pt);
 /* 0 when pt's problem is well posed, else nonzero with why (for every variant's
  * supports()): bad gaps (ep_point_gaps), count with support (mining counts every
  * candidate of a level), an episodes file with support or count, per-link gaps not

@@ -5,6 +5,7 @@
  * ptpe or mtpe by the number of episodes, twopass mines with PreElim's bound first; each
  * counts a level's episodes or mines level-wise (support > 0). Multi-GPU comes next
  * (issue 12). */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,20 @@ static int ep_cpu_output(void *state, const void **out, dm_err *err)
 
 typedef int (*ep_gpu_fn)(const ep_gpu_launch *a, dm_err *err);
 
+/* An episode's place in a batch and the set of its types (ep_type_filter). */
+typedef struct ep_order {
+    uint64_t types;
+    int64_t i;
+} ep_order;
+
+static int ep_order_cmp(const void *a, const void *b)
+{
+    const ep_order *x = a, *y = b;
+    if (x->types != y->types)
+        return x->types < y->types ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
 /* What the GPU variants share: the stream on the device (uploaded once), device room for
  * a batch of episodes, their counts and MTPE's tuples (grown as batches need), and either
  * the point's episodes (counted by run, copied back by output) or its mining. */
@@ -118,11 +133,17 @@ typedef struct ep_gpu_state {
     const ep_stream *s;
     ep_gpu_fn kernel;       /* NULL: hybrid, PTPE or MTPE by the batch (Algorithm 2) */
     int twopass;            /* mining: PreElim before the exact count */
+    int read_auto;          /* read=auto: PTPE reads the stream, MTPE by type */
     int64_t *d_first, *d_pos;
     int32_t *d_stype;
     double *d_time, *d_stime;
     ep_episode *d_eps;
     int64_t *d_counts;
+    /* The batch in the order the device counts it (ep_gpu_order): h_eps[j] is episode
+     * order[j] of the caller's; h_counts receives the device's counts in that order. */
+    ep_episode *h_eps;
+    int64_t *h_counts;
+    ep_order *order;
     ep_tuple *d_tuples;
     unsigned long long *d_overflow;
     int64_t cap_eps, cap_tuples;
@@ -148,6 +169,9 @@ static void ep_gpu_teardown(void *state)
     dm_gpu_free(s->stream, s->d_counts);
     dm_gpu_free(s->stream, s->d_tuples);
     dm_gpu_free(s->stream, s->d_overflow);
+    free(s->h_eps);
+    free(s->h_counts);
+    free(s->order);
     ep_mine_result_free(&s->m);
     free(s);
 }
@@ -172,13 +196,13 @@ static int64_t ep_mtpe_auto_segments(const dm_device *dev, int64_t m, int k, int
     return r;
 }
 
-/* hybrid's switch point for episodes of `level` nodes at block threads on dev: the
- * crossover fit of mtpe and ptpe over count by level for the card (else its architecture
- * family), rounded up; without one, the papers' Equation 2, MP x B_MP x T_B (f(N) = 1:
- * PTPE once the episodes fill every thread slot its occupancy allows). 0 when neither is
- * known. */
+/* hybrid's switch point for episodes of `level` nodes at block threads on dev, their lists
+ * of cap runs: the crossover fit of mtpe and ptpe over count by level for the card (else
+ * its architecture family), rounded up; without one, the papers' Equation 2, MP x B_MP x
+ * T_B (f(N) = 1: PTPE once the episodes fill every thread slot its occupancy allows). 0
+ * when neither is known. */
 static int64_t ep_hybrid_switch_at(const dm_workload *w, const dm_device *dev, int level,
-                                   int block)
+                                   int block, int cap)
 {
     const dm_crossover_fit *fit;
     const char *how;
@@ -188,7 +212,7 @@ static int64_t ep_hybrid_switch_at(const dm_workload *w, const dm_device *dev, i
         double at = ceil(crossover_fit_at(fit, (double)level));
         return at < 1 ? 1 : (int64_t)at;
     }
-    if (ep_gpu_ptpe_blocks_per_sm(block, &blocks, &err) != 0)
+    if (ep_gpu_ptpe_blocks_per_sm(block, level - 1, cap, &blocks, &err) != 0)
         return 0;
     return (int64_t)dev->sms * blocks * block;
 }
@@ -201,21 +225,37 @@ static int ep_gpu_batch(ep_gpu_state *s, const ep_episode *eps, int64_t n, ep_gp
                         dm_err *err)
 {
     const dm_point *pt = &s->pt;
-    const int level = n ? eps[0].n : 1;
-    if (!kernel) {
-        int64_t at = s->mine ? 0 : dm_point_int(pt, "switch_at");
-        if (at == 0)
-            at = ep_hybrid_switch_at(pt->workload, s->dev, level, s->la.block);
-        kernel = n > at ? ep_gpu_ptpe : ep_gpu_mtpe;
-    }
-    for (int64_t i = 0; kernel != ep_gpu_preelim && i < n; i++)
-        if (ep_runs_needed(&eps[i], s->la.ev.margin) > EP_RUNS) {
+    int level = 1, need = 1;
+    for (int64_t i = 0; i < n; i++) {
+        level = eps[i].n > level ? eps[i].n : level;
+        int runs = ep_runs_needed(&eps[i], s->la.ev.margin);
+        need = runs > need ? runs : need;
+        if (runs > EP_RUNS && kernel != ep_gpu_preelim) {
             char name[EP_MAX_LEVEL * (EP_NAME_MAX + 4)];
             ep_episode_format(s->s, &eps[i], name, sizeof name);
             return dm_err_set(err, DM_EINPUT, "episode %s: a link's interval is too narrow "
                               "for its window (lists would need more than %d runs); widen "
                               "hi - lo", name, EP_RUNS);
         }
+    }
+    s->la.lists = level - 1;
+    s->la.cap = ep_lists_cap(need);
+    if (kernel != ep_gpu_preelim &&
+        (size_t)s->la.lists * (size_t)s->la.cap * sizeof(ep_run) * (size_t)s->la.block >
+            s->la.smem_limit)
+        return dm_err_set(err, DM_EINPUT, "episodes of level %d with lists of %d runs need "
+                          "%zu bytes of shared memory a thread, more than a block of %d "
+                          "has (%zu bytes); use a smaller block", level, s->la.cap,
+                          (size_t)s->la.lists * (size_t)s->la.cap * sizeof(ep_run),
+                          s->la.block, s->la.smem_limit);
+    if (!kernel) {
+        int64_t at = s->mine ? 0 : dm_point_int(pt, "switch_at");
+        if (at == 0)
+            at = ep_hybrid_switch_at(pt->workload, s->dev, level, s->la.block, s->la.cap);
+        kernel = n > at ? ep_gpu_ptpe : ep_gpu_mtpe;
+    }
+    if (s->read_auto)
+        s->la.ev.read = kernel == ep_gpu_mtpe ? EP_READ_TYPES : EP_READ_STREAM;
     s->la.segments = s->la.machines = 0;
     if (kernel == ep_gpu_mtpe) {
         int64_t k = dm_point_int(pt, "machines"), r = dm_point_int(pt, "segments");
@@ -232,6 +272,15 @@ static int ep_gpu_batch(ep_gpu_state *s, const ep_episode *eps, int64_t n, ep_gp
             dm_gpu_alloc(s->stream, (size_t)n * sizeof *s->d_counts, (void **)&s->d_counts,
                          err))
             return DM_ERUNTIME;
+        free(s->h_eps);
+        free(s->h_counts);
+        free(s->order);
+        s->h_eps = malloc((size_t)n * sizeof *s->h_eps);
+        s->h_counts = malloc((size_t)n * sizeof *s->h_counts);
+        s->order = malloc((size_t)n * sizeof *s->order);
+        if (!s->h_eps || !s->h_counts || !s->order)
+            return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for a batch of "
+                              "%" PRId64, n);
         s->cap_eps = n;
     }
     if (tuples > s->cap_tuples) {
@@ -242,7 +291,15 @@ static int ep_gpu_batch(ep_gpu_state *s, const ep_episode *eps, int64_t n, ep_gp
             return DM_ERUNTIME;
         s->cap_tuples = tuples;
     }
-    if (n && DM_CUDA(err, cudaMemcpyAsync(s->d_eps, eps, (size_t)n * sizeof *eps,
+    /* Episodes of one set of types side by side: a warp's threads then wait on the same
+     * events (a thread per episode steps its machine on its types' events, and the warp
+     * on every event any of its threads' types has). */
+    for (int64_t i = 0; i < n; i++)
+        s->order[i] = (ep_order){ .types = ep_type_filter(&eps[i]), .i = i };
+    qsort(s->order, (size_t)n, sizeof *s->order, ep_order_cmp);
+    for (int64_t j = 0; j < n; j++)
+        s->h_eps[j] = eps[s->order[j].i];
+    if (n && DM_CUDA(err, cudaMemcpyAsync(s->d_eps, s->h_eps, (size_t)n * sizeof *eps,
                                           cudaMemcpyHostToDevice, s->stream)))
         return DM_ERUNTIME;
     s->la.eps = s->d_eps;
@@ -257,7 +314,8 @@ static int ep_gpu_batch(ep_gpu_state *s, const ep_episode *eps, int64_t n, ep_gp
 static int ep_gpu_fetch(ep_gpu_state *s, int64_t *counts, dm_err *err)
 {
     unsigned long long overflow = 0;
-    if (DM_CUDA(err, cudaMemcpyAsync(counts, s->d_counts, (size_t)s->la.neps * sizeof *counts,
+    if (DM_CUDA(err, cudaMemcpyAsync(s->h_counts, s->d_counts,
+                                     (size_t)s->la.neps * sizeof *counts,
                                      cudaMemcpyDeviceToHost, s->stream)) ||
         DM_CUDA(err, cudaMemcpyAsync(&overflow, s->d_overflow, sizeof overflow,
                                      cudaMemcpyDeviceToHost, s->stream)) ||
@@ -266,6 +324,8 @@ static int ep_gpu_fetch(ep_gpu_state *s, int64_t *counts, dm_err *err)
     if (overflow)
         return dm_err_set(err, DM_ERUNTIME, "episodes: %llu lists overflowed on the GPU, "
                           "which the runs bound should have ruled out", overflow);
+    for (int64_t j = 0; j < s->la.neps; j++)
+        counts[s->order[j].i] = s->h_counts[j];
     return 0;
 }
 
@@ -329,6 +389,10 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
     for (int k = 0; s->mine && k < s->spec.ngaps; k++)
         margin = fmax(margin, ep_margin(s->spec.hi[k]));
     s->la = (ep_gpu_launch){ .iv = ep_point_interval(pt), .block = (int)dm_point_int(pt, "block"),
+                             .smem_limit = (size_t)s->dev->smem_per_block_optin,
+                             .sms = s->dev->sms,
+                             .threads_per_sm = s->dev->max_threads_per_sm,
+                             .smem_per_sm = s->dev->smem_per_sm,
                              .stream = s->stream };
     /* The host copies are freed after the sync. */
     if (ep_gpu_upload(s, by.first, (size_t)(st->ntypes + 1) * sizeof *by.first,
@@ -343,6 +407,7 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
         ep_gpu_upload(s, NULL, sizeof *s->d_overflow, (void **)&s->d_overflow, err))
         goto fail;
     s->la.overflow = s->d_overflow;
+    s->read_auto = strcmp(dm_point_str(pt, "read"), "auto") == 0;
     s->la.ev = (ep_events){
         .read = strcmp(dm_point_str(pt, "read"), "types") == 0 ? EP_READ_TYPES : EP_READ_STREAM,
         .stype = s->d_stype, .stime = s->d_stime, .first = s->d_first, .pos = s->d_pos,
@@ -399,7 +464,8 @@ static void ep_hybrid_resolve(dm_point *pt, const dm_device *dev)
     if (dm_point_int(pt, "switch_at") == 0 && dm_point_int(pt, "support") == 0)
         dm_point_set_int(pt, "switch_at",
                          ep_hybrid_switch_at(pt->workload, dev, (int)dm_point_int(pt, "level"),
-                                             (int)dm_point_int(pt, "block")));
+                                             (int)dm_point_int(pt, "block"),
+                                             ep_lists_cap(ep_point_runs_needed(pt))));
 }
 
 /* Counts the point's episodes (enqueued), or mines, synchronously: each level's
@@ -479,10 +545,12 @@ static const dm_param_spec ep_cpu_mt_params[] = {
 #define EP_BLOCK_PARAM                                                                     \
     { .name = "block", .type = DM_P_INT, .def = "128", .allowed = "32..1024",               \
       .help = "threads per block of the counting kernel (a multiple of 32)" }
+#define EP_READ_HELP                                                                       \
+    "stream: every thread reads every event, a warp in step; types: only its episode's "   \
+    "types' events, from the stream split by type"
 #define EP_READ_PARAM(def_)                                                                \
     { .name = "read", .type = DM_P_ENUM, .def = def_, .allowed = "stream|types",            \
-      .help = "stream: every thread reads every event, a warp in step; types: only its "  \
-              "episode's types' events, from the stream split by type" }
+      .help = EP_READ_HELP }
 
 static const dm_param_spec ep_ptpe_params[] = {
     EP_BLOCK_PARAM,
@@ -498,7 +566,7 @@ static const dm_param_spec ep_preelim_params[] = {
 
 static const dm_param_spec ep_mtpe_params[] = {
     EP_BLOCK_PARAM,
-    EP_READ_PARAM("stream"),
+    EP_READ_PARAM("types"),
     { .name = "segments", .type = DM_P_INT, .def = "0", .allowed = "0..65536",
       .help = "R, segments of the stream per episode (0: the smallest power of two that "
               "gives the device two threads per thread slot, at most 4096)" },
@@ -509,7 +577,9 @@ static const dm_param_spec ep_mtpe_params[] = {
 
 static const dm_param_spec ep_hybrid_params[] = {
     EP_BLOCK_PARAM,
-    EP_READ_PARAM("stream"),
+    { .name = "read", .type = DM_P_ENUM, .def = "auto", .allowed = "auto|stream|types",
+      .help = EP_READ_HELP "; auto: PTPE the stream, MTPE by type (each kernel's faster "
+              "way on the H100, docs/episodes.md)" },
     { .name = "segments", .type = DM_P_INT, .def = "0", .allowed = "0..65536",
       .help = "MTPE's R when it runs (0: automatic, as mtpe)" },
     { .name = "machines", .type = DM_P_INT, .def = "0", .allowed = "0..64",
@@ -527,9 +597,29 @@ static int ep_cpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
     return ep_point_check(pt, why, n);
 }
 
+/* 0 when the lists of a block of pt's machines (level - 1 of them a thread, each of the
+ * runs the point's gaps need, ep_point_runs_needed) fit the shared memory of a block of
+ * dev, else 1 with why. PreElim keeps no lists. */
+static int ep_gpu_lists_fit(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    if (!dev)
+        return 0;
+    const int64_t level = dm_point_int(pt, "level"), block = dm_point_int(pt, "block");
+    const int cap = ep_lists_cap(ep_point_runs_needed(pt));
+    const int64_t bytes = (level - 1) * cap * (int64_t)sizeof(ep_run);
+    if (bytes * block <= dev->smem_per_block_optin)
+        return 0;
+    snprintf(why, n, "level %lld keeps %lld bytes of lists a thread in shared memory (%d runs "
+             "a list), %lld for block %lld, more than the device's %d", (long long)level,
+             (long long)bytes, cap, (long long)(bytes * block), (long long)block,
+             dev->smem_per_block_optin);
+    return 1;
+}
+
 /* Refuses a block the device cannot launch or that is not whole warps, float precision,
  * and what the CPU variants refuse. */
-static int ep_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+static int ep_gpu_block_supports(const dm_point *pt, const dm_device *dev, char *why,
+                                 size_t n)
 {
     int64_t block = dm_point_int(pt, "block");
     if (ep_cpu_supports(pt, dev, why, n))
@@ -547,10 +637,21 @@ static int ep_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
                  dev->max_threads_per_block);
         return 1;
     }
+    if (dev && block > ep_gpu_max_block()) {
+        snprintf(why, n, "block %lld exceeds the %d threads the kernels' registers allow a "
+                 "block", (long long)block, ep_gpu_max_block());
+        return 1;
+    }
     return 0;
 }
 
-/* PreElim counts the relaxed problem only. */
+/* As ep_gpu_block_supports, and refuses lists that do not fit a block's shared memory. */
+static int ep_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    return ep_gpu_block_supports(pt, dev, why, n) || ep_gpu_lists_fit(pt, dev, why, n);
+}
+
+/* PreElim counts the relaxed problem only, and keeps one time a node (no lists). */
 static int ep_preelim_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
     if (!dm_point_int(pt, "relax")) {
@@ -558,7 +659,7 @@ static int ep_preelim_supports(const dm_point *pt, const dm_device *dev, char *w
                  "relax=1");
         return 1;
     }
-    return ep_gpu_supports(pt, dev, why, n);
+    return ep_gpu_block_supports(pt, dev, why, n);
 }
 
 static const dm_mine_option ep_mine_options[] = {

@@ -571,7 +571,8 @@ static const dm_param_spec ep_mtpe_params[] = {
       .help = "R, segments of the stream per episode (0: the smallest power of two that "
               "gives the device two threads per thread slot, at most 4096)" },
     { .name = "machines", .type = DM_P_INT, .def = "0", .allowed = "0..64",
-      .help = "K, machines per segment (0: the level N, as the papers)" },
+      .help = "K, machines per segment (0: the level N, as the papers; fewer is exact "
+              "too, faster on rare episodes, slower on frequent ones: docs/episodes.md)" },
     { 0 },
 };
 

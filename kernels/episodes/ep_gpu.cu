@@ -186,19 +186,27 @@ static int ep_gpu_mtpe_launch(const ep_gpu_launch *a, dm_err *err)
     const size_t smem = ep_gpu_smem(a->lists, a->cap, a->block);
     const int mblock = ep_gpu_merge_block(a);
     const size_t msmem = ep_gpu_smem(a->lists, a->cap, mblock);
-    const unsigned grid = ep_gpu_grid(a->neps * a->segments * a->machines, a->block);
+    const int64_t chunk = a->chunk < a->neps ? a->chunk : a->neps;
+    const unsigned grid = ep_gpu_grid(chunk * a->segments * a->machines, a->block);
     if (ep_gpu_allow(ep_mtpe_count_kernel<R>, a, a->block, smem, grid, err) ||
-        ep_gpu_allow(ep_mtpe_merge_kernel<R>, a, mblock, msmem, a->neps, err))
+        ep_gpu_allow(ep_mtpe_merge_kernel<R>, a, mblock, msmem, chunk, err))
         return DM_ERUNTIME;
-    ep_mtpe_count_kernel<R><<<grid, a->block, smem, st>>>(a->ev, a->eps, a->neps, a->iv, a->cap,
-                                                    a->segments, a->machines, a->tuples,
-                                                    a->overflow);
-    if (DM_CUDA(err, cudaGetLastError()))
-        return DM_ERUNTIME;
-    ep_mtpe_merge_kernel<R><<<(unsigned)a->neps, mblock, msmem, st>>>(
-        a->ev, a->eps, a->iv, a->cap, a->segments, a->machines, a->tuples, a->counts,
-        a->overflow);
-    return DM_CUDA(err, cudaGetLastError());
+    /* A pass per chunk of episodes, their tuples in the one buffer. */
+    for (int64_t at = 0; at < a->neps; at += chunk) {
+        const int64_t n = a->neps - at < chunk ? a->neps - at : chunk;
+        ep_mtpe_count_kernel<R><<<ep_gpu_grid(n * a->segments * a->machines, a->block),
+                                  a->block, smem, st>>>(a->ev, a->eps + at, n, a->iv, a->cap,
+                                                        a->segments, a->machines, a->tuples,
+                                                        a->overflow);
+        if (DM_CUDA(err, cudaGetLastError()))
+            return DM_ERUNTIME;
+        ep_mtpe_merge_kernel<R><<<(unsigned)n, mblock, msmem, st>>>(
+            a->ev, a->eps + at, a->iv, a->cap, a->segments, a->machines, a->tuples,
+            a->counts + at, a->overflow);
+        if (DM_CUDA(err, cudaGetLastError()))
+            return DM_ERUNTIME;
+    }
+    return 0;
 }
 
 extern "C" int ep_gpu_mtpe(const ep_gpu_launch *a, dm_err *err)

@@ -24,7 +24,8 @@ typedef struct ep_gpu_launch {
     int sms, threads_per_sm, smem_per_sm; /* the device's */
     int64_t segments;   /* MTPE: R */
     int machines;       /* MTPE: K */
-    ep_tuple *tuples;   /* MTPE: neps * segments * machines of them */
+    int64_t chunk;      /* MTPE: episodes counted a pass (the tuples hold a pass's) */
+    ep_tuple *tuples;   /* MTPE: min(neps, chunk) * segments * machines of them */
     int64_t *counts;    /* out: neps counts */
     unsigned long long *overflow; /* out: incremented per list that overflowed */
     void *stream;       /* cudaStream_t */

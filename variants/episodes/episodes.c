@@ -133,7 +133,7 @@ typedef struct ep_gpu_state {
     const ep_stream *s;
     ep_gpu_fn kernel;       /* NULL: hybrid, PTPE or MTPE by the batch (Algorithm 2) */
     int twopass;            /* mining: PreElim before the exact count */
-    int read_auto;          /* read=auto: PTPE reads the stream, MTPE by type */
+    int read_auto;          /* read=auto: PTPE reads the stream, MTPE and PreElim by type */
     int64_t *d_first, *d_pos;
     int32_t *d_stype;
     double *d_time, *d_stime;
@@ -185,6 +185,11 @@ static int ep_gpu_upload(ep_gpu_state *s, const void *host, size_t n, void **dev
     return host ? DM_CUDA(err, cudaMemcpyAsync(*dev, host, n, cudaMemcpyHostToDevice, s->stream))
                 : DM_CUDA(err, cudaMemsetAsync(*dev, 0, n, s->stream));
 }
+
+/* The most bytes of MTPE's tuples on the device at once: a batch of more episodes is
+ * counted in passes (2^29 bytes hold 22 million tuples, a pass of 1365 episodes at R =
+ * 1024 and K = 16, far more threads than the card runs at once). */
+#define EP_MTPE_TUPLE_BYTES ((int64_t)1 << 29)
 
 /* MTPE's segments for m episodes of k machines on dev: the smallest power of two that
  * gives every thread slot of the device two threads, at most 4096 and at most n. */
@@ -254,15 +259,20 @@ static int ep_gpu_batch(ep_gpu_state *s, const ep_episode *eps, int64_t n, ep_gp
             at = ep_hybrid_switch_at(pt->workload, s->dev, level, s->la.block, s->la.cap);
         kernel = n > at ? ep_gpu_ptpe : ep_gpu_mtpe;
     }
-    if (s->read_auto)
-        s->la.ev.read = kernel == ep_gpu_mtpe ? EP_READ_TYPES : EP_READ_STREAM;
+    if (s->read_auto) /* PreElim (two-pass's bound) reads by type as MTPE */
+        s->la.ev.read = kernel == ep_gpu_ptpe ? EP_READ_STREAM : EP_READ_TYPES;
     s->la.segments = s->la.machines = 0;
     if (kernel == ep_gpu_mtpe) {
         int64_t k = dm_point_int(pt, "machines"), r = dm_point_int(pt, "segments");
         s->la.machines = (int)(k ? k : level);
         s->la.segments = r ? r : ep_mtpe_auto_segments(s->dev, n, s->la.machines, s->s->n);
     }
-    int64_t tuples = n * s->la.segments * s->la.machines;
+    /* MTPE counts in passes whose tuples fit EP_MTPE_TUPLE_BYTES. */
+    int64_t per_episode = s->la.segments * s->la.machines;
+    s->la.chunk = per_episode ? EP_MTPE_TUPLE_BYTES / (int64_t)sizeof(ep_tuple) / per_episode
+                               : n;
+    s->la.chunk = s->la.chunk < 1 ? 1 : s->la.chunk;
+    int64_t tuples = (n < s->la.chunk ? n : s->la.chunk) * per_episode;
     if (n > s->cap_eps) {
         dm_gpu_free(s->stream, s->d_eps);
         dm_gpu_free(s->stream, s->d_counts);

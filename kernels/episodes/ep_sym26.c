@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "episodes/episodes.h"
+#include "rng.h"
 
 /* What the papers leave unsaid, chosen here:
  * - Inhomogeneity: neuron i's rate is basal_hz * (1 + EP_SYM_DEPTH * sin(2 pi t /
@@ -29,41 +30,6 @@
 #define EP_SYM_PERIOD 10.0
 #define EP_SYM_TWO_PI 6.283185307179586
 #define EP_SYM_MAX_EVENTS 200000000 /* a bound on the expected count, to refuse runaways */
-
-typedef struct ep_rng {
-    uint64_t s[4];
-} ep_rng;
-
-static uint64_t ep_splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static uint64_t ep_rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t ep_next(ep_rng *r)
-{
-    uint64_t *s = r->s, out = ep_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = ep_rotl(s[3], 45);
-    return out;
-}
-
-/* A uniform double in [0, 1). */
-static double ep_unit(ep_rng *r)
-{
-    return (double)(ep_next(r) >> 11) * 0x1p-53;
-}
 
 /* One generated event, and the growing list of them in generation order. */
 typedef struct ep_ev {
@@ -92,12 +58,12 @@ static int ep_gen_push(ep_gen *g, int32_t type, double time)
 }
 
 /* Neuron type's basal spikes on [0, seconds) by thinning. Returns 0, or -1 without memory. */
-static int ep_basal(ep_gen *g, ep_rng *r, int32_t type, double seconds, double hz)
+static int ep_basal(ep_gen *g, dm_rng *r, int32_t type, double seconds, double hz)
 {
-    double peak = hz * (1 + EP_SYM_DEPTH), phase = EP_SYM_TWO_PI * ep_unit(r);
-    for (double t = -log1p(-ep_unit(r)) / peak; t < seconds; t -= log1p(-ep_unit(r)) / peak) {
+    double peak = hz * (1 + EP_SYM_DEPTH), phase = EP_SYM_TWO_PI * dm_rng_unit(r);
+    for (double t = -log1p(-dm_rng_unit(r)) / peak; t < seconds; t -= log1p(-dm_rng_unit(r)) / peak) {
         double rate = hz * (1 + EP_SYM_DEPTH * sin(EP_SYM_TWO_PI * t / EP_SYM_PERIOD + phase));
-        if (ep_unit(r) * peak < rate && ep_gen_push(g, type, t))
+        if (dm_rng_unit(r) * peak < rate && ep_gen_push(g, type, t))
             return -1;
     }
     return 0;
@@ -105,14 +71,14 @@ static int ep_basal(ep_gen *g, ep_rng *r, int32_t type, double seconds, double h
 
 /* Fires c's links in order: every event of c->type[k] so far (link k - 1 is done) fires
  * c->type[k + 1] with probability p. Returns 0, or -1 without memory. */
-static int ep_fire_chain(ep_gen *g, ep_rng *r, const ep_chain *c, double seconds)
+static int ep_fire_chain(ep_gen *g, dm_rng *r, const ep_chain *c, double seconds)
 {
     for (int k = 0; k + 1 < c->n; k++) {
         int64_t n = g->n;
         for (int64_t i = 0; i < n; i++) {
-            if (g->ev[i].type != c->type[k] || ep_unit(r) >= c->p)
+            if (g->ev[i].type != c->type[k] || dm_rng_unit(r) >= c->p)
                 continue;
-            double t = g->ev[i].time + c->delay_lo + (c->delay_hi - c->delay_lo) * ep_unit(r);
+            double t = g->ev[i].time + c->delay_lo + (c->delay_hi - c->delay_lo) * dm_rng_unit(r);
             if (t < seconds && ep_gen_push(g, c->type[k + 1], t))
                 return -1;
         }
@@ -166,15 +132,12 @@ int ep_sym26(uint64_t seed, double seconds, double basal_hz, ep_stream *s,
         return dm_err_set(err, DM_EINPUT,
                           "sym26: seconds=%g at basal_hz=%g gives over %d events", seconds,
                           basal_hz, EP_SYM_MAX_EVENTS);
-    ep_rng r;
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++)
-        r.s[i] = ep_splitmix64(&x);
+    dm_rng r = dm_rng_seed(seed);
     int32_t perm[EP_SYM_NEURONS];
     for (int i = 0; i < EP_SYM_NEURONS; i++)
         perm[i] = i;
     for (int i = EP_SYM_NEURONS - 1; i > 0; i--) {
-        int j = (int)(ep_unit(&r) * (i + 1));
+        int j = (int)(dm_rng_unit(&r) * (i + 1));
         int32_t t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;

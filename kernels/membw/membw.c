@@ -9,24 +9,17 @@
 #include <string.h>
 
 #include "membw/membw.h"
+#include "rng.h"
 
 membw_op membw_point_op(const dm_point *pt)
 {
     return strcmp(dm_point_str(pt, "op"), "triad") == 0 ? MEMBW_TRIAD : MEMBW_COPY;
 }
 
-static uint64_t membw_splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* The top 24 bits as k * 2^-23 - 1: exactly representable, uniform in [-1, 1). */
 static float membw_uniform(uint64_t *state)
 {
-    return (float)(membw_splitmix64(state) >> 40) * 0x1p-23f - 1.0f;
+    return (float)(dm_splitmix64(state) >> 40) * 0x1p-23f - 1.0f;
 }
 
 void membw_generate(uint64_t seed, int64_t n, float *a, float *b, float *c)

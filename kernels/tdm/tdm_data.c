@@ -7,27 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "tdm/tdm.h"
-
-static uint64_t tdm_splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* A draw in [0, k): the top 32 bits times k, shifted back (bias below k / 2^32). */
-static uint32_t tdm_below(uint64_t *state, uint32_t k)
-{
-    return (uint32_t)(((tdm_splitmix64(state) >> 32) * k) >> 32);
-}
 
 void tdm_generate_uniform(uint64_t seed, int64_t n, uint8_t *sym)
 {
     uint64_t state = seed;
     for (int64_t i = 0; i < n; i++)
-        sym[i] = (uint8_t)tdm_below(&state, TDM_ALPHABET);
+        sym[i] = (uint8_t)dm_rng_below_of(dm_splitmix64(&state), TDM_ALPHABET);
 }
 
 int tdm_plant_parse(const char *text, tdm_data *d, dm_err *err)
@@ -84,7 +71,7 @@ void tdm_generate_planted(uint64_t seed, double rate, tdm_data *d)
     for (int64_t i = 0; i < d->n;) {
         const char *ep = d->plant[next];
         int64_t len = (int64_t)strlen(ep);
-        double u = (double)(tdm_splitmix64(&state) >> 11) * 0x1p-53;
+        double u = dm_rng_unit_of(dm_splitmix64(&state));
         if (i + len <= d->n && u < rate) {
             for (int64_t k = 0; k < len; k++)
                 d->sym[i + k] = (uint8_t)(ep[k] - 'A');
@@ -92,7 +79,7 @@ void tdm_generate_planted(uint64_t seed, double rate, tdm_data *d)
             next = (next + 1) % d->nplant;
             i += len;
         } else {
-            d->sym[i++] = background[tdm_below(&state, (uint32_t)nback)];
+            d->sym[i++] = background[dm_rng_below_of(dm_splitmix64(&state), (uint32_t)nback)];
         }
     }
 }

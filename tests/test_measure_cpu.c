@@ -53,11 +53,14 @@ static int teardown(void **state)
     return 0;
 }
 
+/* The relative standard deviation's rule, which may stop from two samples on (the
+ * median's needs six): the tests of sampling itself stop at their min_samples. */
 static dm_measure_opts opts(dm_mode mode, int min_samples, double max_noise, double max_time,
                             int max_samples)
 {
     dm_measure_opts o = {.mode = mode, .min_samples = min_samples, .max_noise = max_noise,
-                         .max_time = max_time, .max_samples = max_samples};
+                         .max_time = max_time, .max_samples = max_samples,
+                         .criterion = DM_CRIT_STDREL};
     return o;
 }
 
@@ -83,6 +86,14 @@ static void check_consistent(const dm_measurement *m)
     }
     dm_stats s;
     assert_int_equal(stats_compute(x, m->n, &s), DM_OK);
+    size_t outliers = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        assert_int_equal(m->samples[i].outlier,
+                         x[i] > s.median + m->outlier_k * 1.4826 * s.mad);
+        outliers += (size_t)m->samples[i].outlier;
+    }
+    assert_int_equal(m->n_outliers, outliers);
+    assert_true(m->outlier_k > 0);
     free(x);
     assert_int_equal(m->stats.n, m->n);
     assert_memory_equal(&m->stats, &s, sizeof s);
@@ -179,6 +190,45 @@ static void hot_samples_are_per_execution_times(void **state)
     measure_free(&m);
 }
 
+/* Every fifth call spins four times as long: the median's rule stops on noise all the
+ * same, and those calls are the outliers. */
+typedef struct jolting {
+    long calls;
+} jolting;
+
+static int jolting_run(void *state, dm_err *err)
+{
+    (void)err;
+    jolting *k = state;
+    double spin = ++k->calls % 5 == 0 ? 8e-4 : 2e-4, t = dm_now();
+    while (dm_now() - t < spin)
+        ;
+    return 0;
+}
+
+static void median_rule_stops_through_outliers_and_names_them(void **state)
+{
+    static const dm_variant jolting_variant = {.name = "jolting", .run = jolting_run};
+    jolting k = {0};
+    dm_measure_opts o = opts(DM_MODE_COLD, 10, 0.02, 60.0, 100000);
+    o.criterion = DM_CRIT_MEDIAN;
+    o.outlier_k = 0; /* the default */
+    dm_measurement m;
+    dm_err err = {0};
+    assert_int_equal(measure_point(*state, &jolting_variant, &k, &o, &m, &err), DM_OK);
+    check_consistent(&m);
+    assert_string_equal(m.stop_reason, "noise");
+    assert_string_equal(m.criterion, "median");
+    assert_true(m.criterion_value <= 0.02);
+    assert_true(m.outlier_k == DM_OUTLIER_K_DEFAULT);
+    assert_true(m.stats.noise > 0.2); /* the relative standard deviation would not stop */
+    size_t slow = 0;
+    for (size_t i = 0; i < m.n; i++)
+        slow += m.samples[i].seconds > 6e-4;
+    assert_true(slow > 0 && m.n_outliers >= slow);
+    measure_free(&m);
+}
+
 static void variant_error_is_returned_and_samples_freed(void **state)
 {
     dm_measure_opts o = opts(DM_MODE_COLD, 10, HUGE_VAL, 60.0, 1000);
@@ -219,6 +269,7 @@ int main(void)
         cmocka_unit_test(unreachable_noise_stops_on_max_time),
         cmocka_unit_test(hot_batches_fast_runs_after_a_slow_first_call),
         cmocka_unit_test(hot_samples_are_per_execution_times),
+        cmocka_unit_test(median_rule_stops_through_outliers_and_names_them),
         cmocka_unit_test(variant_error_is_returned_and_samples_freed),
         cmocka_unit_test(gpu_variant_without_a_gpu_is_refused),
     };

@@ -161,9 +161,10 @@ int measure_record(dm_sampling *s, double seconds, int batch, int *done, dm_err 
             s->reasons |= reasons;
         }
     }
-    criterion_noise_add(&s->crit, seconds);
+    if (criterion_add(&s->crit, seconds))
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for %zu samples", m->n);
     m->elapsed = dm_now() - s->t0;
-    *done = criterion_noise_done(&s->crit, m->elapsed, &m->stop_reason);
+    *done = criterion_done(&s->crit, m->elapsed, &m->stop_reason);
     return DM_OK;
 }
 
@@ -186,6 +187,29 @@ static void measure_throttle_summary(dm_sampling *s)
     m->n_throttled = 0;
     for (size_t i = 0; i < m->n; i++)
         m->n_throttled += m->samples[i].throttled;
+}
+
+/* The criterion's figure over all of m's samples (seconds[i] the i-th), and its
+ * outliers flagged and counted. */
+static void measure_outliers(dm_measurement *m, const double *seconds,
+                             const dm_measure_opts *o)
+{
+    const dm_stats *st = &m->stats;
+    m->criterion = criterion_name(o->criterion);
+    m->criterion_value = o->criterion == DM_CRIT_STDREL ? (m->n < 2 ? NAN : st->noise)
+                         : isnan(st->median_lo)        ? NAN
+                         : st->median != 0.0 ? (st->median_hi - st->median_lo) / 2 / st->median
+                         : st->median_hi == st->median_lo ? 0.0
+                                                          : INFINITY;
+    m->outlier_k = o->outlier_k > 0 ? o->outlier_k : DM_OUTLIER_K_DEFAULT;
+    int *flag = calloc(m->n, sizeof *flag);
+    m->n_outliers = 0;
+    if (!flag)
+        return;
+    m->n_outliers = stats_outliers(seconds, m->n, st, m->outlier_k, flag);
+    for (size_t i = 0; i < m->n; i++)
+        m->samples[i].outlier = flag[i];
+    free(flag);
 }
 
 int measure_point(dm_measure_ctx *c, const dm_variant *v, void *state,
@@ -215,7 +239,7 @@ int measure_point(dm_measure_ctx *c, const dm_variant *v, void *state,
 
     if (s.gpu && (rc = gpuclock_read(c->clock, &m->sm_mhz_before, err)))
         goto fail;
-    criterion_noise_init(&s.crit, o);
+    criterion_init(&s.crit, o);
     s.t0 = dm_now();
     if ((rc = o->mode == DM_MODE_HOT ? measure_hot(&s, err) : measure_cold(&s, err)))
         goto fail;
@@ -234,6 +258,8 @@ int measure_point(dm_measure_ctx *c, const dm_variant *v, void *state,
         dm_err_set(err, rc, "no statistics over %zu samples", m->n);
         goto fail;
     }
+    measure_outliers(m, seconds, o);
+    criterion_free(&s.crit);
     free(seconds);
     return DM_OK;
 fail:
@@ -241,6 +267,7 @@ fail:
      * through err, so clear it lest the next launch check report it again. */
     if (s.gpu)
         cudaGetLastError();
+    criterion_free(&s.crit);
     free(seconds);
     measure_free(m);
     return rc;

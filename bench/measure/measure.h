@@ -1,6 +1,7 @@
 /* measure.h - the measurement engine: warm-up, cold and hot sampling, adaptive stopping,
  * statistics, and the SM clock read around the samples. After NVIDIA's nvbench: one
- * concept per file (measure_cold.c, measure_hot.c, criterion_noise.c, stats.c). */
+ * concept per file (measure_cold.c, measure_hot.c, criterion.c, criterion_median.c,
+ * stats.c). */
 #ifndef DM_MEASURE_H
 #define DM_MEASURE_H
 
@@ -17,32 +18,64 @@ typedef struct dm_stats {
     size_t n;
     double min, q1, median, mean, q3, max;
     double stdev; /* sample standard deviation (n - 1); 0 when n < 2 */
-    double noise; /* stdev / mean; 0 when n < 2 */
+    double noise; /* stdev / mean, the relative standard deviation; 0 when n < 2 */
+    double median_lo, median_hi; /* the median's 95 % confidence interval; NAN when n < 6 */
+    double mad;   /* median absolute deviation from the median (unscaled) */
 } dm_stats;
 
-/* Statistics of x[0..n) (quartiles by linear interpolation, R type 7). Returns 0, or
- * DM_EINPUT when n is 0. x is not modified. */
+/* Statistics of x[0..n) (quartiles by linear interpolation, R type 7). Returns 0,
+ * DM_EINPUT when n is 0, or DM_ERUNTIME without memory. x is not modified. */
 int stats_compute(const double *x, size_t n, dm_stats *st);
 
-/* ---- stopping rule (criterion_noise.c) ---- */
+/* Flags (outlier[i] = 1) the samples above st's median + k x 1.4826 x MAD (k robust
+ * standard deviations; with a MAD of 0, every sample above the median). Returns how
+ * many. */
+size_t stats_outliers(const double *x, size_t n, const dm_stats *st, double k, int *outlier);
 
-/* Running mean and variance (Welford) of the samples so far. */
+/* ---- the median's confidence interval (criterion_median.c) ---- */
+
+/* The 1-based rank k of the 95 % interval [x_(k), x_(n+1-k)] of the median of n
+ * samples: exact from the binomial up to 1000 samples, by the normal approximation
+ * beyond; 0 below 6 samples, where no such interval exists. */
+size_t median_ci_rank(size_t n);
+/* The k-th smallest (0-based) of a[0..n), n > k, reordering a around it: smaller ones
+ * before, larger after. */
+double median_select(double *a, size_t n, size_t k);
+/* Half the width of the median's 95 % interval over the median, from x[0..n) (work
+ * holds n doubles); NAN below 6 samples, INFINITY for a zero median with spread. */
+double median_ci_halfwidth(const double *x, size_t n, double *work);
+
+/* ---- stopping rule (criterion.c) ---- */
+
+/* The samples so far as the rule needs them: running mean and variance (Welford), and
+ * for the median criterion every sample. */
 typedef struct dm_criterion {
+    dm_criterion_kind kind;
     int min_samples;
     double max_noise;
     double max_time;
     int max_samples;
     size_t n;
     double mean, m2;
+    double *x, *work; /* median: the samples, and room to select in */
+    size_t cap;
+    size_t judged;    /* median: the samples when value was last computed */
+    double value;     /* the noise figure at the last judgement; NAN before one */
 } dm_criterion;
 
-void criterion_noise_init(dm_criterion *c, const dm_measure_opts *o);
-void criterion_noise_add(dm_criterion *c, double seconds);
-double criterion_noise_value(const dm_criterion *c); /* stdev / mean so far */
+/* "median" or "stdrel". */
+const char *criterion_name(dm_criterion_kind k);
+void criterion_init(dm_criterion *c, const dm_measure_opts *o);
+/* Adds one sample. Returns 0, or DM_ERUNTIME without memory. */
+int criterion_add(dm_criterion *c, double seconds);
+/* The noise figure as last judged (NAN before it can be: 2 samples for stdrel, 6 and
+ * min_samples for median). */
+double criterion_value(const dm_criterion *c);
 /* 1 when sampling should stop after elapsed seconds of sampling, with *reason "noise",
  * "max_time" or "max_samples"; else 0. Never stops before min_samples unless max_time
  * has passed. */
-int criterion_noise_done(const dm_criterion *c, double elapsed, const char **reason);
+int criterion_done(const dm_criterion *c, double elapsed, const char **reason);
+void criterion_free(dm_criterion *c);
 
 /* ---- samples and the engine ---- */
 
@@ -51,6 +84,7 @@ typedef struct dm_sample {
     int batch;       /* executions in this sample */
     int throttled;   /* 1 when the clock or NVML said the SM clock was held down */
     double sm_mhz;   /* SM clock read after the sample; NAN when not read */
+    int outlier;     /* 1 above the point's outlier threshold (stats_outliers) */
 } dm_sample;
 
 typedef struct dm_measurement {
@@ -58,6 +92,10 @@ typedef struct dm_measurement {
     size_t n;
     dm_stats stats;            /* over samples[].seconds */
     const char *stop_reason;   /* "noise", "max_time", "max_samples" */
+    const char *criterion;     /* the stopping rule's figure: "median" or "stdrel" */
+    double criterion_value;    /* that figure over every sample (NAN when undefined) */
+    double outlier_k;          /* the outlier threshold's k */
+    size_t n_outliers;
     dm_mode mode;
     int batch;                 /* executions per sample (1 in cold mode) */
     double warmup_seconds;     /* the untimed warm-up's wall time */

@@ -1,5 +1,7 @@
 /* stats.c - summary statistics of a measurement's samples: extremes, quartiles (R type 7,
- * as GSL computes them), mean, sample standard deviation and relative noise. */
+ * as GSL computes them), mean, sample standard deviation and relative noise, the
+ * median's 95 % confidence interval and the median absolute deviation; and the outliers
+ * above the median by some robust standard deviations. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,24 @@ int stats_compute(const double *x, size_t n, dm_stats *st)
         /* A zero mean with spread has no finite relative noise. */
         st->noise = st->mean != 0.0 ? st->stdev / st->mean : (st->stdev == 0.0 ? 0.0 : HUGE_VAL);
     }
+    size_t k = median_ci_rank(n);
+    st->median_lo = k ? sorted[k - 1] : NAN;
+    st->median_hi = k ? sorted[n - k] : NAN;
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = fabs(sorted[i] - st->median);
+    gsl_sort(sorted, 1, n);
+    st->mad = gsl_stats_median_from_sorted_data(sorted, 1, n);
     free(sorted);
     return DM_OK;
+}
+
+size_t stats_outliers(const double *x, size_t n, const dm_stats *st, double k, int *outlier)
+{
+    const double above = st->median + k * 1.4826 * st->mad;
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        outlier[i] = x[i] > above;
+        count += (size_t)outlier[i];
+    }
+    return count;
 }

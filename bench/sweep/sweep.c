@@ -25,6 +25,8 @@ void sweep_measure_defaults(dm_measure_opts *o)
     o->max_noise = 0.005;
     o->max_time = 2.0;
     o->max_samples = 100000;
+    o->criterion = DM_CRIT_MEDIAN;
+    o->outlier_k = DM_OUTLIER_K_DEFAULT;
 }
 
 /* Writes "a, b, c" from a NULL-terminated list. */

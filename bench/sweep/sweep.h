@@ -45,12 +45,22 @@ extern "C" {
 
 typedef enum dm_mode { DM_MODE_COLD = 0, DM_MODE_HOT = 1 } dm_mode;
 
+/* The noise figure the stopping rule judges (criterion.c): the relative half-width of
+ * the median's 95 % confidence interval, or the relative standard deviation. */
+typedef enum dm_criterion_kind { DM_CRIT_MEDIAN = 0, DM_CRIT_STDREL = 1 } dm_criterion_kind;
+
+/* A sample is an outlier above median + outlier_k x 1.4826 x MAD (outlier_k robust
+ * standard deviations; 3.5 is Iglewicz and Hoaglin's modified z-score cut). */
+#define DM_OUTLIER_K_DEFAULT 3.5
+
 typedef struct dm_measure_opts {
     dm_mode mode;
     int min_samples;  /* default 10 */
     double max_noise; /* default 0.005 */
     double max_time;  /* seconds, default 2.0 */
     int max_samples;  /* default 100000 */
+    dm_criterion_kind criterion; /* default median */
+    double outlier_k; /* default DM_OUTLIER_K_DEFAULT; 0 means the default too */
 } dm_measure_opts;
 
 /* The defaults above. */

@@ -17,10 +17,16 @@ static void verdict_needs_both_significance_and_size(void **st)
 {
     (void)st;
     dm_compare_opts o = { .alpha = 0.05, .threshold = 0.02 };
-    assert_int_equal(compare_verdict(1.0, 1.10, 0.001, &o), DM_SLOWER);
-    assert_int_equal(compare_verdict(1.0, 0.90, 0.001, &o), DM_FASTER);
-    assert_int_equal(compare_verdict(1.0, 1.01, 0.001, &o), DM_SAME); /* under threshold */
-    assert_int_equal(compare_verdict(1.0, 1.10, 0.20, &o), DM_SAME);  /* not significant */
+    assert_int_equal(compare_verdict(1.0, 1.10, 0.001, 0, 0, &o), DM_SLOWER);
+    assert_int_equal(compare_verdict(1.0, 0.90, 0.001, 0, 0, &o), DM_FASTER);
+    assert_int_equal(compare_verdict(1.0, 1.01, 0.001, 0, 0, &o), DM_SAME); /* under threshold */
+    assert_int_equal(compare_verdict(1.0, 1.10, 0.20, 0, 0, &o), DM_SAME);  /* not significant */
+    /* a side that stopped on a limit: the change is not called, unless allowed */
+    assert_int_equal(compare_verdict(1.0, 1.10, 0.001, 1, 0, &o), DM_CAPPED);
+    assert_int_equal(compare_verdict(1.0, 0.90, 0.001, 0, 1, &o), DM_CAPPED);
+    assert_int_equal(compare_verdict(1.0, 1.01, 0.001, 1, 1, &o), DM_SAME);
+    o.allow_capped = 1;
+    assert_int_equal(compare_verdict(1.0, 1.10, 0.001, 1, 0, &o), DM_SLOWER);
 }
 
 static void runs_are_compared_point_by_point(void **state)
@@ -71,6 +77,26 @@ static void runs_are_compared_point_by_point(void **state)
     snprintf(cmd, sizeof cmd, DM_BINARY_DIR "/dmbench compare %lld %lld --db %s --threshold 0.2 >/dev/null",
              (long long)ra, (long long)rb, f->path);
     assert_int_equal(WEXITSTATUS(system(cmd)), 0);
+
+    /* B's slower point stopped on its time limit: not a regression unless allowed */
+    char sql[160];
+    snprintf(sql, sizeof sql, "UPDATE point_stats SET stop_reason = 'max_time' WHERE point_id"
+             " = (SELECT id FROM points WHERE run_id = %lld AND idx = 0)", (long long)rb);
+    assert_int_equal(sqlite3_exec(store_db(f->st), sql, NULL, NULL, NULL), SQLITE_OK);
+    out = open_memstream(&text, &len);
+    assert_int_equal(compare_runs(f->st, ra, rb, &o, out, &sum, &err), 0);
+    fclose(out);
+    assert_int_equal(sum.slower, 0);
+    assert_int_equal(sum.capped, 1);
+    assert_non_null(strstr(text, "capped (a side stopped on a limit)"));
+    assert_non_null(strstr(text, "1 changed but not called"));
+    free(text);
+    snprintf(cmd, sizeof cmd, DM_BINARY_DIR "/dmbench compare %lld %lld --db %s >/dev/null",
+             (long long)ra, (long long)rb, f->path);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 0);
+    snprintf(cmd, sizeof cmd, DM_BINARY_DIR "/dmbench compare %lld %lld --db %s --allow-capped"
+             " >/dev/null", (long long)ra, (long long)rb, f->path);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
 }
 
 static void unknown_run_is_an_input_error(void **state)

@@ -45,7 +45,10 @@ static void put_point(dm_store *st, int64_t run, int64_t idx, int variant, int64
                          .stats = { .n = 3, .min = median * 0.95, .q1 = median * 0.975,
                                     .median = median, .mean = median, .q3 = median * 1.025,
                                     .max = median * 1.05, .stdev = median * 0.05,
-                                    .noise = 0.05 } };
+                                    .noise = 0.05 },
+                         .criterion = "median", .criterion_value = 0.02, .outlier_k = 3.5,
+                         /* the 1 ms kernel's samples are all outliers, to show the note */
+                         .n_outliers = median < 2e-3 ? 3 : 0 };
     dm_work work = { .bytes = 8e5 * (double)n };
     int ok = !isnan(median);
     dm_point_result r = {
@@ -67,7 +70,7 @@ static int64_t put_run(dm_store *st, const char *sweep, const char *baseline)
                              .runtime_version = 13000, .name = "NVIDIA H100 80GB HBM3",
                              .uuid = "GPU-0123abcd", .pci_bus_id = "00000000:19:00.0" };
     dm_measure_opts mo = { .mode = DM_MODE_COLD, .min_samples = 10, .max_noise = 0.005,
-                           .max_time = 2, .max_samples = 100000 };
+                           .max_time = 2, .max_samples = 100000, .outlier_k = 3.5 };
     dm_run_info info = { .host = "gpu-01", .device = &dev, .sm_clock_mhz_start = 1980,
                          .mem_clock_mhz_start = 2619, .clock_source = "nvml",
                          .dmbench_version = "0.1.0", .git_commit = "abcdef012345",
@@ -188,7 +191,11 @@ static void test_show_run_prints_fingerprint_and_table(void **state)
         "dmbench run sweeps/toy.yaml", "NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs, L2 50.0 MiB",
         "GPU-0123abcd, PCI 00000000:19:00.0", "SM 1980 MHz, memory 2619 MHz at start",
         "driver 13.0, runtime 13.0, dmbench 0.1.0", "abcdef012345 (dirty)", "RelWithDebInfo",
-        "cold; 10 to 100000 samples, stopping at 0.50% noise", "memcpy_gbps = 2890.5",
+        "cold; 10 to 100000 samples, stopping at 0.50% noise (median) or after 2 s; "
+        "outliers above median + 3.5 robust sd", "memcpy_gbps = 2890.5",
+        "stopped    2 on noise; 1 of 2 with outliers",
+        "outliers: 3 of 3 samples above median + 3.5 robust sd; no sample throttled, SM "
+        "clock 1980 -> 1980 MHz",
         "5 in the sweep, 4 planned; stored: 1 failed, 2 ok, 1 skipped",
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
@@ -201,7 +208,8 @@ static void test_show_run_prints_fingerprint_and_table(void **state)
     line_starting(out, "    0  cpu ", line, sizeof line);
     assert_non_null(strstr(line, "n=1024,op=copy"));
     assert_non_null(strstr(line, "4.00 ms"));
-    assert_non_null(strstr(line, "5.00%"));
+    assert_non_null(strstr(line, "2.00%")); /* the criterion's figure, not the stdrel */
+    assert_non_null(strstr(line, "noise"));
     assert_non_null(strstr(line, "  205  ")); /* 8.192e8 bytes in 4 ms: 204.8 GB/s */
     assert_non_null(strstr(line, "1.00x"));
     line_starting(out, "    1  kernel", line, sizeof line);

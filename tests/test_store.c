@@ -32,15 +32,21 @@ static void toy_measurement(toy_measure *t, double median)
     memset(t, 0, sizeof *t);
     t->samples[0] = (dm_sample){ .seconds = median * 0.9, .batch = 1, .throttled = 0,
                                  .sm_mhz = 1980 };
-    t->samples[1] = (dm_sample){ .seconds = median, .batch = 1, .throttled = 1, .sm_mhz = NAN };
+    t->samples[1] = (dm_sample){ .seconds = median, .batch = 1, .throttled = 1, .sm_mhz = NAN,
+                                 .outlier = 1 };
     t->samples[2] = (dm_sample){ .seconds = median * 1.1, .batch = 1, .throttled = 0,
                                  .sm_mhz = 1965 };
     t->m.samples = t->samples;
     t->m.n = 3;
     t->m.stats = (dm_stats){ .n = 3, .min = median * 0.9, .q1 = NAN, .median = median,
                              .mean = median, .q3 = median * 1.05, .max = median * 1.1,
-                             .stdev = median * 0.1, .noise = 0.1 };
+                             .stdev = median * 0.1, .noise = 0.1, .median_lo = NAN,
+                             .median_hi = NAN, .mad = median * 0.1 };
     t->m.stop_reason = "noise";
+    t->m.criterion = "median";
+    t->m.criterion_value = NAN;
+    t->m.outlier_k = 3.5;
+    t->m.n_outliers = 1;
     t->m.mode = DM_MODE_COLD;
     t->m.batch = 1;
     t->m.warmup_seconds = 0.01;
@@ -104,18 +110,18 @@ static int64_t begin_run(dm_store *st, const char *sweep, const char *text, cons
 
 /* ---- schema and opening ---- */
 
-static void test_fresh_db_gets_schema_version_5(void **state)
+static void test_fresh_db_gets_schema_version_6(void **state)
 {
     afx *f = *state;
     char buf[64];
     dm_err err = { 0 };
     int version = -1;
     dm_store *st = open_ok(f);
-    assert_int_equal(store_schema_version(), 5);
+    assert_int_equal(store_schema_version(), 6);
     assert_int_equal(store_db_version(st, &version, &err), 0);
-    assert_int_equal(version, 5);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 5);
-    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 5);
+    assert_int_equal(version, 6);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 6);
+    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 6);
     assert_string_equal(afx_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     assert_int_equal(afx_int(st, "PRAGMA foreign_keys"), 1);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
@@ -132,8 +138,8 @@ static void test_reopen_is_idempotent(void **state)
     int64_t run = begin_run(st, "s", "t", NULL);
     store_close(st);
     st = open_ok(f);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 5);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 5);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 6);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 6);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM runs"), 1);
     assert_int_equal(afx_int(st, "SELECT max(id) FROM runs"), run);
 }
@@ -180,8 +186,12 @@ static void test_version_3_migrates_with_below_unknown(void **state)
     assert_int_equal(mkdir(sub, 0700), 0);
     make_version_3(f->path);
     dm_store *st = open_ok(f);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 5);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 5);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 6);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 6);
+    /* version 6's columns are there, the summary view with them */
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM pragma_table_info('v_point_summary')"
+                                 " WHERE name IN ('criterion', 'criterion_value', 'n_outliers')"),
+                     3);
     /* the old fit keeps its numbers; which variant wins below it is unknown */
     assert_int_equal(afx_int(st, "SELECT count(*) FROM crossover_fits WHERE a = 100000"
                                  " AND b = 5000 AND better = 1"), 1);
@@ -243,7 +253,8 @@ static void test_run_round_trips_every_fingerprint_field(void **state)
     snprintf(dev.uuid, sizeof dev.uuid, "GPU-0123abcd");
     snprintf(dev.pci_bus_id, sizeof dev.pci_bus_id, "00000000:19:00.0");
     dm_measure_opts mo = { .mode = DM_MODE_HOT, .min_samples = 12, .max_noise = 0.005,
-                           .max_time = 2.5, .max_samples = 9999 };
+                           .max_time = 2.5, .max_samples = 9999,
+                           .criterion = DM_CRIT_STDREL, .outlier_k = 5 };
     dm_run_info info = {
         .host = "gpu-01", .device = &dev, .sm_clock_mhz_start = 1980,
         .mem_clock_mhz_start = 2619, .clock_source = "nvml", .dmbench_version = "0.1.0",
@@ -269,7 +280,8 @@ static void test_run_round_trips_every_fingerprint_field(void **state)
         { "sweep_name", "membw-default" }, { "sweep_path", "sweeps/membw.yaml" },
         { "sweep_text", "workload: membw\n" }, { "workload", "membw" }, { "baseline", "cpu" },
         { "measure_mode", "hot" }, { "min_samples", "12" }, { "max_noise", "0.005" },
-        { "max_time", "2.5" }, { "max_samples", "9999" }, { "points_total", "14" },
+        { "max_time", "2.5" }, { "max_samples", "9999" }, { "criterion", "stdrel" },
+        { "outlier_k", "5.0" }, { "points_total", "14" },
         { "points_planned", "12" }, { "ended_at", "<null>" },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -376,6 +388,12 @@ static void test_point_round_trip(void **state)
                                      " n_throttled || throttle_reasons FROM point_stats",
                                buf, sizeof buf),
                         "noisecold1nvml1sw_power_cap");
+    /* the criterion's figure (NaN below 6 samples: NULL), the outliers */
+    assert_string_equal(afx_text(st, "SELECT criterion || outlier_k || n_outliers ||"
+                                     " (criterion_value IS NULL) || (median_lo IS NULL)"
+                                     " FROM point_stats", buf, sizeof buf),
+                        "median3.5111");
+    assert_int_equal(afx_int(st, "SELECT group_concat(outlier, '') FROM samples"), 10);
     assert_string_equal(afx_text(st, "SELECT outcome FROM verifications", buf, sizeof buf),
                         "match");
     /* throughput in the summary view */
@@ -651,7 +669,7 @@ static void test_two_processes_write_one_database(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_5, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_6, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_version_3_migrates_with_below_unknown, setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, afx_teardown),

@@ -359,9 +359,14 @@ static void measure_section_sets_options(void **st)
     assert_true(def.max_noise == 0.005);
     assert_true(def.max_time == 2.0);
     assert_int_equal(def.max_samples, 100000);
+    assert_int_equal(def.criterion, DM_CRIT_MEDIAN);
+    assert_true(def.outlier_k == DM_OUTLIER_K_DEFAULT);
     parse_ok(f, HEAD "variants: [cpu]\nmeasure:\n  mode: hot\n  min_samples: 5\n"
-                "  max_noise: 0.01\n  max_time: 1.5\n  max_samples: 50\n");
+                "  max_noise: 0.01\n  max_time: 1.5\n  max_samples: 50\n"
+                "  criterion: stdrel\n  outlier_k: 5\n");
     const dm_measure_opts *o = sweep_measure(f->s);
+    assert_int_equal(o->criterion, DM_CRIT_STDREL);
+    assert_true(o->outlier_k == 5);
     assert_int_equal(o->mode, DM_MODE_HOT);
     assert_int_equal(o->min_samples, 5);
     assert_true(o->max_noise == 0.01);
@@ -635,6 +640,10 @@ static void bad_measure_keys_and_values_are_refused(void **st)
                 "max_time=0 is not positive");
     parse_fails(HEAD "variants: [cpu]\nmeasure:\n  max_samples: 5\n", "5:16",
                 "max_samples 5 is below min_samples 10");
+    parse_fails(HEAD "variants: [cpu]\nmeasure:\n  criterion: mean\n", "5:14",
+                "criterion=mean: expected one of median|stdrel");
+    parse_fails(HEAD "variants: [cpu]\nmeasure:\n  outlier_k: 0\n", "5:14",
+                "outlier_k=0 is out of range");
     parse_fails(HEAD "variants: [cpu]\nmeasure:\n  samples: 5\n", "5:3",
                 "unknown key 'samples' in 'measure'; expected one of: mode, min_samples");
 }

@@ -56,6 +56,7 @@ typedef struct cli_run_args {
     int dry_run, resume, quiet, timeline;
     long device_index;       /* --device: the GPU to run on */
     const char *mode;        /* "cold", "hot", or NULL: the sweep's */
+    const char *criterion;   /* "median", "stdrel", or NULL: the sweep's */
     long min_samples;        /* < 0: the sweep's, as are the two below */
     double max_noise, max_time;
     const char *metrics_csv; /* --metrics, or NULL: the sweep's */

@@ -32,6 +32,10 @@ void cli_run_usage(FILE *out)
             "  --mode cold|hot      override the sweep's measurement mode\n"
             "  --min-samples N, --max-noise FRACTION, --max-time SECONDS\n"
             "                       override the sweep's stopping rule\n"
+            "  --criterion median|stdrel\n"
+            "                       the noise the rule judges: the median's 95%% confidence\n"
+            "                       interval's half-width (default) or the relative\n"
+            "                       standard deviation, each over the median or mean\n"
             "  --metrics LIST       hardware metrics per kernel launch, in a profiling pass\n"
             "                       after each GPU point is timed: sets (occupancy,\n"
             "                       divergence, local_memory, bank_conflicts, dram, cache,\n"
@@ -157,9 +161,11 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_dev
     }
     printf("points: %zu before pruning, %zu after (%zu pruned by constraints, %zu unsupported)\n",
            e->n, e->n - e->n_pruned, by_constraint, by_support);
-    printf("measurement: %s, min_samples %d, max_noise %.2f%%, max_time %g s, max_samples %d\n",
+    printf("measurement: %s, min_samples %d, max_noise %.2f%% (%s), max_time %g s, "
+           "max_samples %d, outliers above %g robust sd\n",
            mo->mode == DM_MODE_HOT ? "hot" : "cold", mo->min_samples, mo->max_noise * 100,
-           mo->max_time, mo->max_samples);
+           criterion_name(mo->criterion), mo->max_time, mo->max_samples,
+           mo->outlier_k > 0 ? mo->outlier_k : DM_OUTLIER_K_DEFAULT);
     for (int pass = 0; pass < 2; pass++) {
         shown = 0;
         for (size_t i = 0; i < e->n && shown < DRY_RUN_SHOWN; i++) {
@@ -189,6 +195,7 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
         { .name = "quiet", .short_name = 'q', .kind = CLI_FLAG, .dest = &a->quiet, .value = 1 },
         CLI_OPT_INT("device", &a->device_index, 0, 1023),
         CLI_OPT_CHOICE("mode", &a->mode, "cold|hot"),
+        CLI_OPT_CHOICE("criterion", &a->criterion, "median|stdrel"),
         CLI_OPT_INT("min-samples", &a->min_samples, 1, INT_MAX),
         CLI_OPT_REAL("max-noise", &a->max_noise, 0, 1),
         CLI_OPT_REAL("max-time", &a->max_time, 1e-6, 86400), /* a day per point at most */
@@ -227,6 +234,8 @@ int cli_run_sweep(const cli_run_args *a)
     dm_measure_opts mo = *sweep_measure(s);
     if (a->mode)
         mo.mode = strcmp(a->mode, "hot") == 0 ? DM_MODE_HOT : DM_MODE_COLD;
+    if (a->criterion)
+        mo.criterion = strcmp(a->criterion, "stdrel") == 0 ? DM_CRIT_STDREL : DM_CRIT_MEDIAN;
     if (a->min_samples > 0)
         mo.min_samples = (int)a->min_samples;
     if (a->max_noise >= 0)

@@ -9,12 +9,15 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: dmbench compare A B [--db PATH] [--alpha P] [--threshold FRACTION]\n\n"
+    fprintf(out, "usage: dmbench compare A B [--db PATH] [--alpha P] [--threshold FRACTION]\n"
+                 "                         [--allow-capped]\n\n"
                  "Compares run B with run A (ids, or 'latest') over the points they share (same\n"
                  "variant and parameters): a Mann-Whitney U test on the raw samples and the ratio\n"
                  "of medians give each point's verdict, faster / slower / same. A point is slower\n"
                  "when p < alpha (default 0.05) and B's median exceeds A's by more than the\n"
-                 "threshold (default 0.02). Exit status 1 when any point is slower.\n");
+                 "threshold (default 0.02). A change where either side stopped sampling on its\n"
+                 "time or sample limit before its noise target is not called (verdict capped)\n"
+                 "unless --allow-capped. Exit status 1 when any point is slower.\n");
 }
 
 int cmd_compare(int argc, char **argv)
@@ -25,6 +28,7 @@ int cmd_compare(int argc, char **argv)
         CLI_OPT_STR("db", &db),
         CLI_OPT_REAL("alpha", &o.alpha, 1e-12, 1),
         CLI_OPT_REAL("threshold", &o.threshold, 0, 10),
+        CLI_OPT_FLAG("allow-capped", &o.allow_capped),
         { 0 },
     };
     int first, rc = cli_parse(argc, argv, opts, usage, &first);

@@ -455,10 +455,12 @@ static int sweep_parse_constraints(dm_sweep *s, const sweep_src *src, const sy_n
 static int sweep_parse_measure(dm_sweep *s, const sweep_src *src, const sy_node *root,
                                dm_err *err)
 {
-    enum { M_MODE, M_MIN_SAMPLES, M_MAX_NOISE, M_MAX_TIME, M_MAX_SAMPLES, M_N };
+    enum { M_MODE, M_MIN_SAMPLES, M_MAX_NOISE, M_MAX_TIME, M_MAX_SAMPLES, M_CRITERION,
+           M_OUTLIER_K, M_N };
     static const char *const keys[M_N + 1] = {
         [M_MODE] = "mode", [M_MIN_SAMPLES] = "min_samples", [M_MAX_NOISE] = "max_noise",
-        [M_MAX_TIME] = "max_time", [M_MAX_SAMPLES] = "max_samples", [M_N] = NULL,
+        [M_MAX_TIME] = "max_time", [M_MAX_SAMPLES] = "max_samples",
+        [M_CRITERION] = "criterion", [M_OUTLIER_K] = "outlier_k", [M_N] = NULL,
     };
     static const dm_param_spec specs[M_N] = {
         [M_MODE] = {.name = "mode", .type = DM_P_ENUM, .allowed = "cold|hot"},
@@ -466,6 +468,8 @@ static int sweep_parse_measure(dm_sweep *s, const sweep_src *src, const sy_node 
         [M_MAX_NOISE] = {.name = "max_noise", .type = DM_P_REAL, .allowed = "0.."},
         [M_MAX_TIME] = {.name = "max_time", .type = DM_P_REAL},
         [M_MAX_SAMPLES] = {.name = "max_samples", .type = DM_P_INT, .allowed = "1..2147483647"},
+        [M_CRITERION] = {.name = "criterion", .type = DM_P_ENUM, .allowed = "median|stdrel"},
+        [M_OUTLIER_K] = {.name = "outlier_k", .type = DM_P_REAL, .allowed = "0.1..1000"},
     };
     const sy_node *val = sweep_lookup(root, "measure");
     dm_measure_opts *o = &s->measure;
@@ -474,7 +478,8 @@ static int sweep_parse_measure(dm_sweep *s, const sweep_src *src, const sy_node 
         return 0;
     if (val->kind != SY_MAP)
         return sweep_fail(src, val, err, "'measure' is %s; expected a mapping of mode, "
-                          "min_samples, max_noise, max_time, max_samples",
+                          "min_samples, max_noise, max_time, max_samples, criterion, "
+                          "outlier_k",
                           sy_is_null(val) ? "empty" : sy_kind_name(val));
     if ((rc = sweep_check_keys(src, val, keys, " in 'measure'", err)))
         return rc;
@@ -507,6 +512,12 @@ static int sweep_parse_measure(dm_sweep *s, const sweep_src *src, const sy_node 
             break;
         case M_MAX_SAMPLES:
             o->max_samples = (int)x.i;
+            break;
+        case M_CRITERION:
+            o->criterion = strcmp(x.s, "stdrel") == 0 ? DM_CRIT_STDREL : DM_CRIT_MEDIAN;
+            break;
+        case M_OUTLIER_K:
+            o->outlier_k = x.r;
             break;
         }
     }

@@ -24,9 +24,12 @@
  *   measure:                      # optional
  *     mode: cold                  # cold (L2 flushed before each sample) | hot (batched)
  *     min_samples: 10
- *     max_noise: 0.005            # relative stdev at which sampling stops
+ *     max_noise: 0.005            # the noise at which sampling stops
+ *     criterion: median           # median (the 95 % interval of the median, its half-width
+ *                                 # over the median) | stdrel (stdev over the mean)
  *     max_time: 2.0               # seconds of sampling per point at most
  *     max_samples: 100000
+ *     outlier_k: 3.5              # outliers: samples above median + k x 1.4826 x MAD
  *   metrics: [occupancy, divergence, dram__bytes_read.sum]
  *                                 # optional: hardware metrics per kernel launch of each
  *                                 # GPU point, in a profiling pass after it is timed: sets,

@@ -10,17 +10,28 @@
 #include "mwu.h"
 #include "samples.h"
 
-dm_verdict compare_verdict(double median_a, double median_b, double p,
-                           const dm_compare_opts *o)
+dm_verdict compare_verdict(double median_a, double median_b, double p, int capped_a,
+                           int capped_b, const dm_compare_opts *o)
 {
     if (!(p < o->alpha) || !(median_a > 0))
         return DM_SAME;
     double ratio = median_b / median_a;
+    int changed = ratio > 1 + o->threshold || ratio < 1 - o->threshold;
+    if (changed && (capped_a || capped_b) && !o->allow_capped)
+        return DM_CAPPED;
     if (ratio > 1 + o->threshold)
         return DM_SLOWER;
     if (ratio < 1 - o->threshold)
         return DM_FASTER;
     return DM_SAME;
+}
+
+/* 1 when the stop reason in column i of q is a limit (sampling stopped before the noise
+ * target); points stored without one count as not capped. */
+static int stopped_capped(sqlite3_stmt *q, int i)
+{
+    const unsigned char *why = sqlite3_column_text(q, i);
+    return why && strcmp((const char *)why, "noise") != 0;
 }
 
 /* The run's id (the newest when id is 0) and its card in card. */
@@ -86,12 +97,14 @@ static int compare_pair(dm_store *st, sqlite3_stmt *q, const dm_compare_opts *o,
         rc = dm_err_set(err, DM_ERUNTIME, "out of memory testing samples");
         goto done;
     }
-    dm_verdict v = compare_verdict(ma, mb, t.p, o);
-    static const char *const names[] = { "same", "faster", "SLOWER" };
+    dm_verdict v = compare_verdict(ma, mb, t.p, stopped_capped(q, 6), stopped_capped(q, 7), o);
+    static const char *const names[] = { "same", "faster", "SLOWER",
+                                         "capped (a side stopped on a limit)" };
     sum->matched++;
     sum->same += v == DM_SAME;
     sum->faster += v == DM_FASTER;
     sum->slower += v == DM_SLOWER;
+    sum->capped += v == DM_CAPPED;
     char a[32], b[32];
     samples_fmt_seconds(ma, a, sizeof a);
     samples_fmt_seconds(mb, b, sizeof b);
@@ -123,7 +136,8 @@ int compare_runs(dm_store *st, int64_t a, int64_t b, const dm_compare_opts *o, F
     sqlite3 *db = store_db(st);
     sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(db,
-                           "SELECT pa.id, pb.id, pa.variant, pa.params, sa.median, sb.median"
+                           "SELECT pa.id, pb.id, pa.variant, pa.params, sa.median, sb.median,"
+                           " sa.stop_reason, sb.stop_reason"
                            " FROM points pa JOIN points pb ON pb.run_id = ?2"
                            "  AND pb.variant = pa.variant AND pb.params = pa.params AND pb.status = 'ok'"
                            " JOIN point_stats sa ON sa.point_id = pa.id"
@@ -144,8 +158,12 @@ int compare_runs(dm_store *st, int64_t a, int64_t b, const dm_compare_opts *o, F
     if ((rc = count_unmatched(st, a, b, &sum->only_a, err)) ||
         (rc = count_unmatched(st, b, a, &sum->only_b, err)))
         return rc;
-    fprintf(out, "%zu matched: %zu faster, %zu slower, %zu same; %zu only in run %lld, %zu only in run %lld\n",
-            sum->matched, sum->faster, sum->slower, sum->same, sum->only_a, (long long)a,
+    fprintf(out, "%zu matched: %zu faster, %zu slower, %zu same", sum->matched, sum->faster,
+            sum->slower, sum->same);
+    if (sum->capped)
+        fprintf(out, ", %zu changed but not called (a side stopped on its time or sample "
+                "limit before its noise target; --allow-capped calls them)", sum->capped);
+    fprintf(out, "; %zu only in run %lld, %zu only in run %lld\n", sum->only_a, (long long)a,
             sum->only_b, (long long)b);
     return 0;
 }

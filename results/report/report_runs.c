@@ -141,7 +141,8 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
     sqlite3_stmt *s = NULL;
     if (sqlite3_prepare_v2(
             store_db(c->st),
-            "SELECT s.idx, s.variant, s.params, s.status, s.n, s.median, s.noise, s.gb_per_s,"
+            "SELECT s.idx, s.variant, s.params, s.status, s.n, s.median,"
+            " coalesce(s.criterion_value, s.noise), s.gb_per_s,"
             " sp.speedup, s.verification,"
             " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1)"
             " FROM v_point_summary s LEFT JOIN v_speedup sp ON sp.point_id = s.point_id"

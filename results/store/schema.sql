@@ -1,4 +1,4 @@
--- schema.sql - the results database, schema version 5 (compiled into dmbench). Each
+-- schema.sql - the results database, schema version 6 (compiled into dmbench). Each
 -- section below opens with a marked line naming the version N it makes, and takes a
 -- database from version N-1 to N: an empty file gets them all in order, an older
 -- database the ones it lacks (store.c). Times are ISO-8601 UTC text; a real that was NaN (unknown) is NULL.
@@ -321,3 +321,35 @@ CREATE TABLE point_facts (
     unit     TEXT,
     PRIMARY KEY (point_id, idx)
 );
+
+-- ==== version 6: the stopping rule's noise figure and the outliers of each point
+-- criterion: 'median' (the noise judged is half the width of the median's 95 %
+-- confidence interval over the median) or 'stdrel' (stdev over mean, kept in noise for
+-- every point). A sample is an outlier above median + outlier_k x 1.4826 x MAD.
+-- Points and runs from before version 6 have NULL here (stdrel was the rule then).
+ALTER TABLE runs ADD COLUMN criterion TEXT;
+ALTER TABLE runs ADD COLUMN outlier_k REAL;
+ALTER TABLE samples ADD COLUMN outlier INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE point_stats ADD COLUMN criterion TEXT;
+ALTER TABLE point_stats ADD COLUMN criterion_value REAL;
+ALTER TABLE point_stats ADD COLUMN median_lo REAL;
+ALTER TABLE point_stats ADD COLUMN median_hi REAL;
+ALTER TABLE point_stats ADD COLUMN mad REAL;
+ALTER TABLE point_stats ADD COLUMN outlier_k REAL;
+ALTER TABLE point_stats ADD COLUMN n_outliers INTEGER;
+
+DROP VIEW v_point_summary;
+CREATE VIEW v_point_summary AS
+SELECT p.run_id, p.id AS point_id, p.idx, p.variant, p.problem_key, p.params, p.status,
+       p.reason, s.n, s.min, s.q1, s.median, s.mean, s.q3, s.max, s.stdev, s.noise,
+       s.mode, s.batch, s.stop_reason, s.n_throttled,
+       p.bytes_per_run, p.ops_per_run, p.ops_unit,
+       CASE WHEN p.bytes_per_run > 0 AND s.median > 0
+            THEN p.bytes_per_run / s.median / 1e9 END AS gb_per_s,
+       CASE WHEN p.ops_per_run > 0 AND s.median > 0
+            THEN p.ops_per_run / s.median END AS ops_per_s,
+       v.outcome AS verification, v.detail AS verification_detail,
+       s.criterion, s.criterion_value, s.median_lo, s.median_hi, s.n_outliers
+FROM points p
+LEFT JOIN point_stats s ON s.point_id = p.id
+LEFT JOIN verifications v ON v.point_id = p.id;

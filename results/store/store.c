@@ -56,13 +56,14 @@ static const char *const store_sql[SQL_COUNT] = {
         " sm_clock_mhz_start, mem_clock_mhz_start, clock_source, no_gpu_reason,"
         " dmbench_version, git_commit, git_dirty, build_flags, argv, sweep_name, sweep_path,"
         " sweep_text, workload, baseline, measure_mode, min_samples, max_noise, max_time,"
-        " max_samples, points_total, points_planned)"
+        " max_samples, criterion, outlier_k, points_total, points_planned)"
         " VALUES (:started_at, 'running', :host, :gpu_name, :gpu_uuid, :gpu_cc, :gpu_sms,"
         " :gpu_l2_bytes, :gpu_mem_bytes, :gpu_pci_bus_id, :driver_version, :runtime_version,"
         " :sm_clock_mhz_start, :mem_clock_mhz_start, :clock_source, :no_gpu_reason,"
         " :dmbench_version, :git_commit, :git_dirty, :build_flags, :argv, :sweep_name,"
         " :sweep_path, :sweep_text, :workload, :baseline, :measure_mode, :min_samples,"
-        " :max_noise, :max_time, :max_samples, :points_total, :points_planned)",
+        " :max_noise, :max_time, :max_samples, :criterion, :outlier_k, :points_total,"
+        " :points_planned)",
     [SQL_RUN_END] = "UPDATE runs SET status = :status, ended_at = :ended_at WHERE id = :id",
     [SQL_RUN_DISCARD] = "DELETE FROM runs WHERE id = :id",
     [SQL_RUN_NOTE] = "INSERT INTO run_notes (run_id, key, value) VALUES (:id, :key, :value)"
@@ -84,15 +85,18 @@ static const char *const store_sql[SQL_COUNT] = {
         " :reason, :started_at, :ended_at, :bytes, :ops, :ops_unit)",
     [SQL_PARAM] = "INSERT INTO point_params (point_id, name, type, value_text, value_num)"
                   " VALUES (:point_id, :name, :type, :text, :num)",
-    [SQL_SAMPLE] = "INSERT INTO samples (point_id, idx, seconds, batch, throttled, sm_mhz)"
-                   " VALUES (:point_id, :idx, :seconds, :batch, :throttled, :sm_mhz)",
+    [SQL_SAMPLE] = "INSERT INTO samples (point_id, idx, seconds, batch, throttled, sm_mhz,"
+                   " outlier)"
+                   " VALUES (:point_id, :idx, :seconds, :batch, :throttled, :sm_mhz, :outlier)",
     [SQL_STATS] =
         "INSERT INTO point_stats (point_id, n, min, q1, median, mean, q3, max, stdev, noise,"
         " stop_reason, mode, batch, warmup_seconds, elapsed, clock_source, sm_mhz_before,"
-        " sm_mhz_after, n_throttled, throttle_reasons)"
+        " sm_mhz_after, n_throttled, throttle_reasons, criterion, criterion_value, median_lo,"
+        " median_hi, mad, outlier_k, n_outliers)"
         " VALUES (:point_id, :n, :min, :q1, :median, :mean, :q3, :max, :stdev, :noise,"
         " :stop_reason, :mode, :batch, :warmup, :elapsed, :clock_source, :before, :after,"
-        " :n_throttled, :throttle_reasons)",
+        " :n_throttled, :throttle_reasons, :criterion, :criterion_value, :median_lo,"
+        " :median_hi, :mad, :outlier_k, :n_outliers)",
     [SQL_VERIFY] = "INSERT INTO verifications (point_id, outcome, detail)"
                    " VALUES (:point_id, :outcome, :detail)",
     [SQL_LAUNCH] =
@@ -487,7 +491,9 @@ static int bind_run(sqlite3_stmt *s, const dm_run_info *info)
              bind_int(s, ":min_samples", m->min_samples) ||
              bind_real(s, ":max_noise", m->max_noise) ||
              bind_real(s, ":max_time", m->max_time) ||
-             bind_int(s, ":max_samples", m->max_samples);
+             bind_int(s, ":max_samples", m->max_samples) ||
+             bind_text(s, ":criterion", criterion_name(m->criterion)) ||
+             bind_real(s, ":outlier_k", m->outlier_k > 0 ? m->outlier_k : DM_OUTLIER_K_DEFAULT);
     return rc ? SQLITE_ERROR : SQLITE_OK;
 }
 
@@ -670,7 +676,8 @@ static int insert_measurement(dm_store *st, int64_t point_id, const dm_measureme
             return SQLITE_ERROR;
         int bad = bind_int(s, ":point_id", point_id) || bind_int(s, ":idx", (int64_t)i) ||
                   bind_real(s, ":seconds", x->seconds) || bind_int(s, ":batch", x->batch) ||
-                  bind_int(s, ":throttled", x->throttled) || bind_real(s, ":sm_mhz", x->sm_mhz);
+                  bind_int(s, ":throttled", x->throttled) || bind_real(s, ":sm_mhz", x->sm_mhz) ||
+                  bind_int(s, ":outlier", x->outlier);
         int rc = bad ? SQLITE_ERROR : step_done(s);
         if (rc != SQLITE_DONE)
             return rc;
@@ -692,7 +699,13 @@ static int insert_measurement(dm_store *st, int64_t point_id, const dm_measureme
               bind_real(s, ":before", m->sm_mhz_before) ||
               bind_real(s, ":after", m->sm_mhz_after) ||
               bind_int(s, ":n_throttled", m->n_throttled) ||
-              bind_text(s, ":throttle_reasons", m->throttle_reasons);
+              bind_text(s, ":throttle_reasons", m->throttle_reasons) ||
+              bind_text(s, ":criterion", m->criterion) ||
+              bind_real(s, ":criterion_value", m->criterion ? m->criterion_value : NAN) ||
+              bind_real(s, ":median_lo", t->median_lo) || bind_real(s, ":median_hi", t->median_hi) ||
+              bind_real(s, ":mad", t->mad) ||
+              bind_real(s, ":outlier_k", m->criterion ? m->outlier_k : NAN) ||
+              bind_int(s, ":n_outliers", (int64_t)m->n_outliers);
     return bad ? SQLITE_ERROR : step_done(s);
 }
 

@@ -275,10 +275,14 @@ static void show_fingerprint(sqlite3_stmt *r, FILE *out)
 
     line[0] = '\0';
     if (!col_null(r, "measure_mode"))
-        dm_append(line, sizeof line, "%s; %lld to %lld samples, stopping at %.2f%% noise or "
+        dm_append(line, sizeof line, "%s; %lld to %lld samples, stopping at %.2f%% noise (%s) or "
                "after %g s", col_text(r, "measure_mode"), col_int(r, "min_samples"),
                col_int(r, "max_samples"), col_real(r, "max_noise") * 100,
+               col_null(r, "criterion") ? "stdrel" : col_text(r, "criterion"),
                col_real(r, "max_time"));
+    if (!col_null(r, "outlier_k"))
+        dm_append(line, sizeof line, "; outliers above median + %g robust sd",
+                  col_real(r, "outlier_k"));
     show_line(out, "measure", line);
 }
 
@@ -301,6 +305,28 @@ static int show_counts_notes(dm_store *st, sqlite3_stmt *r, int64_t id, FILE *ou
     if (!any)
         dm_append(line, sizeof line, " none");
     show_line(out, "points", line);
+
+    /* How the measured points stopped: on the noise criterion, or on a limit first. */
+    s = read_prepare(st, "SELECT stop_reason, count(*), sum(n_outliers > 0) FROM point_stats"
+                         " WHERE point_id IN (SELECT id FROM points WHERE run_id = ?1)"
+                         " GROUP BY stop_reason ORDER BY count(*) DESC", id);
+    if (!s)
+        return read_fail(st, err, "reading how the points of run %lld stopped", (long long)id);
+    line[0] = '\0';
+    long long measured = 0, with_outliers = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        long long k = sqlite3_column_int64(s, 1);
+        measured += k;
+        with_outliers += sqlite3_column_int64(s, 2);
+        dm_append(line, sizeof line, "%s%lld on %s", line[0] ? ", " : "", k,
+                  sqlite3_column_text(s, 0) ? (const char *)sqlite3_column_text(s, 0) : "-");
+    }
+    if ((rc = read_end(st, s, rc, "reading how the points stopped", err)) != 0)
+        return rc;
+    if (measured) {
+        dm_append(line, sizeof line, "; %lld of %lld with outliers", with_outliers, measured);
+        show_line(out, "stopped", line);
+    }
 
     /* What the harness cost beyond the samples: wall time less sampled time, per point
      * measured (warm-up, verification, datasets, the database all count). */
@@ -424,6 +450,30 @@ static int show_cupti(dm_store *st, sqlite3_stmt *m, sqlite3_stmt *t, int64_t po
     return 0;
 }
 
+/* A note under a point whose outliers are many (SHOW_MANY_OUTLIERS of its samples or
+ * more), with what may explain them: throttled samples, the SM clock before and after. */
+#define SHOW_MANY_OUTLIERS 0.05
+
+static void show_outliers(sqlite3_stmt *s, FILE *out)
+{
+    long long k = col_int(s, "n_outliers"), n = col_int(s, "n");
+    if (col_null(s, "n_outliers") || k < 3 || (double)k < SHOW_MANY_OUTLIERS * (double)n)
+        return;
+    char line[512];
+    snprintf(line, sizeof line, "%lld of %lld samples above median + %g robust sd; ", k, n,
+             col_real(s, "outlier_k"));
+    if (col_int(s, "n_throttled") > 0)
+        dm_append(line, sizeof line, "%lld samples throttled (%s)", col_int(s, "n_throttled"),
+                  col_null(s, "throttle_reasons") ? "-" : col_text(s, "throttle_reasons"));
+    else
+        dm_append(line, sizeof line, "no sample throttled");
+    if (!col_null(s, "sm_mhz_before") && !col_null(s, "sm_mhz_after"))
+        dm_append(line, sizeof line, ", SM clock %.0f -> %.0f MHz",
+                  col_real(s, "sm_mhz_before"), col_real(s, "sm_mhz_after"));
+    dm_append(line, sizeof line, "; a neighbour on the card or the host may be the cause");
+    show_note(out, "outliers", line);
+}
+
 /* The table of the run's points, with each point's metrics and timeline read by mq and
  * tq. Returns 0 or DM_ERUNTIME. */
 static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_stmt *mq,
@@ -432,12 +482,15 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
     sqlite3_stmt *s = read_prepare(
         st,
         "SELECT s.point_id, s.idx, s.variant, s.params, s.status, s.reason, s.n, s.median,"
-        " s.noise, s.min,"
+        " coalesce(s.criterion_value, s.noise) AS noise, s.min,"
         " s.max, s.gb_per_s, sp.speedup, s.verification, s.verification_detail,"
+        " s.stop_reason, s.n_outliers, ps.outlier_k, ps.n_throttled, ps.throttle_reasons,"
+        " ps.sm_mhz_before, ps.sm_mhz_after,"
         " (SELECT max(length(variant)) FROM points WHERE run_id = ?1) AS variant_w,"
         " (SELECT max(length(params)) FROM points WHERE run_id = ?1) AS params_w,"
         " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1) AS with_gbs"
         " FROM v_point_summary s LEFT JOIN v_speedup sp ON sp.point_id = s.point_id"
+        " LEFT JOIN point_stats ps ON ps.point_id = s.point_id"
         " WHERE s.run_id = ?1 AND s.status IN ('ok', 'failed') ORDER BY s.idx",
         id);
     if (!s)
@@ -450,16 +503,21 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
             vw = vw < 7 ? 7 : vw;
             pw = pw < 6 ? 6 : pw;
             gbs = col_int(s, "with_gbs") > 0;
-            fprintf(out, "\n%5s  %-*s  %-*s  %-7s  %6s  %9s  %7s  %9s  %9s", "idx", vw,
-                    "variant", pw, "params", "status", "n", "median", "noise", "min", "max");
+            fprintf(out, "\n%5s  %-*s  %-*s  %-7s  %6s  %9s  %7s  %-7s  %5s  %9s  %9s", "idx",
+                    vw, "variant", pw, "params", "status", "n", "median", "noise", "stop",
+                    "outl", "min", "max");
             if (gbs)
                 fprintf(out, "  %8s", "GB/s");
             if (has_baseline)
                 fprintf(out, "  %8s", "speedup");
             fprintf(out, "  %s\n", "verify");
         }
-        char n[24], median[24], noise[24], mn[24], mx[24], gb[24], sp[24];
+        char n[24], median[24], noise[24], mn[24], mx[24], gb[24], sp[24], outl[24];
         snprintf(n, sizeof n, col_null(s, "n") ? "-" : "%lld", col_int(s, "n"));
+        snprintf(outl, sizeof outl, col_null(s, "n_outliers") ? "-" : "%lld",
+                 col_int(s, "n_outliers"));
+        const char *stop = col_null(s, "stop_reason") ? "-" : col_text(s, "stop_reason");
+        stop = strcmp(stop, "max_time") == 0 ? "time" : strcmp(stop, "max_samples") == 0 ? "samples" : stop;
         samples_fmt_seconds(col_real(s, "median"), median, sizeof median);
         fmt_or_dash(noise, sizeof noise, "%.2f%%", col_real(s, "noise") * 100);
         samples_fmt_seconds(col_real(s, "min"), mn, sizeof mn);
@@ -467,9 +525,9 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
         fmt_sig3(col_real(s, "gb_per_s"), gb, sizeof gb);
         fmt_or_dash(sp, sizeof sp, "%.2fx", col_real(s, "speedup"));
         const char *verify = col_text(s, "verification");
-        fprintf(out, "%5lld  %-*s  %-*s  %-7s  %6s  %9s  %7s  %9s  %9s", col_int(s, "idx"), vw,
-                col_text(s, "variant"), pw, col_text(s, "params"), col_text(s, "status"), n,
-                median, noise, mn, mx);
+        fprintf(out, "%5lld  %-*s  %-*s  %-7s  %6s  %9s  %7s  %-7s  %5s  %9s  %9s",
+                col_int(s, "idx"), vw, col_text(s, "variant"), pw, col_text(s, "params"),
+                col_text(s, "status"), n, median, noise, stop, outl, mn, mx);
         if (gbs)
             fprintf(out, "  %8s", gb);
         if (has_baseline)
@@ -482,6 +540,7 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
         const char *detail = col_text(s, "verification_detail");
         if (detail && (!reason || !strstr(reason, detail)))
             show_note(out, "verification", detail);
+        show_outliers(s, out);
         if (show_cupti(st, mq, tq, col_int(s, "point_id"), out, err) != 0) {
             sqlite3_finalize(s);
             return DM_ERUNTIME;

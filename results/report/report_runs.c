@@ -144,7 +144,8 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
             "SELECT s.idx, s.variant, s.params, s.status, s.n, s.median,"
             " coalesce(s.criterion_value, s.noise), s.gb_per_s,"
             " sp.speedup, s.verification,"
-            " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1)"
+            " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1),"
+            " s.n_outliers, s.stop_reason"
             " FROM v_point_summary s LEFT JOIN v_speedup sp ON sp.point_id = s.point_id"
             " WHERE s.run_id = ?1 AND s.status IN ('ok', 'failed') ORDER BY s.idx",
             -1, &s, NULL) != SQLITE_OK ||
@@ -154,9 +155,9 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
     }
     int rc, rows = 0, gbs = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *head[10] = { "idx", "variant", "params", "status", "samples", "median",
-                                 "noise" };
-        int n = 7;
+        const char *head[12] = { "idx", "variant", "params", "status", "samples", "median",
+                                 "noise", "stopped on", "outliers" };
+        int n = 9;
         if (rows++ == 0) {
             gbs = sqlite3_column_int64(s, 10) > 0;
             if (gbs)
@@ -166,8 +167,8 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
             head[n++] = "verification";
             report_table_begin(c->doc, n, head);
         }
-        char idx[24], ns[24], median[24], noise[24], gb[24], sp[24];
-        const char *cells[10];
+        char idx[24], ns[24], median[24], noise[24], gb[24], sp[24], outl[24];
+        const char *cells[12];
         snprintf(idx, sizeof idx, "%lld", (long long)sqlite3_column_int64(s, 0));
         samples_fmt_seconds(null(s, 5) ? NAN : sqlite3_column_double(s, 5), median, sizeof median);
         n = 0;
@@ -178,6 +179,8 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
         cells[n++] = real_or_dash(s, 4, "%.0f", 1, ns, sizeof ns);
         cells[n++] = median;
         cells[n++] = real_or_dash(s, 6, "%.2f%%", 100, noise, sizeof noise);
+        cells[n++] = null(s, 12) ? "-" : text(s, 12);
+        cells[n++] = real_or_dash(s, 11, "%.0f", 1, outl, sizeof outl);
         if (gbs)
             cells[n++] = real_or_dash(s, 7, "%.1f", 1, gb, sizeof gb);
         if (has_baseline)

@@ -95,9 +95,13 @@ static void test_preelim_bounds(void **state)
             ep_episode relaxed = e;
             for (int k = 0; k + 1 < level; k++)
                 relaxed.lo[k] = 0;
-            int64_t bound = ep_count_preelim(&s, &e, EP_READ_TYPES);
+            int64_t bound = ep_count_preelim(&s, &e, EP_READ_TYPES), mt = -1;
             assert_int_equal(bound, ep_count(&s, &relaxed, EP_CLOSED));
             assert_int_equal(ep_count_preelim(&s, &e, EP_READ_STREAM), bound);
+            /* the CPU two-pass's bound, across threads over the events of e's types */
+            dm_err err = {0};
+            assert_int_equal(ep_bound_all_mt(&s, &e, 1, 2, &mt, &err), 0);
+            assert_int_equal(mt, bound);
             for (int iv = EP_OPEN_CLOSED; iv <= EP_CLOSED; iv++) {
                 int64_t exact = ep_count(&s, &e, (ep_interval)iv);
                 if (bound < exact)

@@ -325,3 +325,9 @@ int ep_count_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm
             return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory counting");
     return 0;
 }
+
+int ep_bound_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err)
+{
+    const ep_count_ctx *c = ctx;
+    return ep_bound_all_mt(c->s, eps, n, c->mt ? c->threads : 1, counts, err);
+}

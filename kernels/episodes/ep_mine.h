@@ -100,6 +100,9 @@ typedef struct ep_count_ctx {
     int mt, threads;
 } ep_count_ctx;
 int ep_count_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err);
+/* A bound callback (ep_mine_spec.bound) of PreElim's relaxed counts, ctx an ep_count_ctx:
+ * ep_bound_all_mt with threads threads when mt, else one. */
+int ep_bound_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err);
 
 #ifdef __cplusplus
 }

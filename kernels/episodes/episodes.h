@@ -119,6 +119,11 @@ int64_t ep_count_brute(const ep_stream *s, const ep_episode *e, ep_interval iv);
  * set (a thread could not start, no memory). */
 int ep_count_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, ep_interval iv,
                     int threads, int64_t *counts, dm_err *err);
+/* As ep_count_all_mt, but PreElim's relaxed count (Algorithm 3: every link [0, hi], one
+ * time a node), an upper bound on the exact count of either interval kind in double
+ * precision (Theorem 4.1): the CPU two-pass baseline's first pass. */
+int ep_bound_all_mt(const ep_stream *s, const ep_episode *eps, int64_t n, int threads,
+                    int64_t *counts, dm_err *err);
 
 /* ---- the stream by type (ep_by_type.c) ------------------------------------------------ */
 

@@ -142,7 +142,7 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
     if (sqlite3_prepare_v2(
             store_db(c->st),
             "SELECT s.idx, s.variant, s.params, s.status, s.n, s.median,"
-            " coalesce(s.criterion_value, s.noise), s.gb_per_s,"
+            " CASE WHEN s.criterion IS NULL THEN s.noise ELSE s.criterion_value END, s.gb_per_s,"
             " sp.speedup, s.verification,"
             " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1),"
             " s.n_outliers, s.stop_reason"

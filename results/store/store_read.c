@@ -482,7 +482,8 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
     sqlite3_stmt *s = read_prepare(
         st,
         "SELECT s.point_id, s.idx, s.variant, s.params, s.status, s.reason, s.n, s.median,"
-        " coalesce(s.criterion_value, s.noise) AS noise, s.min,"
+        " CASE WHEN s.criterion IS NULL THEN s.noise ELSE s.criterion_value END AS noise,"
+        " s.min,"
         " s.max, s.gb_per_s, sp.speedup, s.verification, s.verification_detail,"
         " s.stop_reason, s.n_outliers, ps.outlier_k, ps.n_throttled, ps.throttle_reasons,"
         " ps.sm_mhz_before, ps.sm_mhz_after,"

@@ -189,7 +189,7 @@ static void test_sym26_defaults(void **state)
     ep_stream s;
     ep_chain c[2];
     dm_err err = {0};
-    assert_int_equal(ep_sym26(7, 60, 20, &s, c, &err), 0);
+    assert_int_equal(ep_sym26(7, 60, 20, 26, &s, c, &err), 0);
     /* The papers' "about 50,000"; the chosen parameters expect some 51,700. */
     if (s.n < 47000 || s.n > 56000)
         fail_msg("Sym26 gave %lld events, expected 47,000..56,000", (long long)s.n);
@@ -246,9 +246,9 @@ static void test_sym26_deterministic(void **state)
     ep_stream s1, s2, s3;
     ep_chain c1[2], c2[2], c3[2];
     dm_err err = {0};
-    assert_int_equal(ep_sym26(42, 5, 20, &s1, c1, &err), 0);
-    assert_int_equal(ep_sym26(42, 5, 20, &s2, c2, &err), 0);
-    assert_int_equal(ep_sym26(43, 5, 20, &s3, c3, &err), 0);
+    assert_int_equal(ep_sym26(42, 5, 20, 26, &s1, c1, &err), 0);
+    assert_int_equal(ep_sym26(42, 5, 20, 26, &s2, c2, &err), 0);
+    assert_int_equal(ep_sym26(43, 5, 20, 26, &s3, c3, &err), 0);
     assert_int_equal(s1.n, s2.n);
     assert_memory_equal(s1.type, s2.type, (size_t)s1.n * sizeof *s1.type);
     assert_memory_equal(s1.time, s2.time, (size_t)s1.n * sizeof *s1.time);
@@ -263,6 +263,44 @@ static void test_sym26_deterministic(void **state)
     ep_stream_free(&s3);
 }
 
+/* The issue's 2.5x stream: 64 neurons for 100 s gives over 160,000 events, named n00 ..
+ * n63, each firing at 20 Hz or more, the chains on 12 of them, in time order. */
+static void test_sym26_with_64_neurons(void **state)
+{
+    (void)state;
+    ep_stream s;
+    ep_chain c[2];
+    dm_err err = {0};
+    assert_int_equal(ep_sym26(1, 100, 20, 64, &s, c, &err), 0);
+    if (s.n < 160000)
+        fail_msg("64 neurons for 100 s gave %lld events, expected 160,000 or more",
+                 (long long)s.n);
+    assert_int_equal(s.ntypes, 64);
+    assert_string_equal(s.names[0], "n00");
+    assert_string_equal(s.names[63], "n63");
+    int per_type[64] = {0};
+    for (int64_t i = 0; i < s.n; i++) {
+        assert_true(s.type[i] >= 0 && s.type[i] < 64);
+        per_type[s.type[i]]++;
+        if (i)
+            assert_true(s.time[i - 1] <= s.time[i]);
+    }
+    for (int t = 0; t < 64; t++)
+        assert_true(per_type[t] > 1500);
+    int used[64] = {0};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < c[k].n; i++)
+            assert_int_equal(used[c[k].type[i]]++, 0);
+    ep_stream_free(&s);
+    /* 12 neurons: the chains and nothing else; 11 cannot hold them */
+    assert_int_equal(ep_sym26(1, 5, 20, 12, &s, c, &err), 0);
+    assert_int_equal(s.ntypes, 12);
+    assert_string_equal(s.names[11], "L");
+    ep_stream_free(&s);
+    assert_int_equal(ep_sym26(1, 5, 20, 11, &s, c, &err), DM_EINPUT);
+    assert_string_equal(err.msg, "sym26: neurons=11; expected 12..1000 (the chains take 12)");
+}
+
 static void test_sym26_errors(void **state)
 {
     (void)state;
@@ -272,7 +310,7 @@ static void test_sym26_errors(void **state)
     const double bad[][2] = {{0, 20}, {-1, 20}, {NAN, 20}, {INFINITY, 20}, {60, 0},
                              {60, -5}, {60, NAN}, {1e9, 20}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(ep_sym26(1, bad[i][0], bad[i][1], &s, c, &err), DM_EINPUT);
+        assert_int_equal(ep_sym26(1, bad[i][0], bad[i][1], 26, &s, c, &err), DM_EINPUT);
         assert_non_null(strstr(err.msg, "sym26: "));
         assert_null(s.type);
     }
@@ -438,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_load_sim64),
         cmocka_unit_test(test_sym26_defaults),
         cmocka_unit_test(test_sym26_deterministic),
+        cmocka_unit_test(test_sym26_with_64_neurons),
         cmocka_unit_test(test_sym26_errors),
         cmocka_unit_test(test_episodes_load),
         cmocka_unit_test(test_episodes_errors),

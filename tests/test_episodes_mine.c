@@ -381,7 +381,7 @@ static void test_sym26_chains_are_mined(void **state)
     ep_stream s;
     ep_chain chains[2];
     dm_err err = {0};
-    assert_int_equal(ep_sym26(1, 60, 20, &s, chains, &err), 0);
+    assert_int_equal(ep_sym26(1, 60, 20, 26, &s, chains, &err), 0);
     ep_mine_spec sp = {.support = 150, .max_level = 8, .ngaps = 1, .lo = {0.004},
                        .hi = {0.006}};
     ep_count_ctx ctx = {.s = &s, .iv = EP_OPEN_CLOSED, .mt = 1};

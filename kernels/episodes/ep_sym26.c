@@ -1,7 +1,9 @@
 /* ep_sym26.c - the Sym26 generator: 26 neurons A..Z firing as inhomogeneous Poisson
  * processes with two causal chains embedded (papers: cf10 line 353, journal lines
- * 870-876), deterministic by seed through its own PRNG (xoshiro256** seeded by splitmix64). */
+ * 870-876), deterministic by seed (xoshiro256** seeded by splitmix64, bench/core/rng.h);
+ * and the same with more or fewer neurons, for larger streams of the same kind. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,14 +15,14 @@
  *   EP_SYM_PERIOD + phase_i)) with phase_i uniform by seed, drawn by thinning a
  *   homogeneous process at the peak rate; over whole periods the mean rate is basal_hz.
  * - The short chain has 4 neurons, the long one 8, picked by seed without repeats (the
- *   other 14 fire at the basal rate only). Every spike of a chain's neuron k, basal or
+ *   other 14 of Sym26's 26 fire at the basal rate only; with `neurons` other than 26,
+ *   the others are as many more or fewer). Every spike of a chain's neuron k, basal or
  *   itself triggered, fires neuron k + 1 with probability EP_SYM_P after a delay uniform
  *   in [EP_SYM_DELAY_LO, EP_SYM_DELAY_HI] (4 to 6 ms: the gap the research group's own
  *   tests count on sim-64-size20, ../shared/datasets/README.md).
  * - EP_SYM_P = 0.75 brings 60 s at 20 Hz to about 50,000 spikes as the papers say:
  *   31,200 basal spikes plus the chains' 20 * 60 * sum over nodes k of (p + .. + p^k),
  *   about 3.80 (short) + 13.27 (long), i.e. some 20,500 triggered spikes. */
-#define EP_SYM_NEURONS 26
 #define EP_SYM_SHORT 4
 #define EP_SYM_LONG 8
 #define EP_SYM_P 0.75
@@ -96,13 +98,14 @@ static int ep_cmp_event(const void *a, const void *b)
     return (x->type > y->type) - (x->type < y->type);
 }
 
-/* Sorts g's events by time into s, with names A..Z. Returns 0, or -1 without memory. */
-static int ep_gen_finish(ep_gen *g, ep_stream *s)
+/* Sorts g's events by time into s, the neurons named A..Z when there are at most 26 of
+ * them, else n00, n01, ... Returns 0, or -1 without memory. */
+static int ep_gen_finish(ep_gen *g, int neurons, ep_stream *s)
 {
     size_t n = (size_t)(g->n ? g->n : 1);
     s->type = malloc(n * sizeof *s->type);
     s->time = malloc(n * sizeof *s->time);
-    s->names = malloc(EP_SYM_NEURONS * sizeof *s->names);
+    s->names = malloc((size_t)neurons * sizeof *s->names);
     if (!s->type || !s->time || !s->names)
         return -1;
     qsort(g->ev, (size_t)g->n, sizeof *g->ev, ep_cmp_event);
@@ -111,32 +114,38 @@ static int ep_gen_finish(ep_gen *g, ep_stream *s)
         s->time[i] = g->ev[i].time;
     }
     s->n = g->n;
-    s->ntypes = EP_SYM_NEURONS;
-    for (int t = 0; t < EP_SYM_NEURONS; t++) {
-        s->names[t][0] = (char)('A' + t);
-        s->names[t][1] = '\0';
+    s->ntypes = neurons;
+    for (int t = 0; t < neurons; t++) {
+        if (neurons <= 26)
+            snprintf(s->names[t], sizeof s->names[t], "%c", 'A' + t);
+        else
+            snprintf(s->names[t], sizeof s->names[t], "n%02d", t);
     }
     return 0;
 }
 
-int ep_sym26(uint64_t seed, double seconds, double basal_hz, ep_stream *s,
+int ep_sym26(uint64_t seed, double seconds, double basal_hz, int neurons, ep_stream *s,
              ep_chain chains[2], dm_err *err)
 {
     memset(s, 0, sizeof *s);
+    if (neurons < EP_SYM_MIN_NEURONS || neurons > EP_SYM_MAX_NEURONS)
+        return dm_err_set(err, DM_EINPUT, "sym26: neurons=%d; expected %d..%d (the chains "
+                          "take %d)", neurons, EP_SYM_MIN_NEURONS, EP_SYM_MAX_NEURONS,
+                          EP_SYM_MIN_NEURONS);
     if (!isfinite(seconds) || seconds <= 0)
         return dm_err_set(err, DM_EINPUT, "sym26: seconds=%g must be a positive number", seconds);
     if (!isfinite(basal_hz) || basal_hz <= 0)
         return dm_err_set(err, DM_EINPUT, "sym26: basal_hz=%g must be a positive number",
                           basal_hz);
-    if (seconds * basal_hz * EP_SYM_NEURONS * 2 > EP_SYM_MAX_EVENTS)
+    if (seconds * basal_hz * neurons * 2 > EP_SYM_MAX_EVENTS)
         return dm_err_set(err, DM_EINPUT,
                           "sym26: seconds=%g at basal_hz=%g gives over %d events", seconds,
                           basal_hz, EP_SYM_MAX_EVENTS);
     dm_rng r = dm_rng_seed(seed);
-    int32_t perm[EP_SYM_NEURONS];
-    for (int i = 0; i < EP_SYM_NEURONS; i++)
+    int32_t perm[EP_SYM_MAX_NEURONS];
+    for (int i = 0; i < neurons; i++)
         perm[i] = i;
-    for (int i = EP_SYM_NEURONS - 1; i > 0; i--) {
+    for (int i = neurons - 1; i > 0; i--) {
         int j = (int)(dm_rng_unit(&r) * (i + 1));
         int32_t t = perm[i];
         perm[i] = perm[j];
@@ -151,12 +160,12 @@ int ep_sym26(uint64_t seed, double seconds, double basal_hz, ep_stream *s,
     }
     ep_gen g = {0};
     int bad = 0;
-    for (int32_t t = 0; t < EP_SYM_NEURONS && !bad; t++)
+    for (int32_t t = 0; t < neurons && !bad; t++)
         bad = ep_basal(&g, &r, t, seconds, basal_hz);
     for (int c = 0; c < 2 && !bad; c++)
         bad = ep_fire_chain(&g, &r, &chains[c], seconds);
     if (!bad)
-        bad = ep_gen_finish(&g, s);
+        bad = ep_gen_finish(&g, neurons, s);
     free(g.ev);
     if (bad) {
         ep_stream_free(s);

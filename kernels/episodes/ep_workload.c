@@ -165,7 +165,8 @@ int ep_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *d
             goto fail;
         }
         if ((rc = ep_sym26((uint64_t)dm_point_int(pt, "seed"), dm_point_real(pt, "seconds"),
-                           dm_point_real(pt, "basal_hz"), &d->s, d->chains, err)) != 0)
+                           dm_point_real(pt, "basal_hz"), (int)dm_point_int(pt, "neurons"),
+                           &d->s, d->chains, err)) != 0)
             goto fail;
         d->nchains = 2;
         snprintf(ds->name, sizeof ds->name, "%s", src->generator);

@@ -48,9 +48,12 @@ typedef struct ep_chain {
 /* Sym26 as the papers describe it: 26 neurons (names A..Z) firing as inhomogeneous
  * Poisson processes at basal_hz (20) for seconds (60), with two chains embedded, one
  * short and one long (written to chains[0] and chains[1]); deterministic by seed. About
- * 50,000 events at the defaults. Returns 0, DM_EINPUT for bad parameters, DM_ERUNTIME
- * without memory. */
-int ep_sym26(uint64_t seed, double seconds, double basal_hz, ep_stream *s,
+ * 50,000 events at the defaults. With neurons other than 26, as many neurons (named A..
+ * up to 26, else n00, n01, ...), the chains the same. Returns 0, DM_EINPUT for bad
+ * parameters, DM_ERUNTIME without memory. */
+#define EP_SYM_MIN_NEURONS 12 /* the two chains' 4 + 8 */
+#define EP_SYM_MAX_NEURONS 1000
+int ep_sym26(uint64_t seed, double seconds, double basal_hz, int neurons, ep_stream *s,
              ep_chain chains[2], dm_err *err);
 
 /* ---- episodes (ep_episodes.c) ------------------------------------------------------ */

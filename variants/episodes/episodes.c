@@ -523,6 +523,8 @@ static const dm_param_spec ep_dataset_params[] = {
       .help = "sym26: basal firing rate of each neuron, Hz" },
     { .name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
       .help = "sym26: seed of the generator" },
+    { .name = "neurons", .type = DM_P_INT, .def = "26", .allowed = "12..1000",
+      .help = "sym26: neurons (26 as the papers; more for larger streams of the kind)" },
     { 0 },
 };
 

@@ -222,6 +222,74 @@ static void test_newer_version_is_rejected(void **state)
     assert_string_equal(err.msg, want);
 }
 
+/* A file sqlite3_exec ran sql on. */
+static void sqlite_file(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* Another application's SQLite file is refused by the writing and the reading open alike,
+ * and left as it was: its one table, no dmbench schema, no WAL files. */
+static void test_foreign_database_is_refused_untouched(void **state)
+{
+    afx *f = *state;
+    dm_err err = { 0 };
+    char path[160], wal[180], want[320];
+    snprintf(path, sizeof path, "%s/other.db", f->dir);
+    sqlite_file(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
+    snprintf(want, sizeof want, "%s: not a dmbench results database (application id 0, "
+             "user version 0, 1 schema objects); name another with --db", path);
+    dm_store *st = NULL;
+    assert_int_equal(store_open(path, &st, &err), DM_EINPUT);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(store_open_readonly(path, &st, &err), DM_EINPUT);
+    assert_null(st);
+    /* another application id, even on an empty file */
+    snprintf(path, sizeof path, "%s/tagged.db", f->dir);
+    sqlite_file(path, "PRAGMA application_id = 42");
+    assert_int_equal(store_open(path, &st, &err), DM_EINPUT);
+    assert_non_null(strstr(err.msg, "application id 0x2a"));
+    snprintf(path, sizeof path, "%s/other.db", f->dir);
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    assert_int_not_equal(access(wal, F_OK), 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(name) FROM sqlite_schema",
+                                        -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(q, 0), "t");
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+}
+
+/* dmbench's databases carry its application id; one from before the id (version 3 here)
+ * is still recognised by its schema, and gets the id once opened to write. */
+static void test_dmbench_databases_carry_the_application_id(void **state)
+{
+    afx *f = *state;
+    dm_store *st = open_ok(f);
+    assert_int_equal(afx_int(st, "PRAGMA application_id"), STORE_APPLICATION_ID);
+    store_close(st);
+    f->st = NULL;
+    char path[160];
+    dm_err err = { 0 };
+    snprintf(path, sizeof path, "%s/old.db", f->dir);
+    make_version_3(path);
+    assert_int_equal(store_open_readonly(path, &st, &err), 0); /* migrated on the way */
+    assert_int_equal(afx_int(st, "PRAGMA application_id"), STORE_APPLICATION_ID);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), store_schema_version());
+    store_close(st);
+    /* a current one opened to read stays read-only */
+    assert_int_equal(store_open_readonly(path, &st, &err), 0);
+    assert_int_not_equal(sqlite3_exec(store_db(st), "CREATE TABLE x (y)", NULL, NULL, NULL),
+                         SQLITE_OK);
+    store_close(st);
+}
+
 static void test_non_sqlite_file_is_rejected(void **state)
 {
     afx *f = *state;
@@ -675,6 +743,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_newer_version_is_rejected, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_non_sqlite_file_is_rejected, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_foreign_database_is_refused_untouched, setup,
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(test_dmbench_databases_carry_the_application_id, setup,
+                                        afx_teardown),
         cmocka_unit_test_setup_teardown(test_run_round_trips_every_fingerprint_field, setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_run_without_gpu_keeps_the_reason, setup, afx_teardown),

@@ -39,10 +39,11 @@ int cli_fail(const dm_err *err);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The database path: opt when given, else $DMBENCH_DB, else STORE_DEFAULT_PATH. */
 const char *cli_db_path(const char *opt);
-/* Opens the database named by opt (see cli_db_path) for reading. Returns 0, DM_EINPUT
- * when there is no such file (reading never creates one), or store_open's error. */
+/* Opens the database named by opt (see cli_db_path): read-only (store_open_readonly)
+ * unless writes. Returns 0, DM_EINPUT when there is no such file (reading never creates
+ * one), or store_open's error. */
 struct dm_store;
-int cli_open_existing(const char *opt, struct dm_store **st, dm_err *err);
+int cli_open_existing(const char *opt, int writes, struct dm_store **st, dm_err *err);
 /* ---- running a sweep (cli_run.c): `dmbench run`, and `dmbench reproduce` ---------- */
 
 #define CLI_RUN_MAX_OVERRIDES 64

@@ -98,7 +98,7 @@ int cmd_characterize(int argc, char **argv)
     FILE *f = NULL;
     chz_run run;
     for (; ctx.nst < ndb; ctx.nst++)
-        if (cli_open_existing(dbs[ctx.nst], &ctx.st[ctx.nst], &err))
+        if (cli_open_existing(dbs[ctx.nst], 0, &ctx.st[ctx.nst], &err))
             goto fail;
     for (int i = 0; i < ndb; i++)
         dbs[i] = cli_db_path(dbs[i]);

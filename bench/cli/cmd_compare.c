@@ -43,7 +43,7 @@ int cmd_compare(int argc, char **argv)
     dm_store *st = NULL;
     dm_compare_summary sum;
     int status;
-    if (cli_open_existing(db, &st, &err) != 0 || compare_runs(st, a, b, &o, stdout, &sum, &err) != 0)
+    if (cli_open_existing(db, 0, &st, &err) != 0 || compare_runs(st, a, b, &o, stdout, &sum, &err) != 0)
         status = cli_fail(&err);
     else
         status = sum.slower ? DM_EXIT_FAIL : DM_EXIT_OK;

@@ -79,7 +79,7 @@ int cmd_crossover(int argc, char **argv)
     dm_store *st = NULL;
     int status = DM_EXIT_OK;
     if (header && argc == first) { /* the stored fits only, of every workload */
-        if (cli_open_existing(db, &st, &err))
+        if (cli_open_existing(db, 0, &st, &err))
             return cli_fail(&err);
         for (const dm_workload *const *w = registry_workloads(); *w; w++) {
             if (write_header(st, *w, &rows, &err)) {
@@ -106,7 +106,7 @@ int cmd_crossover(int argc, char **argv)
     o.variant_b = argv[first + 2];
 
     dm_crossover_result r = { 0 };
-    if (cli_open_existing(db, &st, &err) || crossover_compute(st, &o, &r, &err))
+    if (cli_open_existing(db, store, &st, &err) || crossover_compute(st, &o, &r, &err))
         status = cli_fail(&err);
     else {
         crossover_print(&r, &o, stdout);

@@ -89,7 +89,7 @@ static int plot(const dm_plot_kind *k, const char *db, const dm_plot_opts *o, co
     FILE *fp;
     int rc;
     if ((rc = plotdraw_find_scripts(k->name, scripts, sizeof scripts, err)) ||
-        (rc = cli_open_existing(db, &st, err)))
+        (rc = cli_open_existing(db, 0, &st, err)))
         goto done;
     if (!(fp = open_memstream(&text, &len))) {
         rc = dm_err_set(err, DM_ERUNTIME, "open_memstream: %s", strerror(errno));

@@ -61,7 +61,7 @@ static int write_report(const char *db, const dm_report_opts *o, dm_err *err)
     dm_store *st = NULL;
     FILE *md = NULL, *html = NULL;
     int rc;
-    if ((rc = cli_open_existing(db, &st, err)) || (rc = plotdraw_make_dirs(o->outdir, err)))
+    if ((rc = cli_open_existing(db, 0, &st, err)) || (rc = plotdraw_make_dirs(o->outdir, err)))
         goto done;
     snprintf(md_path, sizeof md_path, "%s/report.md", o->outdir);
     snprintf(html_path, sizeof html_path, "%s/report.html", o->outdir);

@@ -146,7 +146,7 @@ int cmd_reproduce(int argc, char **argv)
         (status = run_sweep(t.t, dbs[0], &run_args, nrun - 1, run_argv + 1)) == DM_EXIT_USAGE)
         goto done;
     for (; t.t->sweep && ctx.nst < ndb; ctx.nst++)
-        if (cli_open_existing(dbs[ctx.nst], &ctx.st[ctx.nst], &err))
+        if (cli_open_existing(dbs[ctx.nst], 0, &ctx.st[ctx.nst], &err))
             goto fail;
     if (t.t->sweep && chz_latest_run(&ctx, t.t->sweep, card, &run, &err))
         goto fail;

@@ -77,7 +77,7 @@ static int open_run(int argc, char **argv, int with_format, void (*usage)(FILE *
     if (rc >= 0)
         return rc;
     if ((o->run && cli_parse_run_id(o->run, run_id, &err) != 0) ||
-        cli_open_existing(o->db, st, &err) != 0)
+        cli_open_existing(o->db, 0, st, &err) != 0)
         return cli_fail(&err);
     return -1;
 }

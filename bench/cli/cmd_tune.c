@@ -108,7 +108,7 @@ int cmd_tune(int argc, char **argv)
     dm_tune_result r = { 0 };
     int status = DM_EXIT_OK;
     int json_stdout = json && strcmp(json, "-") == 0;
-    if (cli_open_existing(db, &st, &err) || tune_compute(st, &o, &r, &err) ||
+    if (cli_open_existing(db, 0, &st, &err) || tune_compute(st, &o, &r, &err) ||
         (json && write_json(json, &r, &o, &err)) ||
         (header && write_headers(&r, &o, cli_db_path(db), json_stdout ? stderr : stdout, &err)))
         status = cli_fail(&err);

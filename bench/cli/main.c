@@ -65,13 +65,13 @@ const char *cli_db_path(const char *opt)
     return env && env[0] ? env : STORE_DEFAULT_PATH;
 }
 
-int cli_open_existing(const char *opt, dm_store **st, dm_err *err)
+int cli_open_existing(const char *opt, int writes, dm_store **st, dm_err *err)
 {
     const char *path = cli_db_path(opt);
     if (access(path, F_OK) != 0)
         return dm_err_set(err, DM_EINPUT, "%s: no results database here ('dmbench run' makes "
                                           "one; --db or $DMBENCH_DB name another)", path);
-    return store_open(path, st, err);
+    return writes ? store_open(path, st, err) : store_open_readonly(path, st, err);
 }
 
 int cli_parse_run_id(const char *s, int64_t *id, dm_err *err)

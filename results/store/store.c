@@ -301,6 +301,41 @@ static int store_user_version(dm_store *st, int *version, dm_err *err)
     return rc;
 }
 
+/* An int read by a one-value query (a pragma, a count). Returns 0, or DM_ERUNTIME. */
+static int store_query_int(dm_store *st, const char *sql, int *value, dm_err *err)
+{
+    sqlite3_stmt *s = NULL;
+    int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        *value = sqlite3_column_int(s, 0);
+        rc = 0;
+    } else {
+        rc = store_fail(st, err, "reading the database (%s)", sql);
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Returns 0 when the file is dmbench's: its application id is dmbench's, or it is empty
+ * (a new database), or it has the schema of a dmbench database from before the id was
+ * written (user_version set, runs and schema_version tables); else DM_EINPUT, before
+ * anything was written to it. *id gets the application id found. */
+static int store_check_owner(dm_store *st, int version, int *id, dm_err *err)
+{
+    int objects = 0, ours = 0, rc;
+    if ((rc = store_query_int(st, "PRAGMA application_id", id, err)) != 0 ||
+        (rc = store_query_int(st, "SELECT count(*) FROM sqlite_schema", &objects, err)) != 0 ||
+        (rc = store_query_int(st, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+                              " AND name IN ('runs', 'schema_version')", &ours, err)) != 0)
+        return rc;
+    if (*id == STORE_APPLICATION_ID || (*id == 0 && objects == 0 && version == 0) ||
+        (*id == 0 && version >= 1 && ours == 2))
+        return 0;
+    return dm_err_set(err, DM_EINPUT, "%s: not a dmbench results database (application id "
+                      "%#x, user version %d, %d schema objects); name another with --db",
+                      st->path, (unsigned)*id, version, objects);
+}
+
 /* Returns 0 when this build can use a database of this version, else DM_EINPUT. */
 static int store_check_version(dm_store *st, int version, dm_err *err)
 {
@@ -395,35 +430,61 @@ static int store_use_wal(dm_store *st, dm_err *err)
     return rc;
 }
 
-int store_open(const char *path, dm_store **out, dm_err *err)
+/* store_open, or store_open_readonly when readonly. */
+static int store_open_as(const char *path, int readonly, dm_store **out, dm_err *err)
 {
-    int rc, version;
+    int rc, version, id = 0;
     *out = NULL;
     dm_store *st = calloc(1, sizeof *st);
     if (!st || !(st->path = strdup(path))) {
         free(st);
         return dm_err_set(err, DM_ERUNTIME, "%s: out of memory opening the database", path);
     }
-    if ((rc = store_make_dir(path, err)) != 0)
+    if (!readonly && (rc = store_make_dir(path, err)) != 0)
         goto fail;
-    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-        SQLITE_OK) {
+    if (sqlite3_open_v2(path, &st->db,
+                        readonly ? SQLITE_OPEN_READONLY
+                                 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                        NULL) != SQLITE_OK) {
         rc = store_fail(st, err, "opening the database");
         goto fail;
     }
     sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
     if ((rc = store_user_version(st, &version, err)) != 0 ||
-        (rc = store_check_version(st, version, err)) != 0 ||
-        (rc = store_use_wal(st, err)) != 0 ||
-        (rc = store_exec(st, "PRAGMA foreign_keys = ON", err, "enabling foreign keys")) != 0)
+        (rc = store_check_owner(st, version, &id, err)) != 0 ||
+        (rc = store_check_version(st, version, err)) != 0)
         goto fail;
-    if (version < store_schema_version() && (rc = store_migrate(st, err)) != 0)
+    if (readonly && version < store_schema_version()) {
+        /* dmbench's, but older: migrated once, by opening it to write */
+        store_close(st);
+        return store_open_as(path, 0, out, err);
+    }
+    if (!readonly && ((rc = store_use_wal(st, err)) != 0 ||
+                      (version < store_schema_version() && (rc = store_migrate(st, err)) != 0)))
+        goto fail;
+    if (!readonly && id != STORE_APPLICATION_ID) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "PRAGMA application_id = %d", STORE_APPLICATION_ID);
+        if ((rc = store_exec(st, sql, err, "marking the database as dmbench's")) != 0)
+            goto fail;
+    }
+    if ((rc = store_exec(st, "PRAGMA foreign_keys = ON", err, "enabling foreign keys")) != 0)
         goto fail;
     *out = st;
     return 0;
 fail:
     store_close(st);
     return rc;
+}
+
+int store_open(const char *path, dm_store **out, dm_err *err)
+{
+    return store_open_as(path, 0, out, err);
+}
+
+int store_open_readonly(const char *path, dm_store **out, dm_err *err)
+{
+    return store_open_as(path, 1, out, err);
 }
 
 void store_close(dm_store *st)

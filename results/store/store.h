@@ -19,9 +19,17 @@ extern "C" {
 
 typedef struct dm_store dm_store;
 
+/* The application id of dmbench's databases (PRAGMA application_id): "dmb1". */
+#define STORE_APPLICATION_ID 0x646d6231
+
 /* Opens (creating the file and its directory when missing) and migrates the database to
- * the current schema version. A database newer than this dmbench is DM_EINPUT. */
+ * the current schema version. A database newer than this dmbench, or one that is not
+ * dmbench's (another application id, or tables without dmbench's schema), is DM_EINPUT,
+ * and nothing is written to it. */
 int store_open(const char *path, dm_store **out, dm_err *err);
+/* As store_open, for commands that only read: the file is opened read-only, and written
+ * only to migrate a dmbench database of an older version. A missing file is an error. */
+int store_open_readonly(const char *path, dm_store **out, dm_err *err);
 void store_close(dm_store *st);
 /* The schema version this build writes, and the one the open database has. */
 int store_schema_version(void);

@@ -570,6 +570,9 @@ static void bad_axis_values_are_refused(void **st)
                 "out of range; expected an integer in 32..1024");
     parse_fails(HEAD "variants: [cpu]\naxes:\n  n: [0]\n", "5:7",
                 "bad value for axis 'n': n=0 is out of range");
+    /* 2^62 floats once overflowed the arrays' size and crashed (issue 15) */
+    parse_fails(HEAD "variants: [cpu]\naxes:\n  n: 4611686018427387904\n", "5:6",
+                "n=4611686018427387904 is out of range; expected an integer in 1..4294967296");
     parse_fails(HEAD "variants: [cpu]\naxes:\n  op: [copy, scale]\n", "5:14",
                 "expected one of copy|triad");
     parse_fails(HEAD "variants: [cpu]\naxes:\n  op: [copy, [triad]]\n", "5:14",

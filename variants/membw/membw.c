@@ -296,7 +296,7 @@ static int membw_streams_output(void *state, const void **out, dm_err *err)
 static const char *const membw_generators[] = {"random", NULL};
 
 static const dm_param_spec membw_dataset_params[] = {
-    {.name = "n", .type = DM_P_INT, .def = "16777216", .allowed = "1..",
+    {.name = "n", .type = DM_P_INT, .def = "16777216", .allowed = "1..4294967296",
      .help = "number of float elements in each array"},
     {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
      .help = "seed of the generator"},

@@ -605,7 +605,7 @@ static int tdm_packed_run_state(void *state, dm_err *err)
 static const char *const tdm_generators[] = {"uniform", "planted", NULL};
 
 static const dm_param_spec tdm_dataset_params[] = {
-    {.name = "length", .type = DM_P_INT, .def = "393019", .allowed = "1..",
+    {.name = "length", .type = DM_P_INT, .def = "393019", .allowed = "1..1073741824",
      .help = "letters in the database (a file: its first length letters)"},
     {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
      .help = "seed of the generator"},
@@ -617,11 +617,11 @@ static const dm_param_spec tdm_dataset_params[] = {
 };
 
 static const dm_param_spec tdm_problem_params[] = {
-    {.name = "level", .type = DM_P_INT, .def = "3", .allowed = "1..",
+    {.name = "level", .type = DM_P_INT, .def = "3", .allowed = "1..26",
      .help = "episode length: 26, 650, 15600, 358800 episodes at levels 1-4"},
     {.name = "episodes", .type = DM_P_ENUM, .def = "all", .allowed = NULL,
      .help = "all: every sequence of level distinct letters; else a file, one per line"},
-    {.name = "count", .type = DM_P_INT, .def = "0", .allowed = "0..",
+    {.name = "count", .type = DM_P_INT, .def = "0", .allowed = "0..16777216",
      .help = "episodes counted: the first N in lexicographic order (0: all)"},
     {0},
 };

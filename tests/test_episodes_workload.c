@@ -478,6 +478,36 @@ static void mining_sweep_stores_facts_per_level(void **state)
                                    " AND unit = 's' AND value > 0"), 6);
 }
 
+/* An episodes file the reference cannot read is bad input: `dmbench run` exits 2 naming
+ * it and the point, and leaves no database behind (nor a run in one that was there). */
+static void run_with_an_unreadable_episodes_file_leaves_nothing(void **state)
+{
+    fixture *f = *state;
+    char path[160], eps[160];
+    snprintf(eps, sizeof eps, "%s/bad.txt", f->dir);
+    write_file(eps, "A -> \n");
+    snprintf(path, sizeof path, "%s/bad.yaml", f->dir);
+    char yaml[512];
+    snprintf(yaml, sizeof yaml, "name: bad\nworkload: episodes\ndataset: { generator: sym26 }\n"
+             "variants: [cpu]\naxes:\n  seconds: 2\n  episodes: %s\n", eps);
+    write_file(path, yaml);
+    assert_int_equal(dmbench(f, "run %s --db %s --quiet", path, f->db), 2);
+    const char *said = slurp(f->errf);
+    assert_non_null(strstr(said, "bad.txt:1: empty name at episode node 2"));
+    assert_non_null(strstr(said, "(point cpu seconds=2,"));
+    assert_false(exists(f->db));
+    /* a database that was there keeps its runs, and gets none from this one */
+    char good[160];
+    snprintf(good, sizeof good, "%s/good.yaml", f->dir);
+    write_file(good, "name: good\nworkload: episodes\ndataset: { generator: sym26 }\n"
+                     "variants: [cpu]\naxes:\n  seconds: 2\n  level: 1\n"
+                     "measure: { min_samples: 6, max_time: 0.2 }\n");
+    assert_int_equal(dmbench(f, "run %s --db %s --quiet", good, f->db), 0);
+    assert_int_equal(dmbench(f, "run %s --db %s --quiet", path, f->db), 2);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +521,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(mine_flags_refuse_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(mining_sweep_stores_facts_per_level, setup, teardown),
         cmocka_unit_test(gpu_lists_must_fit_shared_memory),
+        cmocka_unit_test_setup_teardown(run_with_an_unreadable_episodes_file_leaves_nothing,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cupti_dm.h"
@@ -217,6 +218,17 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
     return DM_EXIT_OK;
 }
 
+/* Removes the database file at path and its WAL and shared-memory files. */
+static void cli_remove_db(const char *path)
+{
+    char side[4096];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
 int cli_run_sweep(const cli_run_args *a)
 {
     dm_err err = { 0 };
@@ -289,7 +301,9 @@ int cli_run_sweep(const cli_run_args *a)
         snprintf(key + strlen(key), klen - strlen(key), "\n# -a %s", a->overrides[i]);
 
     dm_sink sink;
-    if (store_sink_make(cli_db_path(a->db), &sink, &err) != 0)
+    const char *db = cli_db_path(a->db);
+    int db_was_there = access(db, F_OK) == 0;
+    if (store_sink_make(db, &sink, &err) != 0)
         goto fail;
     dm_run_opts ro = {
         .sink = &sink,
@@ -303,8 +317,12 @@ int cli_run_sweep(const cli_run_args *a)
         .timeline = timeline,
     };
     dm_run_result res;
-    if (runner_run(s, &e, &ro, &res, &err) != 0)
+    if (runner_run(s, &e, &ro, &res, &err) != 0) {
+        /* Bad input discarded the run; a database it made for nothing goes with it. */
+        if (err.code == DM_EINPUT && !db_was_there)
+            cli_remove_db(db);
         goto fail;
+    }
     if (!a->quiet) {
         dm_store *st = NULL;
         if (store_open(cli_db_path(a->db), &st, &err) != 0 || store_show_run(st, res.run_id, stdout, &err) != 0) {

@@ -257,7 +257,9 @@ static int take_facts(const dm_workload *w, const dm_variant *v, void *state,
 
 /* Verifies and measures one point, filling r (its facts into facts[0..DM_MAX_FACTS)).
  * Returns 0 when the point's outcome is decided (ok or failed, written in r), or
- * DM_EINPUT with fatal set for a bad dataset (the run stops). */
+ * DM_EINPUT with fatal set for bad input: a dataset that cannot be read, or a problem
+ * its CPU reference refuses as input (an unreadable episodes file, say); the run stops
+ * and is discarded. */
 static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r,
                      dm_measurement *m, dm_work *work, dm_cupti_point *cp, dm_fact *facts,
                      char *reason, size_t rlen, char *detail, size_t dlen, dm_err *fatal)
@@ -288,6 +290,12 @@ static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r
     }
     r->dataset_id = rs->ds_id;
     if (ensure_reference(rs, pt, &err) != 0) {
+        if (err.code == DM_EINPUT) {
+            char params[KEY_MAX];
+            dm_point_format(pt, params, sizeof params);
+            dm_err_set(fatal, DM_EINPUT, "%s (point %s %s)", err.msg, v->name, params);
+            return DM_EINPUT;
+        }
         r->verify = "error";
         snprintf(reason, rlen, "%s", err.msg);
         return 0;
@@ -567,7 +575,10 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         *err = keep;
         res->run_id = 0;
     } else {
-        const char *status = rc != 0 ? "failed" : res->interrupted ? "interrupted" : "complete";
+        /* A run none of whose measured points came out is not complete. */
+        const char *status = rc != 0 || (res->failed > 0 && res->ok == 0) ? "failed"
+                             : res->interrupted                          ? "interrupted"
+                                                                         : "complete";
         dm_err end_err = { 0 };
         if (SINK(&rs, run_end, rs.run_id, status, &end_err) != 0 && rc == 0) {
             *err = end_err;

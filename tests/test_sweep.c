@@ -273,17 +273,19 @@ static void device_constraint_is_skipped_without_a_device(void **st)
     assert_int_equal(f->e.n_pruned, 0);
 }
 
-static void division_by_zero_prunes_the_point(void **st)
+/* A constraint undefined at a point is an error naming the constraint and the point, not
+ * a silent prune (issue 15). */
+static void division_by_zero_is_an_error_naming_the_point(void **st)
 {
     fixture *f = *st;
-    parse_ok(f, HEAD "variants: [kernel]\naxes:\n  blocks_per_sm: [0, 4]\n"
+    parse_ok(f, HEAD "variants: [kernel]\naxes:\n  blocks_per_sm: [4, 0]\n"
                 "constraints:\n  - \"block / blocks_per_sm >= 32\"\n");
-    expand_ok(f, NULL);
-    assert_int_equal(f->e.n_pruned, 1);
-    assert_int_equal(f->e.points[0].pruned, 1);
-    assert_string_equal(f->e.points[0].reason,
-                        "division by zero in constraint 'block / blocks_per_sm >= 32'");
-    assert_int_equal(f->e.points[1].pruned, 0);
+    assert_int_equal(sweep_expand(f->s, NULL, &f->e, &f->err), DM_EINPUT);
+    assert_non_null(strstr(f->err.msg, "t.yaml: constraint 'block / blocks_per_sm >= 32' is "
+                                       "undefined at point #1 (kernel "));
+    assert_non_null(strstr(f->err.msg, "blocks_per_sm=0): division by zero"));
+    assert_null(f->e.points);
+    assert_int_equal(f->e.n, 0);
 }
 
 static void supports_prunes_memcpy_triad(void **st)
@@ -611,6 +613,14 @@ static void pow2_bounds_must_be_powers_of_two(void **st)
     (void)st;
     parse_fails(HEAD "variants: [cpu]\naxes:\n  n: {pow2: [1000, 4096]}\n", "5:14",
                 "pow2 bound 1000 is not a power of two; expected one such as 512 or 1024");
+    /* above 2^62 the next power of two overflows: only the one below is offered */
+    dm_sweep *big = NULL;
+    dm_err err = {0};
+    assert_int_equal(sweep_parse_string(HEAD "variants: [cpu]\naxes:\n  n: {pow2: [1, "
+                                        "9223372036854775807]}\n", "t.yaml", &big, &err),
+                     DM_EINPUT);
+    assert_string_equal(err.msg, "t.yaml:5:17: pow2 bound 9223372036854775807 is not a power "
+                                 "of two; expected one such as 4611686018427387904");
     parse_fails(HEAD "variants: [cpu]\naxes:\n  n: {pow2: [4096, 1024]}\n", "5:14",
                 "pow2 from 4096 is greater than to 1024");
 }
@@ -785,7 +795,7 @@ int main(void)
         T(counts_before_and_after_pruning),
         T(device_constraint_reads_the_device),
         T(device_constraint_is_skipped_without_a_device),
-        T(division_by_zero_prunes_the_point),
+        T(division_by_zero_is_an_error_naming_the_point),
         T(supports_prunes_memcpy_triad),
         T(large_expansion_keeps_order_and_counts),
         T(expansion_beyond_the_limit_is_refused),

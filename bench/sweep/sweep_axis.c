@@ -2,6 +2,7 @@
  * parameters, its values (a list, {range: [from, to, step]}, {pow2: [from, to]} or one
  * scalar) expanded to text and checked against every listed variant's spec. */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,9 @@ static int axis_pow2(const sweep_src *src, const sy_node *list, sweep_axis *a, i
         int64_t lo = 1;
         while (b[i] > 0 && lo <= b[i] / 2)
             lo *= 2;
+        if (lo > INT64_MAX / 2) /* the next power of two is beyond int64 */
+            return sweep_fail(src, list->items[i], err, "pow2 bound %" PRId64 " is not a "
+                              "power of two; expected one such as %" PRId64, b[i], lo);
         return sweep_fail(src, list->items[i], err, "pow2 bound %" PRId64 " is not a power of "
                           "two; expected one such as %" PRId64 " or %" PRId64, b[i], lo,
                           lo * 2);

@@ -2,7 +2,8 @@
  * crossed in file order (last fastest; a zip group advances as one axis at the place of
  * its first member), other parameters at their defaults or tuned values, open ones
  * resolved by the variant for the device (a hybrid's switch point); then pruned by the
- * constraints and by the variant's supports(). Pruned points stay with their reason.
+ * constraints and by the variant's supports(). Pruned points stay with their reason; a
+ * constraint undefined at a point is an error.
  * Also one point made the same way from NAME=VALUE assignments (`dmbench mine`). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,8 +193,11 @@ static void xapply_tuned(const xplan *p, const dm_device *dev, dm_point *pt)
         xtune_param(dev, pt, p->tuned[k]);
 }
 
-/* Prunes sp by the first constraint that is false or undefined, then by supports(). */
-static void xprune(const xplan *p, const dm_device *dev, dm_sweep_point *sp)
+/* Prunes sp (the k-th point of sweep s) by the first constraint that is false, then by
+ * supports(). Returns 0, or DM_EINPUT when a constraint is undefined at the point
+ * (division by zero, say): an error in the sweep, named with the point. */
+static int xprune(const dm_sweep *s, const xplan *p, const dm_device *dev, size_t k,
+                  dm_sweep_point *sp, dm_err *err)
 {
     const dm_point *pt = &sp->point;
     for (int c = 0; c < p->ncons; c++) {
@@ -210,15 +214,16 @@ static void xprune(const xplan *p, const dm_device *dev, dm_sweep_point *sp)
         expr_val r;
         dm_err why;
         if (expr_eval(x->c->expr, x->vals, &r, &why)) {
-            sp->pruned = 1;
-            snprintf(sp->reason, sizeof sp->reason, "%.120s in constraint '%s'", why.msg,
-                     x->c->text);
-            return;
+            char params[1024];
+            dm_point_format(pt, params, sizeof params);
+            return dm_err_set(err, DM_EINPUT, "%s: constraint '%s' is undefined at point #%zu "
+                              "(%s %s): %s", s->path, x->c->text, k, pt->variant->name,
+                              params, why.msg);
         }
         if (r.type != EXPR_NUM || r.num == 0) {
             sp->pruned = 1;
             snprintf(sp->reason, sizeof sp->reason, "constraint '%s' is false", x->c->text);
-            return;
+            return 0;
         }
     }
     const dm_variant *v = pt->variant;
@@ -228,11 +233,13 @@ static void xprune(const xplan *p, const dm_device *dev, dm_sweep_point *sp)
             snprintf(sp->reason, sizeof sp->reason, "variant '%s' does not support it",
                      v->name);
     }
+    return 0;
 }
 
-/* Writes p's points to out, odometer style: the last dimension fastest. */
-static void xplan_fill(const xplan *p, const dm_device *dev, dm_sweep_point *out,
-                       size_t *n_pruned)
+/* Writes p's points to out (the sweep's from its point first on), odometer style: the
+ * last dimension fastest. Returns 0, or xprune's error. */
+static int xplan_fill(const dm_sweep *s, const xplan *p, const dm_device *dev,
+                      dm_sweep_point *out, size_t first, size_t *n_pruned, dm_err *err)
 {
     int idx[p->ndims + 1];
     memset(idx, 0, sizeof idx);
@@ -247,11 +254,14 @@ static void xplan_fill(const xplan *p, const dm_device *dev, dm_sweep_point *out
         xapply_tuned(p, dev, &sp->point);
         if (dev && sp->point.variant->resolve)
             sp->point.variant->resolve(&sp->point, dev);
-        xprune(p, dev, sp);
+        int rc = xprune(s, p, dev, first + k, sp, err);
+        if (rc)
+            return rc;
         *n_pruned += sp->pruned != 0;
         for (int d = p->ndims - 1; d >= 0 && ++idx[d] == p->dims[d].len; d--)
             idx[d] = 0;
     }
+    return 0;
 }
 
 int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_err *err)
@@ -287,9 +297,13 @@ int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_
         goto fail;
     }
     out->points = mem;
-    for (int v = 0; v < s->nvariants; v++) {
-        xplan_fill(&plans[v], dev, out->points + out->n, &out->n_pruned);
+    for (int v = 0; v < s->nvariants && rc == 0; v++) {
+        rc = xplan_fill(s, &plans[v], dev, out->points + out->n, out->n, &out->n_pruned, err);
         out->n += plans[v].count;
+    }
+    if (rc) {
+        munmap(mem, total * sizeof *out->points);
+        memset(out, 0, sizeof *out);
     }
 fail:
     for (int v = 0; v < s->nvariants; v++)

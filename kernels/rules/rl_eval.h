@@ -32,9 +32,12 @@ typedef struct rl_result {
      * condition's support; an expression's last token gives n_a or n_c. */
     int64_t ntok;
     int64_t *tok_support;
-    /* GP operations interpreted, counted as the paper counts them for Table 4 (its
-     * GPops column is 58 x instances x rules): one per RPN symbol per instance, every
-     * symbol of antecedent and consequent evaluated on every instance. */
+    /* GP operations interpreted, counted as the paper counts them: "the number of
+     * primitives interpreted by the system" (lines 947-951), its Table 4 GPops column
+     * being 58 x instances x rules in every row, so symbols of a rule x instances. One
+     * per RPN token per instance, antecedent and consequent, every token evaluated on
+     * every instance (no short cut). The paper does not say how a condition splits into
+     * symbols; here a condition `attr op value` is one token, as AND, OR, NOT are. */
     int64_t gpops;
 } rl_result;
 

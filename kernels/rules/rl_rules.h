@@ -86,7 +86,8 @@ int rl_ruleset_check(const rl_ruleset *rs, const rl_table *t, int *depth, dm_err
  * Lines that are blank or start with # are skipped. Writing and parsing again gives the
  * same tokens. */
 
-/* Rule r of rs as text (malloc'd, no line end), or NULL without memory. */
+/* Rule r of rs as text (malloc'd, no line end), or NULL without memory. rs must check
+ * against t (rl_ruleset_check), as parsed and generated sets do. */
 char *rl_rule_text(const rl_ruleset *rs, int r, const rl_table *t);
 /* Writes every rule, one per line. Returns 0, or DM_ERUNTIME when a write fails. */
 int rl_rules_write(const rl_ruleset *rs, const rl_table *t, FILE *f, dm_err *err);

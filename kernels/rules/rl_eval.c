@@ -56,9 +56,10 @@ static void rl_cond(const rl_table *t, const rl_token *k, int64_t i0, int m, uin
     }
 }
 
+/* The true rows among o[0..m), m <= RL_BLOCK (a 32-bit sum vectorises well). */
 static int64_t rl_sum(const uint8_t *o, int m)
 {
-    int64_t s = 0;
+    uint32_t s = 0;
     for (int i = 0; i < m; i++)
         s += o[i];
     return s;
@@ -105,7 +106,7 @@ static void rl_run_item(const rl_job *job, rl_item *it, uint8_t *stack)
         rl_expr(job->t, ante, rule->nante, i0, m, stack, it->tok);
         memcpy(a, stack, (size_t)m);
         rl_expr(job->t, cons, rule->ncons, i0, m, stack, it->tok + rule->nante);
-        int64_t ac = 0;
+        uint32_t ac = 0;
         for (int i = 0; i < m; i++)
             ac += a[i] & stack[i];
         it->ac += ac;
@@ -185,6 +186,8 @@ int rl_evaluate(const rl_table *t, const rl_ruleset *rs, int threads, rl_result 
 {
     memset(res, 0, sizeof *res);
     rl_job job = {.t = t, .rs = rs};
+    atomic_init(&job.next, 0);
+    atomic_init(&job.oom, 0);
     int rc = rl_ruleset_check(rs, t, &job.depth, err);
     if (rc)
         return rc;

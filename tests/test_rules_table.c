@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "rng.h"
 #include "rules/rl_table.h"
 #include "tmpdir.h"
 
@@ -254,6 +255,40 @@ static void test_load_shared_datasets(void **state)
     rl_table_free(&t);
 }
 
+/* Random text from a small alphabet of separators, digits, letters, spaces and line
+ * ends: the loader either reads a table whose every row is full or refuses it with one
+ * line naming the input; it never crashes. */
+static void test_load_random_text(void **state)
+{
+    (void)state;
+    static const char alphabet[] = ",,\t\n\n\r 0123456789.-eEab";
+    dm_rng r = dm_rng_seed(77);
+    char text[200];
+    int loaded = 0;
+    for (int round = 0; round < 20000; round++) {
+        size_t n = dm_rng_below(&r, sizeof text);
+        for (size_t i = 0; i < n; i++)
+            text[i] = alphabet[dm_rng_below(&r, sizeof alphabet - 1)];
+        rl_table t;
+        dm_err err = {0};
+        int rc = rl_table_parse(text, n, "fuzz.csv", NULL, &t, &err);
+        if (rc == 0) {
+            loaded++;
+            assert_true(t.n >= 1 && t.ncols >= 1);
+            for (int j = 0; j < t.ncols; j++)
+                assert_true(t.cols[j].kind == RL_NUMERIC ? t.cols[j].num != NULL
+                                                         : t.cols[j].code != NULL);
+            rl_table_free(&t);
+        } else {
+            assert_int_equal(rc, DM_EINPUT);
+            assert_true(strncmp(err.msg, "fuzz.csv:", 9) == 0);
+            assert_null(strchr(err.msg, '\n'));
+            assert_null(t.cols);
+        }
+    }
+    assert_true(loaded > 100);
+}
+
 static void test_synth(void **state)
 {
     (void)state;
@@ -300,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_load_no_header_tsv_and_options),
         cmocka_unit_test(test_load_gzip),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_load_random_text),
         cmocka_unit_test(test_load_shared_datasets),
         cmocka_unit_test(test_synth),
     };

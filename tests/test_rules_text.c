@@ -134,7 +134,8 @@ static void parse_fails(const rl_table *t, const char *text, const char *where,
 static void test_parse_errors(void **state)
 {
     const rl_table *t = *state;
-    parse_fails(t, "IF x <= THEN x = 1", "1:9", "expected a number for numeric attribute x, got 'THEN'");
+    parse_fails(t, "IF x <= THEN x = 1", "1:9",
+                "expected a number for numeric attribute x, got 'THEN'");
     parse_fails(t, "IF y < 1 THEN x = 1", "1:4", "unknown attribute 'y'");
     parse_fails(t, "IF colour < red THEN x = 1", "1:11", "< needs a numeric attribute");
     parse_fails(t, "IF colour in [1, 2] THEN x = 1", "1:11", "'in' needs a numeric attribute");
@@ -142,7 +143,8 @@ static void test_parse_errors(void **state)
                 "'blue' is not a value of attribute colour");
     parse_fails(t, "IF x in [3, 1] THEN x = 1", "1:9", "empty range");
     parse_fails(t, "IF x in (1, 2) THEN x = 1", "1:9", "expected '[' after 'in'");
-    parse_fails(t, "IF x in [1; 2] THEN x = 1", "1:10", "expected a number for numeric attribute x, got '1;'");
+    parse_fails(t, "IF x in [1; 2] THEN x = 1", "1:10",
+                "expected a number for numeric attribute x, got '1;'");
     parse_fails(t, "IF x in [1 2] THEN x = 1", "1:12", "expected ',' in the range");
     parse_fails(t, "IF x in [1, 2 THEN x = 1", "1:15", "expected ']' to end the range");
     parse_fails(t, "IF (x < 1 THEN x = 1", "1:11", "expected ')', got 'THEN'");

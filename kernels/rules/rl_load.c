@@ -338,7 +338,10 @@ int rl_table_parse(const char *text, size_t len, const char *what, const rl_load
     if (!nonblank)
         return dm_err_set(err, DM_EINPUT, "%s:1:1: empty file (no rows)", what);
     rl_loader ld = {.what = what, .t = t, .err = err};
-    ld.sep = opts && opts->sep ? opts->sep : memchr(first.b, '	', (size_t)(first.e - first.b)) ? '	' : ',';
+    if (opts && opts->sep)
+        ld.sep = opts->sep;
+    else /* a tab in the first line: TSV */
+        ld.sep = memchr(first.b, '\t', (size_t)(first.e - first.b)) ? '\t' : ',';
     int header = rl_is_header(&ld, opts ? opts->header : RL_HEADER_AUTO, &first,
                               nonblank > 1 ? &second : NULL);
     int64_t n = nonblank - header;

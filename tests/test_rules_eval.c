@@ -2,7 +2,8 @@
  * trees built here, evaluated recursively instance by instance) on many small random
  * tables; every thread count giving the single-threaded result bit for bit; the
  * contingency table summing to N; the measures on hand-computed tables (conviction +inf,
- * NaN where the paper's formulas divide 0 by 0); the GP operations of Table 4. */
+ * NaN where the paper's formulas divide 0 by 0); the result's CSV (values read back
+ * exactly); the GP operations of Table 4. */
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
@@ -315,6 +316,75 @@ static void test_measures_by_hand(void **state)
     assert_int_equal(r.n_ac, 1);
 }
 
+/* Asserts that field text reads back as exactly v (NaN as "nan"). */
+static void same_double(const char *text, double v)
+{
+    double got = strtod(text, NULL);
+    if (!(isnan(v) ? isnan(got) && strncmp(text, "nan", 3) == 0
+                   : memcmp(&got, &v, sizeof v) == 0))
+        fail_msg("'%s' read back is not %.17g", text, v);
+}
+
+static void test_write_csv(void **state)
+{
+    (void)state;
+    const char *csv = "a,b,k\n1,1,x\n1,1,y\n1,0,x\n0,1,\"q\"\n0,0,x\n0,0,x\n0,0,x\n0,0,x\n0,0,x\n"
+                      "0,0,x\n";
+    const char *rules = "IF a = 1 THEN b = 1\n"
+                        "IF a = 1 AND b = 1 THEN b = 1\n"
+                        "IF a = 5 THEN b = 1\n"
+                        "IF a in [0, 1] OR k = \"\\\"q\\\"\" THEN b = 1\n";
+    rl_table t;
+    rl_ruleset rs;
+    rl_result res;
+    dm_err err = {0};
+    assert_int_equal(rl_table_parse(csv, strlen(csv), "w.csv", NULL, &t, &err), 0);
+    if (rl_rules_parse(rules, strlen(rules), "w.txt", &t, &rs, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(rl_evaluate(&t, &rs, 1, &res, &err), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(rl_result_write(&res, &rs, &t, f, &err), 0);
+    fclose(f);
+    char *line = strtok(text, "\n");
+    assert_string_equal(line,
+                        "rule,n_ac,n_anc,n_nac,n_nanc,support,confidence,lift,leverage,conviction");
+    static const char *starts[4] = {
+        "\"IF a = 1 THEN b = 1\",2,1,1,6,",
+        "\"IF a = 1 AND b = 1 THEN b = 1\",2,0,1,7,",
+        "\"IF a = 5 THEN b = 1\",0,0,3,7,0,nan,nan,0,nan",
+        "\"IF a in [0, 1] OR k = \"\"\\\"\"q\\\"\"\"\" THEN b = 1\",3,7,0,0,",
+    };
+    for (int r = 0; r < 4; r++) {
+        line = strtok(NULL, "\n");
+        assert_non_null(line);
+        if (strncmp(line, starts[r], strlen(starts[r])) != 0)
+            fail_msg("line '%s', expected it to start '%s'", line, starts[r]);
+        /* The five measures are the last five fields. */
+        const char *field[5];
+        const char *p = line + strlen(line);
+        for (int k = 4; k >= 0; k--) {
+            while (p[-1] != ',')
+                p--;
+            field[k] = p--;
+        }
+        const rl_rule_result *q = &res.rule[r];
+        same_double(field[0], q->support);
+        same_double(field[1], q->confidence);
+        same_double(field[2], q->lift);
+        same_double(field[3], q->leverage);
+        same_double(field[4], q->conviction);
+        if (r == 1) /* never wrong where it applies */
+            assert_string_equal(field[4], "inf");
+    }
+    assert_null(strtok(NULL, "\n"));
+    free(text);
+    rl_result_free(&res);
+    rl_ruleset_free(&rs);
+    rl_table_free(&t);
+}
+
 static void test_gpops_table4(void **state)
 {
     (void)state;
@@ -345,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_measures_by_hand),
         cmocka_unit_test(test_interpreter_vs_brute_force),
         cmocka_unit_test(test_threads_match_single),
+        cmocka_unit_test(test_write_csv),
         cmocka_unit_test(test_gpops_table4),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
 #define DM_RL_EVAL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dm.h"
 #include "rules/rl_rules.h"
@@ -49,6 +50,14 @@ typedef struct rl_result {
 int rl_evaluate(const rl_table *t, const rl_ruleset *rs, int threads, rl_result *res,
                 dm_err *err);
 void rl_result_free(rl_result *res);
+
+/* Writes res as CSV with a header line: rule (its text, quoted, quotes doubled), n_ac,
+ * n_anc, n_nac, n_nanc, support, confidence, lift, leverage, conviction; measures in
+ * their shortest exact form, conviction's +infinity as "inf", the undefined 0/0 ones as
+ * "nan" (rl_measures.c). rs and t are those res was evaluated with (rl_write.c). Returns
+ * 0, or DM_ERUNTIME when a write fails or without memory. */
+int rl_result_write(const rl_result *res, const rl_ruleset *rs, const rl_table *t, FILE *f,
+                    dm_err *err);
 
 /* Fills r's five measures from its contingency table over n instances (rl_measures.c;
  * the definitions and their edge cases are there). */

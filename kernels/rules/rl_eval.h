@@ -43,7 +43,7 @@ typedef struct rl_result {
 } rl_result;
 
 /* Evaluates every rule of rs on every row of t with threads threads (1: in the calling
- * thread, no pthreads; 0: one per online core), the work split into (rule, block of
+ * thread, no pthreads; 0 or less: one per online core), the work split into (rule, block of
  * instances) items whose counts are summed in a fixed order, so any thread count gives
  * the same result. Returns 0; DM_EINPUT when rs does not check against t
  * (rl_ruleset_check) or t has no rows; DM_ERUNTIME without memory or threads. */

@@ -106,8 +106,9 @@ int rl_rules_load(const char *path, const rl_table *t, rl_ruleset *rs, dm_err *e
 /* nrules random rules of exactly symbols RPN tokens each (antecedent and consequent
  * together; the paper's Table 4 has 58: its GPops column over instances x rules),
  * deterministic by seed: the antecedent's share uniform in 1 .. symbols - 1, each
- * expression a random tree of that size (NOT at a fifth of the inner nodes, AND and OR
- * evenly otherwise), each condition on a random column of t with a value taken from a
+ * expression a random tree of that size (an inner node is NOT with probability 1/5, or
+ * whenever its subtree has two symbols, else AND or OR evenly, the symbols split
+ * uniformly between its operands), each condition on a random column of t with a value taken from a
  * random row (a range between two rows' values): numeric columns any of the seven
  * conditions, categorical ones = or !=. Returns 0; DM_EINPUT for nrules < 1, symbols < 2,
  * or a table without rows or columns; DM_ERUNTIME without memory. */

@@ -209,6 +209,42 @@ static void interrupted_run_resumes_where_it_stopped(void **state)
     assert_non_null(strstr(slurp(f->errf), "no unfinished run"));
 }
 
+/* A run killed outright (SIGKILL) cannot say it ended: show reads it as interrupted at
+ * once, the next writing dmbench records it so, and --resume continues it. */
+static void killed_run_is_interrupted_and_resumes(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/long.yaml", f->dir);
+    write_file(path, "name: long\nworkload: membw\ndataset: { generator: random }\n"
+                     "variants: [cpu]\naxes: { n: { range: [1, 300, 1] } }\n"
+                     "measure: { min_samples: 100000, max_time: 0.01 }\n");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stderr);
+        execl(DMBENCH, DMBENCH, "run", path, "--db", f->db, "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 200 && !exists(f->db); i++)
+        usleep(20000);
+    usleep(500000);
+    /* while it runs, it is running, and --resume elsewhere does not take it */
+    assert_int_equal(dmbench(f, "show 1 --db %s", f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "run 1: running\n"));
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(dmbench(f, "show 1 --db %s", f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "run 1: interrupted (its process is gone)"));
+    assert_int_equal(dmbench(f, "run %s --db %s --resume", path, f->db), 0);
+    assert_non_null(strstr(slurp(f->errf), "resuming run 1"));
+    assert_int_equal(exported_points(f), 300);
+    assert_int_equal(dmbench(f, "show 1 --db %s", f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "run 1: complete\n"));
+}
+
 static void list_shows_parameters_and_rejects_unknown_workloads(void **state)
 {
     fixture *f = *state;
@@ -238,6 +274,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(bad_sweep_names_file_line_column_and_writes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_axis_override_is_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(dry_run_counts_points_and_runs_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(killed_run_is_interrupted_and_resumes, setup, teardown),
         cmocka_unit_test_setup_teardown(cpu_sweep_runs_shows_and_exports, setup, teardown),
         cmocka_unit_test_setup_teardown(gpu_variants_without_gpu_are_skipped_with_the_reason, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_dataset_is_rejected_before_anything_is_stored, setup, teardown),

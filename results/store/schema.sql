@@ -322,11 +322,15 @@ CREATE TABLE point_facts (
     PRIMARY KEY (point_id, idx)
 );
 
--- ==== version 6: the stopping rule's noise figure and the outliers of each point
+-- ==== version 6: the stopping rule's noise figure and the outliers of each point; the
+-- process of a run
 -- criterion: 'median' (the noise judged is half the width of the median's 95 %
 -- confidence interval over the median) or 'stdrel' (stdev over mean, kept in noise for
 -- every point). A sample is an outlier above median + outlier_k x 1.4826 x MAD.
 -- Points and runs from before version 6 have NULL here (stdrel was the rule then).
+-- pid: the process running the run (on runs.host); a 'running' run whose process is gone
+-- was killed, and the next writing dmbench on that host marks it 'interrupted'.
+ALTER TABLE runs ADD COLUMN pid INTEGER;
 ALTER TABLE runs ADD COLUMN criterion TEXT;
 ALTER TABLE runs ADD COLUMN outlier_k REAL;
 ALTER TABLE samples ADD COLUMN outlier INTEGER NOT NULL DEFAULT 0;

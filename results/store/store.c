@@ -4,12 +4,14 @@
 #include <assert.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -56,21 +58,22 @@ static const char *const store_sql[SQL_COUNT] = {
         " sm_clock_mhz_start, mem_clock_mhz_start, clock_source, no_gpu_reason,"
         " dmbench_version, git_commit, git_dirty, build_flags, argv, sweep_name, sweep_path,"
         " sweep_text, workload, baseline, measure_mode, min_samples, max_noise, max_time,"
-        " max_samples, criterion, outlier_k, points_total, points_planned)"
+        " max_samples, criterion, outlier_k, points_total, points_planned, pid)"
         " VALUES (:started_at, 'running', :host, :gpu_name, :gpu_uuid, :gpu_cc, :gpu_sms,"
         " :gpu_l2_bytes, :gpu_mem_bytes, :gpu_pci_bus_id, :driver_version, :runtime_version,"
         " :sm_clock_mhz_start, :mem_clock_mhz_start, :clock_source, :no_gpu_reason,"
         " :dmbench_version, :git_commit, :git_dirty, :build_flags, :argv, :sweep_name,"
         " :sweep_path, :sweep_text, :workload, :baseline, :measure_mode, :min_samples,"
         " :max_noise, :max_time, :max_samples, :criterion, :outlier_k, :points_total,"
-        " :points_planned)",
+        " :points_planned, :pid)",
     [SQL_RUN_END] = "UPDATE runs SET status = :status, ended_at = :ended_at WHERE id = :id",
     [SQL_RUN_DISCARD] = "DELETE FROM runs WHERE id = :id",
     [SQL_RUN_NOTE] = "INSERT INTO run_notes (run_id, key, value) VALUES (:id, :key, :value)"
                      " ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value",
-    [SQL_RUN_REOPEN] = "UPDATE runs SET status = 'running', ended_at = NULL WHERE id = :id",
+    [SQL_RUN_REOPEN] = "UPDATE runs SET status = 'running', ended_at = NULL, pid = :pid"
+                       " WHERE id = :id",
     [SQL_FIND_RESUMABLE] = "SELECT id FROM runs WHERE sweep_name IS :name"
-                           " AND sweep_text IS :text AND status <> 'complete'"
+                           " AND sweep_text IS :text AND status IN ('interrupted', 'failed')"
                            " ORDER BY id DESC LIMIT 1",
     [SQL_POINT_DONE] = "SELECT 1 FROM points WHERE run_id = :id AND idx = :idx",
     [SQL_DATASET_INSERT] =
@@ -430,6 +433,22 @@ static int store_use_wal(dm_store *st, dm_err *err)
     return rc;
 }
 
+int store_run_process_gone(const char *host, int64_t pid)
+{
+    char here[256] = "";
+    gethostname(here, sizeof here - 1);
+    return host && pid > 0 && strcmp(host, here) == 0 && kill((pid_t)pid, 0) != 0 &&
+           errno == ESRCH;
+}
+
+/* SQL dm_process_gone(host, pid): store_run_process_gone, for queries and updates. */
+static void store_sql_process_gone(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    sqlite3_result_int(ctx, store_run_process_gone((const char *)sqlite3_value_text(argv[0]),
+                                                   sqlite3_value_int64(argv[1])));
+}
+
 /* store_open, or store_open_readonly when readonly. */
 static int store_open_as(const char *path, int readonly, dm_store **out, dm_err *err)
 {
@@ -450,6 +469,11 @@ static int store_open_as(const char *path, int readonly, dm_store **out, dm_err 
         goto fail;
     }
     sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+    if (sqlite3_create_function(st->db, "dm_process_gone", 2, SQLITE_UTF8, NULL,
+                                store_sql_process_gone, NULL, NULL) != SQLITE_OK) {
+        rc = store_fail(st, err, "registering dm_process_gone");
+        goto fail;
+    }
     if ((rc = store_user_version(st, &version, err)) != 0 ||
         (rc = store_check_owner(st, version, &id, err)) != 0 ||
         (rc = store_check_version(st, version, err)) != 0)
@@ -468,7 +492,10 @@ static int store_open_as(const char *path, int readonly, dm_store **out, dm_err 
         if ((rc = store_exec(st, sql, err, "marking the database as dmbench's")) != 0)
             goto fail;
     }
-    if ((rc = store_exec(st, "PRAGMA foreign_keys = ON", err, "enabling foreign keys")) != 0)
+    if ((rc = store_exec(st, "PRAGMA foreign_keys = ON", err, "enabling foreign keys")) != 0 ||
+        (!readonly && (rc = store_exec(st, "UPDATE runs SET status = 'interrupted' WHERE status"
+                                       " = 'running' AND dm_process_gone(host, pid)", err,
+                                       "marking the runs whose process is gone")) != 0))
         goto fail;
     *out = st;
     return 0;
@@ -541,7 +568,8 @@ static int bind_run(sqlite3_stmt *s, const dm_run_info *info)
              bind_text(s, ":workload", info->workload) ||
              bind_text(s, ":baseline", info->baseline) ||
              bind_int(s, ":points_total", info->points_total) ||
-             bind_int(s, ":points_planned", info->points_planned);
+             bind_int(s, ":points_planned", info->points_planned) ||
+             bind_int(s, ":pid", getpid());
     if (rc == 0 && d)
         rc = bind_int(s, ":gpu_sms", d->sms) || bind_int(s, ":gpu_l2_bytes", d->l2_bytes) ||
              bind_int(s, ":gpu_mem_bytes", d->mem_bytes) ||
@@ -575,6 +603,7 @@ static int store_run_change(dm_store *st, int which, int64_t run_id, const char 
 {
     sqlite3_stmt *s = store_stmt(st, which);
     if (!s || bind_int(s, ":id", run_id) != SQLITE_OK ||
+        (sqlite3_bind_parameter_index(s, ":pid") && bind_int(s, ":pid", getpid()) != SQLITE_OK) ||
         (status && (bind_text(s, ":status", status) != SQLITE_OK ||
                     bind_time(s, ":ended_at", unix_now()) != SQLITE_OK)) ||
         step_done(s) != SQLITE_DONE)

@@ -31,6 +31,11 @@ int store_open(const char *path, dm_store **out, dm_err *err);
  * only to migrate a dmbench database of an older version. A missing file is an error. */
 int store_open_readonly(const char *path, dm_store **out, dm_err *err);
 void store_close(dm_store *st);
+/* 1 when a run recorded as running on host by process pid cannot be: it ran on this
+ * host and that process is gone (killed before it could record its end). Queries on an
+ * open store have it as SQL dm_process_gone(host, pid); opening a store to write marks
+ * such runs 'interrupted'. */
+int store_run_process_gone(const char *host, int64_t pid);
 /* The schema version this build writes, and the one the open database has. */
 int store_schema_version(void);
 int store_db_version(dm_store *st, int *version, dm_err *err);

@@ -152,11 +152,18 @@ static void fmt_bytes(double b, char *buf, size_t n)
 
 /* ---- show: the list of runs ---- */
 
+/* A run's status as shown: 'running' whose process on this host is gone reads
+ * 'interrupted' (the next writing dmbench records it so). */
+#define STORE_READ_STATUS                                                                  \
+    "CASE WHEN r.status = 'running' AND dm_process_gone(r.host, r.pid) THEN 'interrupted'" \
+    " ELSE r.status END"
+
 /* Writes nothing when there are no runs: `dmbench show` then says so once. */
 int store_show_runs(dm_store *st, FILE *out, dm_err *err)
 {
     static const char *const sql =
-        "SELECT r.id, r.started_at, r.status, r.workload, r.sweep_name, r.gpu_name,"
+        "SELECT r.id, r.started_at, " STORE_READ_STATUS " AS status, r.workload,"
+        " r.sweep_name, r.gpu_name,"
         " (SELECT count(*) FROM points p WHERE p.run_id = r.id) AS stored,"
         " (SELECT count(*) FROM points p WHERE p.run_id = r.id AND p.status = 'ok') AS ok,"
         " (SELECT max(length(sweep_name)) FROM runs) AS sweep_w,"
@@ -204,7 +211,9 @@ static void fmt_cuda_version(long long v, char *buf, size_t n)
 static void show_fingerprint(sqlite3_stmt *r, FILE *out)
 {
     char line[2048];
-    fprintf(out, "run %lld: %s\n", col_int(r, "id"), col_text(r, "status"));
+    const char *status = col_text(r, "shown_status");
+    fprintf(out, "run %lld: %s%s\n", col_int(r, "id"), status,
+            strcmp(status, col_text(r, "status")) != 0 ? " (its process is gone)" : "");
     show_line(out, "started", col_text(r, "started_at"));
     show_line(out, "ended", col_text(r, "ended_at"));
     line[0] = '\0';
@@ -594,7 +603,8 @@ int store_show_run(dm_store *st, int64_t run_id, FILE *out, dm_err *err)
     int rc = resolve_run(st, run_id, &id, err);
     if (rc != 0)
         return rc;
-    sqlite3_stmt *r = read_prepare(st, "SELECT * FROM runs WHERE id = ?1", id);
+    sqlite3_stmt *r = read_prepare(st, "SELECT r.*, " STORE_READ_STATUS " AS shown_status"
+                                       " FROM runs r WHERE r.id = ?1", id);
     if (!r || sqlite3_step(r) != SQLITE_ROW) {
         rc = read_fail(st, err, "reading run %lld", (long long)id);
         sqlite3_finalize(r);

@@ -373,7 +373,8 @@ static int store_migrate_step(dm_store *st, int from, dm_err *err)
         return DM_ERUNTIME;
     }
     sqlite3_finalize(s);
-    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", from + 1);
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d",
+             from + 1, STORE_APPLICATION_ID);
     return store_exec(st, sql, err, what);
 }
 
@@ -474,9 +475,17 @@ static int store_open_as(const char *path, int readonly, dm_store **out, dm_err 
         rc = store_fail(st, err, "registering dm_process_gone");
         goto fail;
     }
+    /* One read transaction, so that a migration another process commits meanwhile is
+     * seen whole or not at all. */
+    if ((rc = store_exec(st, "BEGIN", err, "reading the schema")) != 0)
+        goto fail;
     if ((rc = store_user_version(st, &version, err)) != 0 ||
         (rc = store_check_owner(st, version, &id, err)) != 0 ||
-        (rc = store_check_version(st, version, err)) != 0)
+        (rc = store_check_version(st, version, err)) != 0) {
+        store_rollback(st);
+        goto fail;
+    }
+    if ((rc = store_exec(st, "COMMIT", err, "reading the schema")) != 0)
         goto fail;
     if (readonly && version < store_schema_version()) {
         /* dmbench's, but older: migrated once, by opening it to write */

@@ -1,0 +1,298 @@
+/* cl_table.c - instance tables as Huang et al. build them: size 2 from the grid (each
+ * instance against the neighbouring cells' instances of the other feature), size k + 1 by
+ * the sort-merge join of two size-k tables sharing a (k-1)-prefix; with the participation
+ * index, identical whether one thread or many build the table in chunks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coloc/cl_index.h"
+
+/* A growing list of ids. */
+typedef struct cl_buf {
+    uint32_t *ids;
+    uint64_t len, cap;
+    int oom;
+} cl_buf;
+
+/* Appends n ids, then one more (last); sets oom when out of memory. */
+static void cl_buf_push(cl_buf *b, const uint32_t *ids, int n, uint32_t last)
+{
+    if (b->len + (uint64_t)n + 1 > b->cap) {
+        uint64_t cap = b->cap ? b->cap * 2 : 1024;
+        while (cap < b->len + (uint64_t)n + 1)
+            cap *= 2;
+        uint32_t *p = realloc(b->ids, cap * sizeof *p);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->ids = p;
+        b->cap = cap;
+    }
+    memcpy(b->ids + b->len, ids, (size_t)n * sizeof *ids);
+    b->ids[b->len + (uint64_t)n] = last;
+    b->len += (uint64_t)n + 1;
+}
+
+/* Marks instance i as participating (a relaxed atomic store: threads may mark the same). */
+static inline void cl_mark(uint8_t *flags, uint32_t i)
+{
+    if (!__atomic_load_n(&flags[i], __ATOMIC_RELAXED))
+        __atomic_store_n(&flags[i], 1, __ATOMIC_RELAXED);
+}
+
+/* One build of a table, split in chunks: chunk c covers lo[c] .. lo[c+1]-1 (size 2:
+ * instances of feat[0], from its first; joins: rows of t1). */
+typedef struct cl_job {
+    const cl_inst *s;
+    const int *feat;
+    int k; /* the size of the tables joined (1 for size 2) */
+    const cl_table *t1, *t2;
+    uint8_t *flags;
+    uint64_t *lo;
+    cl_buf *out;
+} cl_job;
+
+static int cl_cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Size 2, one chunk: the rows (i, j), i of feat[0] and j of feat[1] neighbours, by i then
+ * j. j is looked for in the 3 x 3 cells around i's (see cl_index.h on why that is all). */
+static void cl_job_grid(void *ctx, int c)
+{
+    cl_job *job = ctx;
+    const cl_inst *s = job->s;
+    uint32_t a0 = s->start[job->feat[0]], blo = s->start[job->feat[1]],
+             bhi = s->start[job->feat[1] + 1];
+    uint32_t *near = NULL;
+    size_t ncap = 0;
+    cl_buf *out = &job->out[c];
+    for (uint64_t ii = job->lo[c]; ii < job->lo[c + 1] && !out->oom; ii++) {
+        uint32_t i = a0 + (uint32_t)ii;
+        size_t nn = 0;
+        for (int32_t r = s->row[i] - 1; r <= s->row[i] + 1; r++) {
+            if (r < 0 || r >= s->grid.nrows)
+                continue;
+            for (int32_t q = s->col[i] - 1; q <= s->col[i] + 1; q++) {
+                if (q < 0 || q >= s->grid.ncols)
+                    continue;
+                size_t cell = (size_t)r * s->grid.ncols + q;
+                const uint32_t *it = s->cell_items + s->cell_start[cell],
+                               *end = s->cell_items + s->cell_start[cell + 1];
+                for (; it < end && *it < bhi; it++) {
+                    if (*it < blo || !cl_inst_near(s, i, *it))
+                        continue;
+                    if (nn == ncap) {
+                        size_t cap = ncap ? ncap * 2 : 64;
+                        uint32_t *p = realloc(near, cap * sizeof *p);
+                        if (!p) {
+                            out->oom = 1;
+                            free(near);
+                            return;
+                        }
+                        near = p;
+                        ncap = cap;
+                    }
+                    near[nn++] = *it;
+                }
+            }
+        }
+        if (nn == 0)
+            continue;
+        qsort(near, nn, sizeof *near, cl_cmp_u32);
+        cl_mark(job->flags, i);
+        for (size_t m = 0; m < nn; m++) {
+            cl_mark(job->flags, near[m]);
+            cl_buf_push(out, &i, 1, near[m]);
+        }
+    }
+    free(near);
+}
+
+/* -1, 0 or 1 as row a's first n ids compare with row b's. */
+static inline int cl_prefix_cmp(const uint32_t *a, const uint32_t *b, int n)
+{
+    for (int m = 0; m < n; m++)
+        if (a[m] != b[m])
+            return a[m] < b[m] ? -1 : 1;
+    return 0;
+}
+
+/* The first row of t whose first n ids are not below key's. */
+static uint64_t cl_lower_bound(const cl_table *t, const uint32_t *key, int n)
+{
+    uint64_t lo = 0, hi = t->rows;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (cl_prefix_cmp(t->ids + mid * t->k, key, n) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Size k + 1, one chunk: the sort-merge join of t1's rows lo[c] .. lo[c+1]-1 with t2.
+ * Equal (k-1)-prefixes are merged group against group; a pair of rows whose last ids are
+ * neighbours makes the row (t1 row, t2's last id). */
+static void cl_job_join(void *ctx, int c)
+{
+    cl_job *job = ctx;
+    const cl_inst *s = job->s;
+    const cl_table *t1 = job->t1, *t2 = job->t2;
+    int k = job->k, p = k - 1;
+    cl_buf *out = &job->out[c];
+    uint64_t r = job->lo[c], end = job->lo[c + 1];
+    if (r >= end)
+        return;
+    uint64_t q = cl_lower_bound(t2, t1->ids + r * k, p);
+    while (r < end && q < t2->rows && !out->oom) {
+        const uint32_t *a = t1->ids + r * k, *b = t2->ids + q * k;
+        int cmp = cl_prefix_cmp(a, b, p);
+        if (cmp != 0) { /* skip the side that is behind to the next group */
+            if (cmp < 0)
+                while (r < end && cl_prefix_cmp(t1->ids + r * k, b, p) < 0)
+                    r++;
+            else
+                while (q < t2->rows && cl_prefix_cmp(t2->ids + q * k, a, p) < 0)
+                    q++;
+            continue;
+        }
+        uint64_t rg = r, qg = q;
+        while (rg < end && cl_prefix_cmp(t1->ids + rg * k, a, p) == 0)
+            rg++;
+        while (qg < t2->rows && cl_prefix_cmp(t2->ids + qg * k, a, p) == 0)
+            qg++;
+        for (uint64_t i = r; i < rg; i++) {
+            const uint32_t *row = t1->ids + i * k;
+            int any = 0;
+            for (uint64_t j = q; j < qg; j++) {
+                uint32_t last = t2->ids[j * k + p];
+                if (!cl_inst_near(s, row[p], last))
+                    continue;
+                any = 1;
+                cl_mark(job->flags, last);
+                cl_buf_push(out, row, k, last);
+            }
+            if (any)
+                for (int m = 0; m < k; m++)
+                    cl_mark(job->flags, row[m]);
+        }
+        r = rg;
+        q = qg;
+    }
+}
+
+/* Chunk bounds over n items, at least min_chunk each, about 16 per thread; with aligned,
+ * each bound but the last is moved forward to the start of a (k-1)-prefix group of t1
+ * (so no group is split between chunks). Returns the number of chunks, or -1 without
+ * memory; *lo gets nchunks + 1 bounds. */
+static int cl_chunks(uint64_t n, int threads, uint64_t min_chunk, const cl_table *aligned,
+                     uint64_t **lo)
+{
+    uint64_t step = threads > 1 ? n / ((uint64_t)threads * 16) : n;
+    if (step < min_chunk)
+        step = min_chunk;
+    uint64_t nchunks = n == 0 ? 1 : (n + step - 1) / step;
+    *lo = malloc((size_t)(nchunks + 1) * sizeof **lo);
+    if (!*lo)
+        return -1;
+    (*lo)[0] = 0;
+    for (uint64_t c = 1; c <= nchunks; c++) {
+        uint64_t b = c == nchunks ? n : c * step;
+        if (b < (*lo)[c - 1])
+            b = (*lo)[c - 1];
+        if (aligned && c < nchunks) {
+            int k = aligned->k;
+            while (b > 0 && b < n &&
+                   cl_prefix_cmp(aligned->ids + b * k, aligned->ids + (b - 1) * k, k - 1) == 0)
+                b++;
+        }
+        (*lo)[c] = b;
+    }
+    return (int)nchunks;
+}
+
+/* PI from the flags of the pattern's features, clearing them. */
+static double cl_flags_pi(const cl_inst *s, const int *feat, int k1, uint8_t *flags)
+{
+    double pi = 1;
+    for (int m = 0; m < k1; m++) {
+        int f = feat[m];
+        uint64_t count = 0;
+        for (uint32_t i = s->start[f]; i < s->start[f + 1]; i++)
+            if (flags[i]) {
+                count += s->weight ? s->weight[i] : 1;
+                flags[i] = 0;
+            }
+        double ratio = cl_ratio(count, s->total[f]);
+        if (ratio < pi)
+            pi = ratio;
+    }
+    return pi;
+}
+
+int cl_table_build(const cl_inst *s, const int *feat, int k1, const cl_table *t1,
+                   const cl_table *t2, int threads, uint8_t *flags, cl_table *out, double *pi,
+                   dm_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->k = k1;
+    cl_job job = {.s = s, .feat = feat, .k = k1 - 1, .t1 = t1, .t2 = t2, .flags = flags};
+    uint64_t n = k1 == 2 ? s->start[feat[0] + 1] - s->start[feat[0]] : t1->rows;
+    int nchunks = cl_chunks(n, threads, k1 == 2 ? 256 : 1024, k1 == 2 ? NULL : t1, &job.lo);
+    if (nchunks < 0)
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table");
+    job.out = calloc((size_t)nchunks, sizeof *job.out);
+    int rc = 0;
+    if (!job.out) {
+        rc = dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table");
+        goto done;
+    }
+    cl_par_for(threads, nchunks, k1 == 2 ? cl_job_grid : cl_job_join, &job);
+    uint64_t len = 0;
+    for (int c = 0; c < nchunks; c++) {
+        if (job.out[c].oom)
+            rc = dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table");
+        len += job.out[c].len;
+    }
+    *pi = cl_flags_pi(s, feat, k1, flags);
+    if (rc)
+        goto done;
+    out->rows = len / (uint64_t)k1;
+    if (nchunks == 1) {
+        out->ids = job.out[0].ids;
+        job.out[0].ids = NULL;
+    } else if (len > 0) {
+        out->ids = malloc(len * sizeof *out->ids);
+        if (!out->ids) {
+            rc = dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table of %llu rows",
+                            (unsigned long long)out->rows);
+            goto done;
+        }
+        uint64_t at = 0;
+        for (int c = 0; c < nchunks; c++) {
+            memcpy(out->ids + at, job.out[c].ids, job.out[c].len * sizeof *out->ids);
+            at += job.out[c].len;
+        }
+    }
+done:
+    if (job.out)
+        for (int c = 0; c < nchunks; c++)
+            free(job.out[c].ids);
+    free(job.out);
+    free(job.lo);
+    if (rc)
+        cl_table_free(out);
+    return rc;
+}
+
+void cl_table_free(cl_table *t)
+{
+    free(t->ids);
+    t->ids = NULL;
+    t->rows = 0;
+}

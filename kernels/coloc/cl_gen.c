@@ -11,8 +11,8 @@
 
 /* The layout. Features 0 .. patterns * max_size - 1 are the patterns' (pattern p owns
  * p * max_size .. (p+1) * max_size - 1), the noise features come after; names are "1",
- * "2", ... Every feature gets instances / nfeat points (the first noise features one more
- * each for the remainder, which is dropped without noise features). Pattern p's rows =
+ * "2", ... Every feature gets instances / nfeat points; the noise features share the
+ * remainder (the first ones one more), which is dropped without noise features. Pattern p's rows =
  * instances / nfeat row instances are planted clumpiness at a time: each group picks a
  * neighbourhood, a square of side 0.7 d at a uniform place in the area, and each of its
  * row instances puts one point of every feature of p uniformly in the square. The square's
@@ -61,7 +61,9 @@ int cl_generate(const cl_gen_params *g, cl_points *p, cl_planted *planted, dm_er
     uint32_t rows = g->instances / (uint32_t)nfeat, rem = g->instances % (uint32_t)nfeat;
     p->nfeat = nfeat;
     for (int f = 0; f < nfeat; f++) {
-        uint32_t extra = f >= pf && (uint32_t)(f - pf) < rem ? 1 : 0;
+        uint32_t extra = 0, i = (uint32_t)(f - pf), nn = (uint32_t)g->noise_features;
+        if (f >= pf)
+            extra = rem / nn + (i < rem % nn);
         p->start[f + 1] = p->start[f] + rows + extra;
     }
     p->n = p->start[nfeat];

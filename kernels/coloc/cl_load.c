@@ -201,10 +201,15 @@ static int cl_loader_inside(const cl_loader *ld, const double *box, int64_t firs
 static int cl_parse_seattle(cl_loader *ld, const char *text, size_t len, cl_points *p,
                             dm_err *err)
 {
-    const char *path = ld->path, *b, *e;
-    cl_lines l = {.p = text, .end = text + len};
-    if (!cl_lines_next(&l, &b, &e) || (!cl_trim(&b, &e) && l.p >= l.end))
+    const char *path = ld->path, *b = text, *e = text;
+    size_t blank = 0;
+    while (blank < len && text[blank] && strchr(" \t\r\n", text[blank]))
+        blank++;
+    if (blank == len)
         return dm_err_set(err, DM_EINPUT, "%s:1: empty file", path);
+    cl_lines l = {.p = text, .end = text + len};
+    cl_lines_next(&l, &b, &e);
+    cl_trim(&b, &e);
     char num[64];
     char *end;
     size_t nl = (size_t)(e - b);
@@ -214,24 +219,24 @@ static int cl_parse_seattle(cl_loader *ld, const char *text, size_t len, cl_poin
     if (nl == 0 || nl >= sizeof num || *end != '\0' || count < 1)
         return dm_err_set(err, DM_EINPUT, "%s:1: expected the number of points, got '%.*s'",
                           path, (int)(nl < 40 ? nl : 40), b);
-    int64_t blank = 0;
+    int64_t blank_line = 0;
     while (cl_lines_next(&l, &b, &e)) {
         if (!cl_trim(&b, &e)) {
-            blank = l.line;
+            blank_line = l.line;
             break;
         }
         int rc = cl_loader_point(ld, b, e, l.line, err);
         if (rc)
             return rc;
     }
-    if (!blank)
+    if (!blank_line)
         return dm_err_set(err, DM_EINPUT,
                           "%s:%lld: the file ends after the points: no blank line and "
                           "bounding box",
                           path, (long long)l.line);
     if ((long long)ld->n != count)
         return dm_err_set(err, DM_EINPUT, "%s:%lld: %u points before the blank line, line 1 says %lld",
-                          path, (long long)blank, ld->n, count);
+                          path, (long long)blank_line, ld->n, count);
     double box[4];
     int64_t box_line = 0;
     while (cl_lines_next(&l, &b, &e)) {
@@ -258,7 +263,7 @@ static int cl_parse_seattle(cl_loader *ld, const char *text, size_t len, cl_poin
 /* Reads plain "feature,x,y" CSV from text. Returns 0 or an error (see the header). */
 static int cl_parse_csv(cl_loader *ld, const char *text, size_t len, cl_points *p, dm_err *err)
 {
-    const char *b, *e;
+    const char *b = text, *e = text;
     cl_lines l = {.p = text, .end = text + len};
     int first = 1;
     while (cl_lines_next(&l, &b, &e)) {

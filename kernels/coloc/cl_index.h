@@ -97,17 +97,33 @@ typedef struct cl_table {
 
 void cl_table_free(cl_table *t);
 
-/* Builds the table of pattern c (features feat[0..k1-1] ascending, k1 >= 2) on set s into
- * out, and c's participation index (fine set) or its multi-resolution bound (coarse set)
- * into *pi. Size 2: from the grid, each instance of feat[0] against the instances of
- * feat[1] in the 3 x 3 cells around it. Size k1 > 2: the sort-merge join of t1 (the
- * table of feat[0..k1-2]) and t2 (of feat[0..k1-3], feat[k1-1]) on their first k1 - 2
- * ids, their last ids neighbours. flags (s->n bytes) mark participation: zero on entry,
- * zero again on return. threads > 1 splits the work in chunks; the table and *pi are the
- * same bit for bit. Returns 0, or DM_ERUNTIME without memory (out left empty). */
-int cl_table_build(const cl_inst *s, const int *feat, int k1, const cl_table *t1,
-                   const cl_table *t2, int threads, uint8_t *flags, cl_table *out, double *pi,
-                   dm_err *err);
+/* How a table's work splits in chunks (the same for one thread or many: bounds from the
+ * work's size, moved to the starts of join groups) and the rows of each chunk, from the
+ * counting pass, so the filling pass knows where each chunk writes (the paper's two-run
+ * output strategy). */
+typedef struct cl_plan {
+    int nchunks;
+    uint64_t *lo;         /* nchunks + 1 bounds */
+    uint64_t *chunk_rows; /* rows of each chunk */
+    uint64_t rows;
+} cl_plan;
+
+/* The counting pass over pattern c's rows (features feat[0..k1-1] ascending, k1 >= 2) on
+ * set s: c's participation index (fine set) or its multi-resolution bound (coarse set)
+ * into *pi, the rows into plan. Size 2: from the grid, each instance of feat[0] against
+ * the instances of feat[1] in the 3 x 3 cells around it. Size k1 > 2: the sort-merge join
+ * of t1 (the table of feat[0..k1-2]) and t2 (of feat[0..k1-3], feat[k1-1]) on their
+ * first k1 - 2 ids, their last ids neighbours. flags (s->n bytes) mark participation:
+ * zero on entry, zero again on return. Returns 0, or DM_ERUNTIME without memory. */
+int cl_table_count(const cl_inst *s, const int *feat, int k1, const cl_table *t1,
+                   const cl_table *t2, int threads, uint8_t *flags, cl_plan *plan,
+                   double *pi, dm_err *err);
+/* The filling pass: the rows counted in plan, written into out (rows sorted
+ * lexicographically). Returns 0, or DM_ERUNTIME without memory (out left empty). */
+int cl_table_fill(const cl_inst *s, const int *feat, int k1, const cl_table *t1,
+                  const cl_table *t2, int threads, const cl_plan *plan, cl_table *out,
+                  dm_err *err);
+void cl_plan_free(cl_plan *plan);
 
 /* ---- the cell-aggregate filter (C) ---------------------------------------------------- */
 

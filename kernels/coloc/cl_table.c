@@ -1,38 +1,12 @@
 /* cl_table.c - instance tables as Huang et al. build them: size 2 from the grid (each
  * instance against the neighbouring cells' instances of the other feature), size k + 1 by
- * the sort-merge join of two size-k tables sharing a (k-1)-prefix; with the participation
- * index, identical whether one thread or many build the table in chunks. */
+ * the sort-merge join of two size-k tables sharing a (k-1)-prefix. A counting pass gives
+ * the participation index and the rows per chunk; a filling pass writes the rows of the
+ * tables the next level joins. Both are the same whether one thread or many run them. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coloc/cl_index.h"
-
-/* A growing list of ids. */
-typedef struct cl_buf {
-    uint32_t *ids;
-    uint64_t len, cap;
-    int oom;
-} cl_buf;
-
-/* Appends n ids, then one more (last); sets oom when out of memory. */
-static void cl_buf_push(cl_buf *b, const uint32_t *ids, int n, uint32_t last)
-{
-    if (b->len + (uint64_t)n + 1 > b->cap) {
-        uint64_t cap = b->cap ? b->cap * 2 : 1024;
-        while (cap < b->len + (uint64_t)n + 1)
-            cap *= 2;
-        uint32_t *p = realloc(b->ids, cap * sizeof *p);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->ids = p;
-        b->cap = cap;
-    }
-    memcpy(b->ids + b->len, ids, (size_t)n * sizeof *ids);
-    b->ids[b->len + (uint64_t)n] = last;
-    b->len += (uint64_t)n + 1;
-}
 
 /* Marks instance i as participating (a relaxed atomic store: threads may mark the same). */
 static inline void cl_mark(uint8_t *flags, uint32_t i)
@@ -41,17 +15,34 @@ static inline void cl_mark(uint8_t *flags, uint32_t i)
         __atomic_store_n(&flags[i], 1, __ATOMIC_RELAXED);
 }
 
-/* One build of a table, split in chunks: chunk c covers lo[c] .. lo[c+1]-1 (size 2:
- * instances of feat[0], from its first; joins: rows of t1). */
+/* One pass over a table's work, split in chunks: chunk c covers lo[c] .. lo[c+1]-1 (size
+ * 2: instances of feat[0], counted from its first; joins: rows of t1). The counting pass
+ * (ids NULL) counts each chunk's rows into rows[c] and marks flags; the filling pass
+ * writes chunk c's rows from row at[c] of ids. */
 typedef struct cl_job {
     const cl_inst *s;
     const int *feat;
     int k; /* the size of the tables joined (1 for size 2) */
     const cl_table *t1, *t2;
     uint8_t *flags;
-    uint64_t *lo;
-    cl_buf *out;
+    const uint64_t *lo;
+    uint64_t *rows;
+    const uint64_t *at;
+    uint32_t *ids;
+    int *oom;
 } cl_job;
+
+/* Emits row (the k ids of head, then last) of chunk c: counts it, or writes it. */
+static inline void cl_emit(cl_job *job, int c, uint64_t *n, const uint32_t *head,
+                           uint32_t last)
+{
+    if (job->ids) {
+        uint32_t *row = job->ids + (job->at[c] + *n) * (uint64_t)(job->k + 1);
+        memcpy(row, head, (size_t)job->k * sizeof *row);
+        row[job->k] = last;
+    }
+    (*n)++;
+}
 
 static int cl_cmp_u32(const void *a, const void *b)
 {
@@ -69,8 +60,8 @@ static void cl_job_grid(void *ctx, int c)
              bhi = s->start[job->feat[1] + 1];
     uint32_t *near = NULL;
     size_t ncap = 0;
-    cl_buf *out = &job->out[c];
-    for (uint64_t ii = job->lo[c]; ii < job->lo[c + 1] && !out->oom; ii++) {
+    uint64_t rows = 0;
+    for (uint64_t ii = job->lo[c]; ii < job->lo[c + 1]; ii++) {
         uint32_t i = a0 + (uint32_t)ii;
         size_t nn = 0;
         for (int32_t r = s->row[i] - 1; r <= s->row[i] + 1; r++) {
@@ -89,7 +80,7 @@ static void cl_job_grid(void *ctx, int c)
                         size_t cap = ncap ? ncap * 2 : 64;
                         uint32_t *p = realloc(near, cap * sizeof *p);
                         if (!p) {
-                            out->oom = 1;
+                            __atomic_store_n(job->oom, 1, __ATOMIC_RELAXED);
                             free(near);
                             return;
                         }
@@ -102,14 +93,19 @@ static void cl_job_grid(void *ctx, int c)
         }
         if (nn == 0)
             continue;
-        qsort(near, nn, sizeof *near, cl_cmp_u32);
-        cl_mark(job->flags, i);
-        for (size_t m = 0; m < nn; m++) {
-            cl_mark(job->flags, near[m]);
-            cl_buf_push(out, &i, 1, near[m]);
+        if (job->ids) {
+            qsort(near, nn, sizeof *near, cl_cmp_u32);
+            for (size_t m = 0; m < nn; m++)
+                cl_emit(job, c, &rows, &i, near[m]);
+        } else {
+            cl_mark(job->flags, i);
+            for (size_t m = 0; m < nn; m++)
+                cl_mark(job->flags, near[m]);
+            rows += nn;
         }
     }
     free(near);
+    job->rows[c] = rows;
 }
 
 /* -1, 0 or 1 as row a's first n ids compare with row b's. */
@@ -144,12 +140,13 @@ static void cl_job_join(void *ctx, int c)
     const cl_inst *s = job->s;
     const cl_table *t1 = job->t1, *t2 = job->t2;
     int k = job->k, p = k - 1;
-    cl_buf *out = &job->out[c];
-    uint64_t r = job->lo[c], end = job->lo[c + 1];
-    if (r >= end)
+    uint64_t r = job->lo[c], end = job->lo[c + 1], rows = 0;
+    if (r >= end) {
+        job->rows[c] = 0;
         return;
+    }
     uint64_t q = cl_lower_bound(t2, t1->ids + r * k, p);
-    while (r < end && q < t2->rows && !out->oom) {
+    while (r < end && q < t2->rows) {
         const uint32_t *a = t1->ids + r * k, *b = t2->ids + q * k;
         int cmp = cl_prefix_cmp(a, b, p);
         if (cmp != 0) { /* skip the side that is behind to the next group */
@@ -174,16 +171,18 @@ static void cl_job_join(void *ctx, int c)
                 if (!cl_inst_near(s, row[p], last))
                     continue;
                 any = 1;
-                cl_mark(job->flags, last);
-                cl_buf_push(out, row, k, last);
+                if (!job->ids)
+                    cl_mark(job->flags, last);
+                cl_emit(job, c, &rows, row, last);
             }
-            if (any)
+            if (any && !job->ids)
                 for (int m = 0; m < k; m++)
                     cl_mark(job->flags, row[m]);
         }
         r = rg;
         q = qg;
     }
+    job->rows[c] = rows;
 }
 
 /* Chunk bounds over n items, at least min_chunk each, about 16 per thread; with aligned,
@@ -235,59 +234,66 @@ static double cl_flags_pi(const cl_inst *s, const int *feat, int k1, uint8_t *fl
     return pi;
 }
 
-int cl_table_build(const cl_inst *s, const int *feat, int k1, const cl_table *t1,
-                   const cl_table *t2, int threads, uint8_t *flags, cl_table *out, double *pi,
-                   dm_err *err)
+int cl_table_count(const cl_inst *s, const int *feat, int k1, const cl_table *t1,
+                   const cl_table *t2, int threads, uint8_t *flags, cl_plan *plan,
+                   double *pi, dm_err *err)
+{
+    memset(plan, 0, sizeof *plan);
+    uint64_t n = k1 == 2 ? s->start[feat[0] + 1] - s->start[feat[0]] : t1->rows;
+    plan->nchunks = cl_chunks(n, threads, k1 == 2 ? 256 : 1024, k1 == 2 ? NULL : t1, &plan->lo);
+    plan->chunk_rows = plan->nchunks > 0 ? malloc((size_t)plan->nchunks * sizeof *plan->chunk_rows) : NULL;
+    if (!plan->chunk_rows) {
+        cl_plan_free(plan);
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table");
+    }
+    int oom = 0;
+    cl_job job = {.s = s, .feat = feat, .k = k1 - 1, .t1 = t1, .t2 = t2, .flags = flags,
+                  .lo = plan->lo, .rows = plan->chunk_rows, .oom = &oom};
+    cl_par_for(threads, plan->nchunks, k1 == 2 ? cl_job_grid : cl_job_join, &job);
+    *pi = cl_flags_pi(s, feat, k1, flags);
+    for (int c = 0; c < plan->nchunks; c++)
+        plan->rows += plan->chunk_rows[c];
+    if (oom) {
+        cl_plan_free(plan);
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table");
+    }
+    return 0;
+}
+
+int cl_table_fill(const cl_inst *s, const int *feat, int k1, const cl_table *t1,
+                  const cl_table *t2, int threads, const cl_plan *plan, cl_table *out,
+                  dm_err *err)
 {
     memset(out, 0, sizeof *out);
     out->k = k1;
-    cl_job job = {.s = s, .feat = feat, .k = k1 - 1, .t1 = t1, .t2 = t2, .flags = flags};
-    uint64_t n = k1 == 2 ? s->start[feat[0] + 1] - s->start[feat[0]] : t1->rows;
-    int nchunks = cl_chunks(n, threads, k1 == 2 ? 256 : 1024, k1 == 2 ? NULL : t1, &job.lo);
-    if (nchunks < 0)
-        return dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table");
-    job.out = calloc((size_t)nchunks, sizeof *job.out);
-    int rc = 0;
-    if (!job.out) {
-        rc = dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table");
-        goto done;
+    uint64_t *at = malloc(((size_t)plan->nchunks + 1) * sizeof *at),
+             *rows = malloc(((size_t)plan->nchunks + 1) * sizeof *rows);
+    out->ids = malloc((size_t)(plan->rows * (uint64_t)k1 + 1) * sizeof *out->ids);
+    int oom = !at || !rows || !out->ids;
+    if (!oom) {
+        at[0] = 0;
+        for (int c = 1; c < plan->nchunks; c++)
+            at[c] = at[c - 1] + plan->chunk_rows[c - 1];
+        cl_job job = {.s = s, .feat = feat, .k = k1 - 1, .t1 = t1, .t2 = t2, .lo = plan->lo,
+                      .rows = rows, .at = at, .ids = out->ids, .oom = &oom};
+        cl_par_for(threads, plan->nchunks, k1 == 2 ? cl_job_grid : cl_job_join, &job);
     }
-    cl_par_for(threads, nchunks, k1 == 2 ? cl_job_grid : cl_job_join, &job);
-    uint64_t len = 0;
-    for (int c = 0; c < nchunks; c++) {
-        if (job.out[c].oom)
-            rc = dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table");
-        len += job.out[c].len;
-    }
-    *pi = cl_flags_pi(s, feat, k1, flags);
-    if (rc)
-        goto done;
-    out->rows = len / (uint64_t)k1;
-    if (nchunks == 1) {
-        out->ids = job.out[0].ids;
-        job.out[0].ids = NULL;
-    } else if (len > 0) {
-        out->ids = malloc(len * sizeof *out->ids);
-        if (!out->ids) {
-            rc = dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table of %llu rows",
-                            (unsigned long long)out->rows);
-            goto done;
-        }
-        uint64_t at = 0;
-        for (int c = 0; c < nchunks; c++) {
-            memcpy(out->ids + at, job.out[c].ids, job.out[c].len * sizeof *out->ids);
-            at += job.out[c].len;
-        }
-    }
-done:
-    if (job.out)
-        for (int c = 0; c < nchunks; c++)
-            free(job.out[c].ids);
-    free(job.out);
-    free(job.lo);
-    if (rc)
+    free(at);
+    free(rows);
+    if (oom) {
         cl_table_free(out);
-    return rc;
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table of %llu rows",
+                          (unsigned long long)plan->rows);
+    }
+    out->rows = plan->rows;
+    return 0;
+}
+
+void cl_plan_free(cl_plan *plan)
+{
+    free(plan->lo);
+    free(plan->chunk_rows);
+    memset(plan, 0, sizeof *plan);
 }
 
 void cl_table_free(cl_table *t)

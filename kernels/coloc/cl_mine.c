@@ -44,12 +44,12 @@ static int cl_cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The prevalent pattern of the last level with this mask, or NULL. */
-static const cl_prev *cl_prev_find(const cl_miner *m, uint64_t mask)
+/* The pattern of arr[0..n-1] with this mask, or NULL. */
+static const cl_prev *cl_prev_find(const cl_prev *arr, int n, uint64_t mask)
 {
-    for (int i = 0; i < m->nprev; i++)
-        if (m->prev[i].mask == mask)
-            return &m->prev[i];
+    for (int i = 0; i < n; i++)
+        if (arr[i].mask == mask)
+            return &arr[i];
     return NULL;
 }
 
@@ -100,75 +100,121 @@ oom:
     return -1;
 }
 
-/* Appends a candidate to the result. Returns 0, or -1 without memory. */
-static int cl_push_candidate(cl_miner *m, const cl_candidate *c)
+/* The patterns among par[0..npar-1] that a size-k1 candidate with features feat joins:
+ * *p1 without its last feature, *p2 without its second-to-last; NULL for size 2. */
+static void cl_parents(const cl_prev *par, int npar, const int *feat, uint64_t mask, int k1,
+                       const cl_prev **p1, const cl_prev **p2)
+{
+    *p1 = *p2 = NULL;
+    if (k1 > 2) {
+        *p1 = cl_prev_find(par, npar, mask & ~(1ULL << feat[k1 - 1]));
+        *p2 = cl_prev_find(par, npar, mask & ~(1ULL << feat[k1 - 2]));
+    }
+}
+
+/* Appends n candidates of size k1 (masks cands) to the result, undecided, and opens their
+ * level. Returns the index of the first, or -1 without memory. */
+static int64_t cl_open_level(cl_miner *m, const uint64_t *cands, int n, int k1)
 {
     cl_result *r = m->res;
-    if (r->ncand == m->cand_cap) {
-        int64_t cap = m->cand_cap ? m->cand_cap * 2 : 256;
+    if (r->ncand + n > m->cand_cap) {
+        int64_t cap = m->cand_cap ? m->cand_cap : 256;
+        while (cap < r->ncand + n)
+            cap *= 2;
         cl_candidate *p = realloc(r->cand, (size_t)cap * sizeof *p);
         if (!p)
             return -1;
         r->cand = p;
         m->cand_cap = cap;
     }
-    r->cand[r->ncand++] = *c;
-    return 0;
+    int64_t base = r->ncand;
+    for (int i = 0; i < n; i++)
+        r->cand[r->ncand++] =
+            (cl_candidate){.mask = cands[i], .size = k1, .bound = NAN, .pi = NAN};
+    r->levels[r->nlevels++] = (cl_level){.size = k1, .candidates = n};
+    return base;
 }
 
-/* Filters and refines one candidate of size k1 into *c (counting passes only); a
- * prevalent one is added to the next level. Returns 0, or DM_ERUNTIME without memory. */
-static int cl_evaluate(cl_miner *m, uint64_t mask, int k1, cl_level *lv, cl_candidate *c,
-                       dm_err *err)
+/* The filter's bound on each candidate cc[0..n-1] of size k1, whose size-(k1-1) subsets
+ * are par[0..npar-1], and whether it is pruned; filter M keeps each candidate's coarse
+ * counts in cplan[i]. Returns 0, or DM_ERUNTIME without memory. */
+static int cl_filter_level(cl_miner *m, const cl_prev *par, int npar, cl_candidate *cc,
+                           cl_plan *cplan, int n, int k1, cl_level *lv, dm_err *err)
 {
-    cl_prev *np = &m->next[m->nnext];
-    memset(np, 0, sizeof *np);
-    np->mask = mask;
-    cl_mask_features(mask, np->feat);
-    *c = (cl_candidate){.mask = mask, .size = k1, .bound = NAN, .pi = NAN};
-    const cl_prev *p1 = NULL, *p2 = NULL;
-    if (k1 > 2) {
-        p1 = cl_prev_find(m, mask & ~(1ULL << np->feat[k1 - 1]));
-        p2 = cl_prev_find(m, mask & ~(1ULL << np->feat[k1 - 2]));
-    }
     double t0 = cl_now();
     int rc = 0;
-    if (m->o->filter == CL_FILTER_MULTIRES)
-        rc = cl_table_count(&m->coarse, np->feat, k1, p1 ? &p1->coarse : NULL,
-                            p2 ? &p2->coarse : NULL, m->threads, m->coarse_flags,
-                            &np->coarse_plan, &c->bound, err);
-    else if (m->o->filter == CL_FILTER_CELLAGG)
-        c->bound = cl_cellagg_bound(&m->fine, &m->coarse, mask, m->threads);
-    double t1 = cl_now();
-    lv->filter_s += t1 - t0;
-    if (rc)
-        return rc;
-    c->pruned = m->o->filter != CL_FILTER_NONE && c->bound < m->o->prevalence;
-    if (!c->pruned) {
-        rc = cl_table_count(&m->fine, np->feat, k1, p1 ? &p1->fine : NULL,
-                            p2 ? &p2->fine : NULL, m->threads, m->fine_flags, &np->fine_plan,
-                            &c->pi, err);
-        c->rows = np->fine_plan.rows;
-        c->prevalent = rc == 0 && c->pi >= m->o->prevalence;
+    for (int i = 0; i < n && rc == 0; i++) {
+        cl_candidate *c = &cc[i];
+        int feat[CL_MAX_FEATURES];
+        cl_mask_features(c->mask, feat);
+        if (m->o->filter == CL_FILTER_MULTIRES) {
+            const cl_prev *p1, *p2;
+            cl_parents(par, npar, feat, c->mask, k1, &p1, &p2);
+            rc = cl_table_count(&m->coarse, feat, k1, p1 ? &p1->coarse : NULL,
+                                p2 ? &p2->coarse : NULL, m->threads, m->coarse_flags, &cplan[i],
+                                &c->bound, err);
+        } else if (m->o->filter == CL_FILTER_CELLAGG) {
+            c->bound = cl_cellagg_bound(&m->fine, &m->coarse, c->mask, m->threads);
+        }
+        c->pruned = m->o->filter != CL_FILTER_NONE && c->bound < m->o->prevalence;
+        lv->pruned += c->pruned;
     }
-    lv->refine_s += cl_now() - t1;
-    if (c->prevalent) {
-        m->nnext++;
-    } else {
-        cl_plan_free(&np->fine_plan);
-        cl_plan_free(&np->coarse_plan);
-    }
+    lv->filter_s += cl_now() - t0;
     return rc;
 }
 
-/* Writes the tables of the next level's patterns (m->next) that the candidates
- * cands[0..ncand-1] of size k1 + 1 join: each candidate's subsets without its last and
- * without its second-to-last feature. Then drops every plan. Returns 0, or DM_ERUNTIME
- * without memory. */
-static int cl_fill_needed(cl_miner *m, int k1, const uint64_t *cands, int ncand, cl_level *lv,
-                          dm_err *err)
+/* Counts the rows of each candidate cc[0..n-1] of size k1 the filter kept (its subsets'
+ * tables in m->prev): its PI, and whether it is prevalent. The prevalent ones join m->next
+ * with their plans (cplan[i] moves along). Returns 0, or DM_ERUNTIME without memory. */
+static int cl_refine_level(cl_miner *m, cl_candidate *cc, cl_plan *cplan, int n, int k1,
+                           cl_level *lv, dm_err *err)
 {
-    for (int i = 0; i < ncand; i++) {
+    double t0 = cl_now();
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        cl_candidate *c = &cc[i];
+        if (c->pruned)
+            continue;
+        cl_prev *np = &m->next[m->nnext];
+        memset(np, 0, sizeof *np);
+        np->mask = c->mask;
+        cl_mask_features(c->mask, np->feat);
+        const cl_prev *p1, *p2;
+        cl_parents(m->prev, m->nprev, np->feat, c->mask, k1, &p1, &p2);
+        rc = cl_table_count(&m->fine, np->feat, k1, p1 ? &p1->fine : NULL,
+                            p2 ? &p2->fine : NULL, m->threads, m->fine_flags, &np->fine_plan,
+                            &c->pi, err);
+        if (rc)
+            break;
+        c->rows = np->fine_plan.rows;
+        c->prevalent = c->pi >= m->o->prevalence;
+        lv->prevalent += c->prevalent;
+        if (c->prevalent) {
+            np->coarse_plan = cplan[i];
+            memset(&cplan[i], 0, sizeof cplan[i]);
+            m->nnext++;
+        } else {
+            cl_plan_free(&np->fine_plan);
+        }
+    }
+    lv->refine_s += cl_now() - t0;
+    return rc;
+}
+
+/* Writes the tables of the size-k1 patterns m->next that the candidates cands[0..n-1] of
+ * size k1 + 1 (decided in cc, for fine tables) join (each candidate's subsets without its last and without its second-to-last
+ * feature): the coarse tables (filter M) for all candidates, ahead of filtering them, or
+ * the fine ones for those the filter kept. Their own subsets' tables are in m->prev.
+ * Returns 0, or DM_ERUNTIME without memory. */
+static int cl_fill(cl_miner *m, const uint64_t *cands, const cl_candidate *cc, int n, int k1,
+                   int coarse, cl_level *lv, dm_err *err)
+{
+    double t0 = cl_now();
+    for (int j = 0; j < m->nnext; j++)
+        m->next[j].needed = 0;
+    for (int i = 0; i < n; i++) {
+        if (!coarse && cc[i].pruned)
+            continue;
         int feat[CL_MAX_FEATURES];
         cl_mask_features(cands[i], feat);
         for (int drop = k1 - 1; drop <= k1; drop++)
@@ -181,28 +227,18 @@ static int cl_fill_needed(cl_miner *m, int k1, const uint64_t *cands, int ncand,
         cl_prev *np = &m->next[j];
         if (!np->needed)
             continue;
-        const cl_prev *p1 = NULL, *p2 = NULL;
-        if (k1 > 2) {
-            p1 = cl_prev_find(m, np->mask & ~(1ULL << np->feat[k1 - 1]));
-            p2 = cl_prev_find(m, np->mask & ~(1ULL << np->feat[k1 - 2]));
-        }
-        double t0 = cl_now();
-        if (m->o->filter == CL_FILTER_MULTIRES)
+        const cl_prev *p1, *p2;
+        cl_parents(m->prev, m->nprev, np->feat, np->mask, k1, &p1, &p2);
+        if (coarse)
             rc = cl_table_fill(&m->coarse, np->feat, k1, p1 ? &p1->coarse : NULL,
                                p2 ? &p2->coarse : NULL, m->threads, &np->coarse_plan,
                                &np->coarse, err);
-        double t1 = cl_now();
-        lv->filter_s += t1 - t0;
-        if (rc == 0)
+        else
             rc = cl_table_fill(&m->fine, np->feat, k1, p1 ? &p1->fine : NULL,
                                p2 ? &p2->fine : NULL, m->threads, &np->fine_plan, &np->fine,
                                err);
-        lv->refine_s += cl_now() - t1;
     }
-    for (int j = 0; j < m->nnext; j++) {
-        cl_plan_free(&m->next[j].fine_plan);
-        cl_plan_free(&m->next[j].coarse_plan);
-    }
+    *(coarse ? &lv->filter_s : &lv->refine_s) += cl_now() - t0;
     return rc;
 }
 
@@ -216,50 +252,86 @@ static void cl_prev_free(cl_prev *p, int n)
     }
 }
 
-/* Mines level after level until no candidate is left: each level counts its candidates'
- * rows (PI, bounds), then writes only the tables the next level's candidates join.
- * Returns 0 or the error. */
+static void cl_plans_free(cl_plan *plans, int n)
+{
+    for (int i = 0; plans && i < n; i++)
+        cl_plan_free(&plans[i]);
+    free(plans);
+}
+
+/* Opens the level of the size-k1 candidates cands[0..n-1] (subsets par[0..npar-1]) and
+ * filters them: *base gets the index of the first in the result, *cplan their coarse
+ * plans. Returns 0, or DM_ERUNTIME without memory. */
+static int cl_next_level(cl_miner *m, const cl_prev *par, int npar, const uint64_t *cands,
+                         int n, int k1, int64_t *base, cl_plan **cplan, dm_err *err)
+{
+    *cplan = calloc((size_t)n + 1, sizeof **cplan);
+    if (!*cplan || (*base = cl_open_level(m, cands, n, k1)) < 0)
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
+    cl_level *lv = &m->res->levels[m->res->nlevels - 1];
+    return cl_filter_level(m, par, npar, m->res->cand + *base, *cplan, n, k1, lv, err);
+}
+
+/* Mines level after level until no candidate is left. Each level filters its candidates
+ * and counts the rows of those kept (PI); then the next level's candidates are made, the
+ * coarse tables they join written and the candidates filtered, and only then the fine
+ * tables that the kept ones join written. Returns 0 or the error. */
 static int cl_levels(cl_miner *m, dm_err *err)
 {
     for (int f = 0; f < m->fine.nfeat; f++) {
         m->prev[f] = (cl_prev){.mask = 1ULL << f, .feat = {f}};
         m->nprev++;
     }
-    uint64_t *cands = NULL, *next_cands = NULL;
+    uint64_t *cands = NULL;
+    cl_plan *cplan = NULL, *next_cplan = NULL;
     int ncand = cl_apriori(m->prev, m->nprev, 1, &cands), rc = 0;
-    for (int k1 = 2; ncand > 0; k1++) {
-        cl_level *lv = &m->res->levels[m->res->nlevels++];
-        *lv = (cl_level){.size = k1, .candidates = ncand};
+    int64_t base = 0;
+    if (ncand < 0)
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
+    if (ncand > 0)
+        rc = cl_next_level(m, m->prev, m->nprev, cands, ncand, 2, &base, &cplan, err);
+    for (int k1 = 2; ncand > 0 && rc == 0; k1++) {
+        cl_level *lv = &m->res->levels[m->res->nlevels - 1];
         m->next = calloc((size_t)ncand, sizeof *m->next);
         m->nnext = 0;
-        if (!m->next)
+        if (!m->next) {
             rc = dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
-        for (int i = 0; i < ncand && rc == 0; i++) {
-            cl_candidate c;
-            rc = cl_evaluate(m, cands[i], k1, lv, &c, err);
-            if (rc == 0 && cl_push_candidate(m, &c))
-                rc = dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
-            lv->pruned += c.pruned;
-            lv->prevalent += c.prevalent;
+            break;
         }
-        int nnext_cand = 0;
-        if (rc == 0 && (nnext_cand = cl_apriori(m->next, m->nnext, k1, &next_cands)) < 0)
-            rc = dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
-        if (rc == 0)
-            rc = cl_fill_needed(m, k1, next_cands, nnext_cand, lv, err);
+        rc = cl_refine_level(m, m->res->cand + base, cplan, ncand, k1, lv, err);
+        cl_plans_free(cplan, ncand);
+        cplan = NULL;
         free(cands);
-        cands = next_cands;
-        next_cands = NULL;
-        ncand = rc ? 0 : nnext_cand;
+        cands = NULL;
+        int nnext = 0;
+        int64_t next_base = 0;
+        if (rc == 0 && (nnext = cl_apriori(m->next, m->nnext, k1, &cands)) < 0)
+            rc = dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
+        if (rc == 0 && nnext > 0) { /* coarse tables first: the next filter reads them */
+            if (m->o->filter == CL_FILTER_MULTIRES)
+                rc = cl_fill(m, cands, NULL, nnext, k1, 1, lv, err);
+            if (rc == 0)
+                rc = cl_next_level(m, m->next, m->nnext, cands, nnext, k1 + 1, &next_base,
+                                   &next_cplan, err);
+            if (rc == 0)
+                rc = cl_fill(m, cands, m->res->cand + next_base, nnext, k1, 0, lv, err);
+        }
         cl_prev_free(m->prev, m->nprev);
         free(m->prev);
         m->prev = m->next;
         m->nprev = m->nnext;
         m->next = NULL;
+        for (int j = 0; j < m->nprev; j++) { /* the plans were for writing the tables */
+            cl_plan_free(&m->prev[j].fine_plan);
+            cl_plan_free(&m->prev[j].coarse_plan);
+        }
+        cplan = next_cplan;
+        next_cplan = NULL;
+        ncand = nnext;
+        base = next_base;
     }
+    cl_plans_free(cplan, ncand);
     free(cands);
-    if (rc == 0 && ncand < 0)
-        rc = dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
     return rc;
 }
 

@@ -97,10 +97,9 @@ typedef struct cl_table {
 
 void cl_table_free(cl_table *t);
 
-/* How a table's work splits in chunks (the same for one thread or many: bounds from the
- * work's size, moved to the starts of join groups) and the rows of each chunk, from the
- * counting pass, so the filling pass knows where each chunk writes (the paper's two-run
- * output strategy). */
+/* How a table's work splits in chunks (bounds from the work's size and the thread count;
+ * one chunk for one thread) and the rows of each chunk, from the counting pass, so the filling pass knows where each chunk writes (the
+ * paper's two-run output strategy). The rows come out the same for any split. */
 typedef struct cl_plan {
     int nchunks;
     uint64_t *lo;         /* nchunks + 1 bounds */

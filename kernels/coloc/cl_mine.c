@@ -1,6 +1,7 @@
 /* cl_mine.c - the colocation miner of Huang et al. as the paper ran it on the CPU: Apriori
  * candidates level by level, an optional upper-bound filter (M: multi-resolution, C: cell
- * aggregates), instance tables from the grid (size 2) and by sort-merge joins (above). */
+ * aggregates), instance tables from the grid (size 2) and by sort-merge joins (above),
+ * written only where the next level joins them. One thread, or chunks on many. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

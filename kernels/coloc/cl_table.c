@@ -185,33 +185,22 @@ static void cl_job_join(void *ctx, int c)
     job->rows[c] = rows;
 }
 
-/* Chunk bounds over n items, at least min_chunk each, about 16 per thread; with aligned,
- * each bound but the last is moved forward to the start of a (k-1)-prefix group of t1
- * (so no group is split between chunks). Returns the number of chunks, or -1 without
- * memory; *lo gets nchunks + 1 bounds. */
-static int cl_chunks(uint64_t n, int threads, uint64_t min_chunk, const cl_table *aligned,
-                     uint64_t **lo)
+/* Chunk bounds over n items: one chunk for one thread, else about 64 per thread (a join
+ * group of t1 may span chunks: a chunk joins its own rows with the whole group of t2, so
+ * clumps of rows sharing a prefix still spread over the threads), at least min_chunk
+ * items each. Returns the number of chunks, or -1 without memory; *lo gets nchunks + 1
+ * bounds. */
+static int cl_chunks(uint64_t n, int threads, uint64_t min_chunk, uint64_t **lo)
 {
-    uint64_t step = threads > 1 ? n / ((uint64_t)threads * 16) : n;
+    uint64_t step = threads > 1 ? n / ((uint64_t)threads * 64) : n;
     if (step < min_chunk)
         step = min_chunk;
     uint64_t nchunks = n == 0 ? 1 : (n + step - 1) / step;
     *lo = malloc((size_t)(nchunks + 1) * sizeof **lo);
     if (!*lo)
         return -1;
-    (*lo)[0] = 0;
-    for (uint64_t c = 1; c <= nchunks; c++) {
-        uint64_t b = c == nchunks ? n : c * step;
-        if (b < (*lo)[c - 1])
-            b = (*lo)[c - 1];
-        if (aligned && c < nchunks) {
-            int k = aligned->k;
-            while (b > 0 && b < n &&
-                   cl_prefix_cmp(aligned->ids + b * k, aligned->ids + (b - 1) * k, k - 1) == 0)
-                b++;
-        }
-        (*lo)[c] = b;
-    }
+    for (uint64_t c = 0; c <= nchunks; c++)
+        (*lo)[c] = c == nchunks ? n : c * step;
     return (int)nchunks;
 }
 
@@ -240,8 +229,9 @@ int cl_table_count(const cl_inst *s, const int *feat, int k1, const cl_table *t1
 {
     memset(plan, 0, sizeof *plan);
     uint64_t n = k1 == 2 ? s->start[feat[0] + 1] - s->start[feat[0]] : t1->rows;
-    plan->nchunks = cl_chunks(n, threads, k1 == 2 ? 256 : 1024, k1 == 2 ? NULL : t1, &plan->lo);
-    plan->chunk_rows = plan->nchunks > 0 ? malloc((size_t)plan->nchunks * sizeof *plan->chunk_rows) : NULL;
+    plan->nchunks = cl_chunks(n, threads, k1 == 2 ? 64 : 256, &plan->lo);
+    if (plan->nchunks > 0)
+        plan->chunk_rows = malloc((size_t)plan->nchunks * sizeof *plan->chunk_rows);
     if (!plan->chunk_rows) {
         cl_plan_free(plan);
         return dm_err_set(err, DM_ERUNTIME, "out of memory for an instance table");

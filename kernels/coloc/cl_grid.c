@@ -49,6 +49,52 @@ static int cl_inst_cells(cl_inst *s)
     return 0;
 }
 
+/* Renumbers the fine set's instances so that each feature's are in cell order (row-major,
+ * then by point), keeping x, y, col and row along and rebuilding the cell lists: the grid
+ * search and the joins then touch memory in the order of the plane. Returns 0, or -1
+ * without memory. */
+static int cl_inst_sort(cl_inst *s, const double *x, const double *y)
+{
+    size_t ncells = (size_t)s->grid.ncols * (size_t)s->grid.nrows;
+    uint32_t *perm = malloc(((size_t)s->n + 1) * sizeof *perm);
+    int32_t *col = malloc(((size_t)s->n + 1) * sizeof *col);
+    int32_t *row = malloc(((size_t)s->n + 1) * sizeof *row);
+    s->x = malloc(((size_t)s->n + 1) * sizeof *s->x);
+    s->y = malloc(((size_t)s->n + 1) * sizeof *s->y);
+    if (!perm || !col || !row || !s->x || !s->y) {
+        free(perm);
+        free(col);
+        free(row);
+        return -1;
+    }
+    uint32_t next[CL_MAX_FEATURES];
+    memcpy(next, s->start, sizeof next);
+    for (size_t c = 0; c < ncells; c++) {
+        int f = 0;
+        for (uint32_t j = s->cell_start[c]; j < s->cell_start[c + 1]; j++) {
+            uint32_t i = s->cell_items[j];
+            while (i >= s->start[f + 1])
+                f++;
+            perm[next[f]++] = i;
+        }
+    }
+    for (uint32_t i = 0; i < s->n; i++) {
+        s->x[i] = x[perm[i]];
+        s->y[i] = y[perm[i]];
+        col[i] = s->col[perm[i]];
+        row[i] = s->row[perm[i]];
+    }
+    free(perm);
+    free(s->col);
+    free(s->row);
+    free(s->cell_start);
+    free(s->cell_items);
+    s->col = col;
+    s->row = row;
+    s->cell_start = s->cell_items = NULL;
+    return cl_inst_cells(s);
+}
+
 int cl_inst_fine(const cl_points *p, const cl_grid *g, double d, cl_inst *s, dm_err *err)
 {
     memset(s, 0, sizeof *s);
@@ -57,8 +103,6 @@ int cl_inst_fine(const cl_points *p, const cl_grid *g, double d, cl_inst *s, dm_
     memcpy(s->start, p->start, sizeof s->start);
     for (int f = 0; f < p->nfeat; f++)
         s->total[f] = p->start[f + 1] - p->start[f];
-    s->x = p->x;
-    s->y = p->y;
     s->d2 = d * d;
     s->grid = *g;
     s->col = malloc(((size_t)p->n + 1) * sizeof *s->col);
@@ -73,7 +117,7 @@ int cl_inst_fine(const cl_points *p, const cl_grid *g, double d, cl_inst *s, dm_
             s->row[i] = cl_grid_row(g, p->y[i]);
             s->cell_mask[(size_t)s->row[i] * g->ncols + s->col[i]] |= 1ULL << f;
         }
-    if (cl_inst_cells(s))
+    if (cl_inst_cells(s) || cl_inst_sort(s, p->x, p->y))
         goto oom;
     return 0;
 oom:
@@ -130,6 +174,8 @@ oom:
 
 void cl_inst_free(cl_inst *s)
 {
+    free(s->x);
+    free(s->y);
     free(s->weight);
     free(s->col);
     free(s->row);

@@ -42,7 +42,9 @@ static inline int32_t cl_grid_row(const cl_grid *g, double y)
 
 /* ---- instance sets ------------------------------------------------------------------ *
  * Instances 0 .. n-1 grouped by feature (feature f owns start[f] .. start[f+1]-1), each in
- * a cell. Fine: the points themselves, neighbours by cl_near(). Coarse (Huang et al.'s
+ * a cell. Fine: the points, each feature's renumbered in cell order (so that neighbours
+ * are near in memory; ids never leave the miners, only counts do), neighbours by
+ * cl_near(). Coarse (Huang et al.'s
  * multi-resolution pruning): one instance per feature and occupied cell, in cell order,
  * weighing the feature's points in the cell; two are neighbours when their cells are the
  * same or adjacent (8-neighbourhood), so neighbouring points make neighbouring coarse
@@ -53,7 +55,7 @@ typedef struct cl_inst {
     uint32_t n;
     uint32_t start[CL_MAX_FEATURES + 1];
     uint32_t total[CL_MAX_FEATURES]; /* points of each feature (the ratios' denominators) */
-    const double *x, *y;             /* fine */
+    double *x, *y;                   /* fine: coordinates, in instance order */
     double d2;                       /* fine: d * d */
     uint32_t *weight;                /* coarse: points of the feature in the cell */
     int32_t *col, *row;

@@ -131,6 +131,54 @@ static uint64_t cl_lower_bound(const cl_table *t, const uint32_t *key, int n)
     return lo;
 }
 
+/* The last ids of a group of t2's rows with their places (fine: x and y; coarse: column
+ * and row), side by side for the join's inner loop. */
+typedef struct cl_group {
+    uint32_t *id;
+    double *px, *py;
+    uint64_t n, cap;
+} cl_group;
+
+/* Loads t2's rows q .. qg-1 into g. Returns 0, or -1 without memory. */
+static int cl_group_load(cl_group *g, const cl_inst *s, const cl_table *t2, uint64_t q,
+                         uint64_t qg)
+{
+    g->n = qg - q;
+    if (g->n > g->cap) {
+        uint64_t cap = g->n * 2;
+        uint32_t *id = realloc(g->id, cap * sizeof *id);
+        if (id)
+            g->id = id;
+        double *px = realloc(g->px, cap * sizeof *px);
+        if (px)
+            g->px = px;
+        double *py = realloc(g->py, cap * sizeof *py);
+        if (py)
+            g->py = py;
+        if (!id || !px || !py)
+            return -1;
+        g->cap = cap;
+    }
+    int p = t2->k - 1;
+    for (uint64_t j = 0; j < g->n; j++) {
+        uint32_t b = t2->ids[(q + j) * t2->k + p];
+        g->id[j] = b;
+        g->px[j] = s->coarse ? s->col[b] : s->x[b];
+        g->py[j] = s->coarse ? s->row[b] : s->y[b];
+    }
+    return 0;
+}
+
+/* Whether places (ax, ay) and (bx, by) are neighbours: cl_near() for points, cells at most
+ * one apart for coarse instances (whole numbers, so the doubles compare exactly). */
+static inline int cl_place_near(int coarse, double ax, double ay, double bx, double by,
+                                double d2)
+{
+    if (coarse)
+        return ax - bx <= 1 && bx - ax <= 1 && ay - by <= 1 && by - ay <= 1;
+    return cl_near(ax, ay, bx, by, d2);
+}
+
 /* Size k + 1, one chunk: the sort-merge join of t1's rows lo[c] .. lo[c+1]-1 with t2.
  * Equal (k-1)-prefixes are merged group against group; a pair of rows whose last ids are
  * neighbours makes the row (t1 row, t2's last id). */
@@ -139,13 +187,10 @@ static void cl_job_join(void *ctx, int c)
     cl_job *job = ctx;
     const cl_inst *s = job->s;
     const cl_table *t1 = job->t1, *t2 = job->t2;
-    int k = job->k, p = k - 1;
+    int k = job->k, p = k - 1, coarse = s->coarse;
     uint64_t r = job->lo[c], end = job->lo[c + 1], rows = 0;
-    if (r >= end) {
-        job->rows[c] = 0;
-        return;
-    }
-    uint64_t q = cl_lower_bound(t2, t1->ids + r * k, p);
+    cl_group g = {0};
+    uint64_t q = r < end ? cl_lower_bound(t2, t1->ids + r * k, p) : t2->rows;
     while (r < end && q < t2->rows) {
         const uint32_t *a = t1->ids + r * k, *b = t2->ids + q * k;
         int cmp = cl_prefix_cmp(a, b, p);
@@ -163,25 +208,33 @@ static void cl_job_join(void *ctx, int c)
             rg++;
         while (qg < t2->rows && cl_prefix_cmp(t2->ids + qg * k, a, p) == 0)
             qg++;
+        if (cl_group_load(&g, s, t2, q, qg)) {
+            __atomic_store_n(job->oom, 1, __ATOMIC_RELAXED);
+            break;
+        }
         for (uint64_t i = r; i < rg; i++) {
             const uint32_t *row = t1->ids + i * k;
-            int any = 0;
-            for (uint64_t j = q; j < qg; j++) {
-                uint32_t last = t2->ids[j * k + p];
-                if (!cl_inst_near(s, row[p], last))
+            uint32_t last = row[p];
+            double ax = coarse ? s->col[last] : s->x[last];
+            double ay = coarse ? s->row[last] : s->y[last];
+            uint64_t before = rows;
+            for (uint64_t j = 0; j < g.n; j++) {
+                if (!cl_place_near(coarse, ax, ay, g.px[j], g.py[j], s->d2))
                     continue;
-                any = 1;
                 if (!job->ids)
-                    cl_mark(job->flags, last);
-                cl_emit(job, c, &rows, row, last);
+                    cl_mark(job->flags, g.id[j]);
+                cl_emit(job, c, &rows, row, g.id[j]);
             }
-            if (any && !job->ids)
+            if (rows > before && !job->ids)
                 for (int m = 0; m < k; m++)
                     cl_mark(job->flags, row[m]);
         }
         r = rg;
         q = qg;
     }
+    free(g.id);
+    free(g.px);
+    free(g.py);
     job->rows[c] = rows;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -308,6 +309,45 @@ static void test_planted_patterns_found(void **state)
     }
 }
 
+static void test_seattle_filters_and_threads_agree(void **state)
+{
+    (void)state;
+    const char *path = DM_SOURCE_DIR "/../shared/datasets/coloc/seattle2012.csv";
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "test_seattle_filters_and_threads_agree: %s not there, skipped\n", path);
+        skip();
+    }
+    cl_points p;
+    dm_err err = {0};
+    assert_int_equal(cl_points_load_seattle(path, &p, &err), 0);
+    cl_result first;
+    mine(&p, 10, 0.5, CL_FILTER_NONE, 1, &first);
+    /* As mined here at d = 10, theta = 0.5 (every filter and thread count agrees): 14
+     * prevalent pairs of 78 candidates, 4 triples of 7 (the largest table 14,509,918 rows). */
+    assert_int_equal(first.nlevels, 2);
+    assert_int_equal(first.levels[0].candidates, 78);
+    assert_int_equal(first.levels[0].prevalent, 14);
+    assert_int_equal(first.levels[1].candidates, 7);
+    assert_int_equal(first.levels[1].prevalent, 4);
+    uint64_t largest = 0;
+    for (int64_t i = 0; i < first.ncand; i++)
+        largest = first.cand[i].rows > largest ? first.cand[i].rows : largest;
+    assert_int_equal(largest, 14509918);
+    for (int f = 0; f < 3; f++) {
+        cl_result one, all;
+        mine(&p, 10, 0.5, filters[f], 1, &one);
+        mine(&p, 10, 0.5, filters[f], 0, &all);
+        assert_same_result(&one, &all);
+        char why[256];
+        if (cl_result_compare(&first, &one, why, sizeof why))
+            fail_msg("filter %d: %s", f, why);
+        cl_result_free(&one);
+        cl_result_free(&all);
+    }
+    cl_result_free(&first);
+    cl_points_free(&p);
+}
+
 static void test_options_refused(void **state)
 {
     (void)state;
@@ -344,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_threads_equal_one_thread),
         cmocka_unit_test(test_bounds_at_least_pi),
         cmocka_unit_test(test_planted_patterns_found),
+        cmocka_unit_test(test_seattle_filters_and_threads_agree),
         cmocka_unit_test(test_options_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,8 +85,10 @@ static void test_seattle_format_errors(void **state)
     load_fails(s, "2\n1,0,0\n1,nan,0\n\n0,0,1,1\n", 3, "'nan' is not finite");
     load_fails(s, "2\n1,0,0\n1,0,inf\n\n0,0,1,1\n", 3, "'inf' is not finite");
     load_fails(s, "2\n1,0,0\n,0,0\n\n0,0,1,1\n", 3, "empty feature");
-    load_fails(s, "3\n1,0,0\n2,1,1\n\n0,0,1,1\n", 4, "2 points before the blank line, line 1 says 3");
-    load_fails(s, "1\n1,0,0\n2,1,1\n\n0,0,1,1\n", 4, "2 points before the blank line, line 1 says 1");
+    load_fails(s, "3\n1,0,0\n2,1,1\n\n0,0,1,1\n", 4,
+               "2 points before the blank line, line 1 says 3");
+    load_fails(s, "1\n1,0,0\n2,1,1\n\n0,0,1,1\n", 4,
+               "2 points before the blank line, line 1 says 1");
     load_fails(s, "2\n1,0,0\n2,1,1\n", 3, "no blank line and bounding box");
     load_fails(s, "2\n1,0,0\n2,1,1\n\n", 4, "no bounding box");
     load_fails(s, "2\n1,0,0\n2,1,1\n\n0,0,1\n", 5, "minX,minY,maxX,maxY");

@@ -29,8 +29,9 @@ static void random_points(uint64_t seed, cl_points *p)
         uint32_t count = 1 + dm_rng_below(&r, 12);
         for (uint32_t i = 0; i < count; i++, n++) {
             feature[n] = f;
-            x[n] = lattice ? 1.5 * dm_rng_below(&r, (uint32_t)(extent / 1.5)) : extent * dm_rng_unit(&r);
-            y[n] = lattice ? 1.5 * dm_rng_below(&r, (uint32_t)(extent / 1.5)) : extent * dm_rng_unit(&r);
+            uint32_t steps = (uint32_t)(extent / 1.5);
+            x[n] = lattice ? 1.5 * dm_rng_below(&r, steps) : extent * dm_rng_unit(&r);
+            y[n] = lattice ? 1.5 * dm_rng_below(&r, steps) : extent * dm_rng_unit(&r);
         }
     }
     dm_err err = {0};

@@ -41,7 +41,8 @@ static int cl_gen_check(const cl_gen_params *g, dm_err *err)
                           g->max_size, g->patterns, g->noise_features);
     int64_t nfeat = (int64_t)g->patterns * g->max_size + g->noise_features;
     if (nfeat < 1 || nfeat > CL_MAX_FEATURES)
-        return dm_err_set(err, DM_EINPUT, "%lld features (patterns x max_size + noise), expected 1 to %d",
+        return dm_err_set(err, DM_EINPUT,
+                          "%lld features (patterns x max_size + noise), expected 1 to %d",
                           (long long)nfeat, CL_MAX_FEATURES);
     if (g->instances < nfeat || g->instances > INT32_MAX)
         return dm_err_set(err, DM_EINPUT, "%u instances, expected %lld (one per feature) to %d",

@@ -11,9 +11,10 @@
 /* ---- grid --------------------------------------------------------------------------- *
  * Cells are side = d * (1 + CL_CELL_MARGIN) wide, counted from the box's minimum:
  * column floor((x - minx) / side), row floor((y - miny) / side), one rounding for the
- * difference and one for the quotient. The margin is what makes "neighbours lie in the
- * same or adjacent cells" hold in floating point: cl_near() implies |x1 - x2| <=
- * d (1 + 3 eps), and the two rounded quotients then differ by at most
+ * difference and one for the quotient (truncation is the floor: points lie in the box).
+ * The margin is what makes "neighbours lie in the same or adjacent cells" hold in
+ * floating point: cl_near() implies |x1 - x2| <= d (1 + 3 eps), and the two rounded
+ * quotients then differ by at most
  * (1 + 3 eps) / (1 + 2^-20) + 4 N eps < 1 for N < 2^30 cells a side, so their floors
  * differ by at most one. So every clique spans at most two columns and two rows. One
  * empty column and row past the box pad the grid, so every occupied cell is the top-left
@@ -44,11 +45,11 @@ static inline int32_t cl_grid_row(const cl_grid *g, double y)
  * Instances 0 .. n-1 grouped by feature (feature f owns start[f] .. start[f+1]-1), each in
  * a cell. Fine: the points, each feature's renumbered in cell order (so that neighbours
  * are near in memory; ids never leave the miners, only counts do), neighbours by
- * cl_near(). Coarse (Huang et al.'s
- * multi-resolution pruning): one instance per feature and occupied cell, in cell order,
- * weighing the feature's points in the cell; two are neighbours when their cells are the
- * same or adjacent (8-neighbourhood), so neighbouring points make neighbouring coarse
- * instances. cell_start/cell_items list each cell's instances, ascending. */
+ * cl_near(). Coarse (Huang et al.'s multi-resolution pruning): one instance per feature
+ * and occupied cell, in cell order, weighing the feature's points in the cell; two are
+ * neighbours when their cells are the same or adjacent (8-neighbourhood), so neighbouring
+ * points make neighbouring coarse instances. cell_start/cell_items list each cell's
+ * instances, ascending. */
 typedef struct cl_inst {
     int coarse;
     int nfeat;
@@ -100,8 +101,9 @@ typedef struct cl_table {
 void cl_table_free(cl_table *t);
 
 /* How a table's work splits in chunks (bounds from the work's size and the thread count;
- * one chunk for one thread) and the rows of each chunk, from the counting pass, so the filling pass knows where each chunk writes (the
- * paper's two-run output strategy). The rows come out the same for any split. */
+ * one chunk for one thread) and the rows of each chunk, from the counting pass, so the
+ * filling pass knows where each chunk writes (the paper's two-run output strategy). The
+ * rows come out the same for any split. */
 typedef struct cl_plan {
     int nchunks;
     uint64_t *lo;         /* nchunks + 1 bounds */

@@ -235,8 +235,9 @@ static int cl_parse_seattle(cl_loader *ld, const char *text, size_t len, cl_poin
                           "bounding box",
                           path, (long long)l.line);
     if ((long long)ld->n != count)
-        return dm_err_set(err, DM_EINPUT, "%s:%lld: %u points before the blank line, line 1 says %lld",
-                          path, (long long)blank_line, ld->n, count);
+        return dm_err_set(err, DM_EINPUT,
+                          "%s:%lld: %u points before the blank line, line 1 says %lld", path,
+                          (long long)blank_line, ld->n, count);
     double box[4];
     int64_t box_line = 0;
     while (cl_lines_next(&l, &b, &e)) {

@@ -203,10 +203,10 @@ static int cl_refine_level(cl_miner *m, cl_candidate *cc, cl_plan *cplan, int n,
 }
 
 /* Writes the tables of the size-k1 patterns m->next that the candidates cands[0..n-1] of
- * size k1 + 1 (decided in cc, for fine tables) join (each candidate's subsets without its last and without its second-to-last
- * feature): the coarse tables (filter M) for all candidates, ahead of filtering them, or
- * the fine ones for those the filter kept. Their own subsets' tables are in m->prev.
- * Returns 0, or DM_ERUNTIME without memory. */
+ * size k1 + 1 join (each candidate's subsets without its last and without its
+ * second-to-last feature): with coarse, the coarse tables (filter M) for all candidates,
+ * ahead of filtering them; else the fine ones for those the filter kept (cc says which).
+ * Their own subsets' tables are in m->prev. Returns 0, or DM_ERUNTIME without memory. */
 static int cl_fill(cl_miner *m, const uint64_t *cands, const cl_candidate *cc, int n, int k1,
                    int coarse, cl_level *lv, dm_err *err)
 {

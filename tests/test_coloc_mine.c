@@ -348,6 +348,34 @@ static void test_seattle_filters_and_threads_agree(void **state)
     cl_points_free(&p);
 }
 
+static void test_degenerate_sets(void **state)
+{
+    (void)state;
+    /* One feature: no candidate. All points at one place: every pattern has PI 1. */
+    const int one[] = {0, 0}, three[] = {0, 1, 2, 2};
+    const double x[] = {5, 5, 5, 5}, y[] = {7, 7, 7, 7};
+    cl_points p;
+    dm_err err = {0};
+    assert_int_equal(cl_points_build(&p, 1, NULL, 2, one, x, y, NULL, &err), 0);
+    cl_result r;
+    mine(&p, 1, 0.5, CL_FILTER_MULTIRES, 1, &r);
+    assert_int_equal(r.nlevels, 0);
+    assert_int_equal(r.ncand, 0);
+    cl_result_free(&r);
+    cl_points_free(&p);
+    assert_int_equal(cl_points_build(&p, 3, NULL, 4, three, x, y, NULL, &err), 0);
+    for (int f = 0; f < 3; f++) {
+        mine(&p, 1, 1, filters[f], 2, &r);
+        assert_int_equal(r.nlevels, 2);
+        assert_int_equal(r.ncand, 4);
+        for (int64_t i = 0; i < r.ncand; i++)
+            assert_true(r.cand[i].prevalent && r.cand[i].pi == 1);
+        assert_int_equal(r.cand[3].rows, 2);
+        cl_result_free(&r);
+    }
+    cl_points_free(&p);
+}
+
 static void test_options_refused(void **state)
 {
     (void)state;
@@ -385,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_bounds_at_least_pi),
         cmocka_unit_test(test_planted_patterns_found),
         cmocka_unit_test(test_seattle_filters_and_threads_agree),
+        cmocka_unit_test(test_degenerate_sets),
         cmocka_unit_test(test_options_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -280,6 +280,12 @@ int cli_run_sweep(const cli_run_args *a)
         status = DM_EXIT_OK;
         goto out;
     }
+    if (e.n > 0 && e.n_pruned == e.n) { /* contradictory constraints, or nothing supported */
+        dm_err_set(&err, DM_EINPUT, "%s: every point (%zu) is pruned, so nothing would run "
+                   "(point #0: %s); --dry-run lists them", sweep_path(s), e.n,
+                   e.points[0].reason);
+        goto fail;
+    }
 
     size_t alen = 64, klen = strlen(sweep_text(s)) + 64;
     for (int i = 0; i < a->argc; i++)

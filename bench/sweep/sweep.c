@@ -625,6 +625,12 @@ static int sweep_parse(const char *text, size_t len, const char *path, const cha
     }
     sweep_measure_defaults(&s->measure);
     sweep_src src = {.name = s->path, .positions = 1};
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        rc = dm_err_set(err, DM_EINPUT, "%s: a NUL byte at offset %zu: not a text file; "
+                        "expected a YAML sweep", path, (size_t)(nul - text));
+        goto fail;
+    }
     if ((rc = sy_parse(&src, text, len, &root, err)))
         goto fail;
     if (!root || root->kind != SY_MAP) {

@@ -138,6 +138,9 @@ static int ep_load_line(ep_loader *ld, const char *b, const char *e, const char 
     if (*end != '\0' || !isfinite(t))
         return dm_err_set(err, DM_EINPUT, "%s:%lld: time '%s' is not a finite number", path,
                           (long long)line, num);
+    if (t < 0)
+        return dm_err_set(err, DM_EINPUT, "%s:%lld: time %s is negative; expected seconds "
+                          "from the recording's start", path, (long long)line, num);
     ep_stream *s = ld->s;
     if (s->n > 0 && t < s->time[s->n - 1])
         return dm_err_set(err, DM_EINPUT,

@@ -245,6 +245,43 @@ static void killed_run_is_interrupted_and_resumes(void **state)
     assert_non_null(strstr(slurp(f->out), "run 1: complete\n"));
 }
 
+/* Four dmbench processes run 250 points each into one database at once: every run
+ * completes and every point and sample is there (WAL, busy timeout and retries). */
+static void four_writers_share_one_database(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/many.yaml", f->dir);
+    write_file(path, "name: many\nworkload: membw\ndataset: { generator: random }\n"
+                     "variants: [cpu]\naxes: { n: { range: [1, 250, 1] } }\n"
+                     "measure: { mode: hot, min_samples: 6, max_time: 0.002 }\n");
+    pid_t pids[4];
+    for (int i = 0; i < 4; i++) {
+        pids[i] = fork();
+        assert_true(pids[i] >= 0);
+        if (pids[i] == 0) {
+            freopen("/dev/null", "w", stderr);
+            execl(DMBENCH, DMBENCH, "run", path, "--db", f->db, "--quiet", (char *)NULL);
+            _exit(127);
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        int status;
+        assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    for (int run = 1; run <= 4; run++) {
+        char line[96];
+        assert_int_equal(dmbench(f, "show %d --db %s", run, f->db), 0);
+        snprintf(line, sizeof line, "run %d: complete\n", run);
+        assert_non_null(strstr(slurp(f->out), line));
+        assert_non_null(strstr(slurp(f->out), "stored: 250 ok"));
+        assert_int_equal(dmbench(f, "export %d --format csv --db %s", run, f->db), 0);
+        assert_int_equal(count_lines(slurp(f->out)), 1 + 250);
+    }
+}
+
 static void list_shows_parameters_and_rejects_unknown_workloads(void **state)
 {
     fixture *f = *state;
@@ -275,6 +312,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(bad_axis_override_is_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(dry_run_counts_points_and_runs_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(killed_run_is_interrupted_and_resumes, setup, teardown),
+        cmocka_unit_test_setup_teardown(four_writers_share_one_database, setup, teardown),
         cmocka_unit_test_setup_teardown(cpu_sweep_runs_shows_and_exports, setup, teardown),
         cmocka_unit_test_setup_teardown(gpu_variants_without_gpu_are_skipped_with_the_reason, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_dataset_is_rejected_before_anything_is_stored, setup, teardown),

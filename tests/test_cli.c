@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 #include <cuda_runtime_api.h>
 
 #include "cli_fixture.h"
@@ -245,6 +246,76 @@ static void killed_run_is_interrupted_and_resumes(void **state)
     assert_non_null(strstr(slurp(f->out), "run 1: complete\n"));
 }
 
+/* Run 1's ok points of the database at path, one "idx variant params" line each in index
+ * order, with how many samples and statistics rows each has (malloc'd). */
+static char *point_set(const char *path)
+{
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    char *text = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db,
+                         "SELECT group_concat(line, char(10)) || char(10) FROM (SELECT p.idx"
+                         " || ' ' || p.variant || ' ' || p.params || ' ' || (SELECT count(*)"
+                         " > 0 FROM samples s WHERE s.point_id = p.id) || (SELECT count(*)"
+                         " FROM point_stats t WHERE t.point_id = p.id) AS line FROM points p"
+                         " WHERE p.run_id = 1 AND p.status = 'ok' ORDER BY p.idx)",
+                         -1, &q, NULL), SQLITE_OK);
+    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+        text = strdup((const char *)sqlite3_column_text(q, 0));
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    assert_non_null(text);
+    return text;
+}
+
+/* A sweep killed (SIGKILL) 20 times at pseudo-random moments and resumed each time ends
+ * with every point stored exactly once, the same points as a run never killed. */
+static void twenty_kills_and_resumes_lose_and_repeat_nothing(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/killed.yaml", f->dir);
+    write_file(path, "name: killed\nworkload: membw\ndataset: { generator: random }\n"
+                     "variants: [cpu]\naxes: { n: { range: [1, 200, 1] }, op: [copy, triad] }\n"
+                     "measure: { mode: hot, min_samples: 6, max_time: 0.004 }\n");
+    unsigned seed = 12345;
+    for (int kill_no = 0; kill_no < 20; kill_no++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            freopen("/dev/null", "w", stderr);
+            execl(DMBENCH, DMBENCH, "run", path, "--db", f->db, "--quiet", "--resume",
+                  (char *)NULL);
+            _exit(127);
+        }
+        seed = seed * 1103515245u + 12345u;
+        usleep(100000 + (seed >> 8) % 300000); /* 0.1 to 0.4 s in */
+        kill(pid, SIGKILL);
+        int status;
+        waitpid(pid, &status, 0);
+    }
+    /* the kills came before the end */
+    assert_int_equal(dmbench(f, "show 1 --db %s", f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "run 1: interrupted"));
+    assert_int_equal(dmbench(f, "run %s --db %s --resume", path, f->db), 0);
+    assert_non_null(strstr(slurp(f->errf), "resuming run 1"));
+    assert_int_equal(dmbench(f, "show --db %s", f->db), 0);
+    /* one run, resumed to the end: 400 points, each index once */
+    assert_non_null(strstr(slurp(f->out), "run 1: complete\n"));
+    assert_null(strstr(slurp(f->out), "run 2:"));
+    char *killed = point_set(f->db);
+    assert_int_equal(count_lines(killed), 400);
+    /* the uninterrupted run's point set, in a database of its own */
+    char whole_db[160];
+    snprintf(whole_db, sizeof whole_db, "%s/whole.sqlite", f->dir);
+    assert_int_equal(dmbench(f, "run %s --db %s --quiet", path, whole_db), 0);
+    char *whole = point_set(whole_db);
+    assert_string_equal(killed, whole);
+    free(killed);
+    free(whole);
+}
+
 /* Four dmbench processes run 250 points each into one database at once: every run
  * completes and every point and sample is there (WAL, busy timeout and retries). */
 static void four_writers_share_one_database(void **state)
@@ -313,6 +384,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(dry_run_counts_points_and_runs_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(killed_run_is_interrupted_and_resumes, setup, teardown),
         cmocka_unit_test_setup_teardown(four_writers_share_one_database, setup, teardown),
+        cmocka_unit_test_setup_teardown(twenty_kills_and_resumes_lose_and_repeat_nothing, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(cpu_sweep_runs_shows_and_exports, setup, teardown),
         cmocka_unit_test_setup_teardown(gpu_variants_without_gpu_are_skipped_with_the_reason, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_dataset_is_rejected_before_anything_is_stored, setup, teardown),

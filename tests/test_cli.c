@@ -277,8 +277,9 @@ static void twenty_kills_and_resumes_lose_and_repeat_nothing(void **state)
     char path[160];
     snprintf(path, sizeof path, "%s/killed.yaml", f->dir);
     write_file(path, "name: killed\nworkload: membw\ndataset: { generator: random }\n"
-                     "variants: [cpu]\naxes: { n: { range: [1, 200, 1] }, op: [copy, triad] }\n"
-                     "measure: { mode: hot, min_samples: 6, max_time: 0.004 }\n");
+                     "variants: [cpu]\naxes: { n: { range: [1, 300, 1] }, op: [copy, triad] }\n"
+                     "measure: { mode: hot, min_samples: 100000, max_time: 0.02 }\n");
+    /* 600 points of 20 ms of sampling each (12 s), killed within 8 s in all */
     unsigned seed = 12345;
     for (int kill_no = 0; kill_no < 20; kill_no++) {
         pid_t pid = fork();
@@ -301,11 +302,11 @@ static void twenty_kills_and_resumes_lose_and_repeat_nothing(void **state)
     assert_int_equal(dmbench(f, "run %s --db %s --resume", path, f->db), 0);
     assert_non_null(strstr(slurp(f->errf), "resuming run 1"));
     assert_int_equal(dmbench(f, "show --db %s", f->db), 0);
-    /* one run, resumed to the end: 400 points, each index once */
+    /* one run, resumed to the end: 600 points, each index once */
     assert_non_null(strstr(slurp(f->out), "run 1: complete\n"));
     assert_null(strstr(slurp(f->out), "run 2:"));
     char *killed = point_set(f->db);
-    assert_int_equal(count_lines(killed), 400);
+    assert_int_equal(count_lines(killed), 600);
     /* the uninterrupted run's point set, in a database of its own */
     char whole_db[160];
     snprintf(whole_db, sizeof whole_db, "%s/whole.sqlite", f->dir);
@@ -314,6 +315,33 @@ static void twenty_kills_and_resumes_lose_and_repeat_nothing(void **state)
     assert_string_equal(killed, whole);
     free(killed);
     free(whole);
+}
+
+/* --resume continues a run only on the card and build that measured it: another commit
+ * is refused with the reason, and --force-new-run starts a new run instead. */
+static void resume_refuses_another_build_unless_forced(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/short.yaml", f->dir);
+    write_file(path, "name: short\nworkload: membw\ndataset: { generator: random }\n"
+                     "variants: [cpu]\naxes: { n: [8, 16] }\nmeasure: { max_time: 0.01 }\n");
+    assert_int_equal(dmbench(f, "run %s --db %s --quiet", path, f->db), 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "UPDATE runs SET status = 'interrupted', git_commit ="
+                                      " '0123abcd', git_dirty = 0", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(dmbench(f, "run %s --db %s --quiet --resume", path, f->db), 2);
+    const char *said = slurp(f->errf);
+    assert_int_equal(count_lines(said), 1);
+    assert_non_null(strstr(said, "run 1 of sweep 'short' cannot be resumed here: it was built "
+                                 "from 0123abcd, this dmbench from "));
+    assert_non_null(strstr(said, "; --force-new-run starts a new run"));
+    assert_int_equal(dmbench(f, "run %s --db %s --resume --force-new-run", path, f->db), 0);
+    assert_non_null(strstr(slurp(f->errf), "not resuming run 1 (it was built from 0123abcd"));
+    assert_non_null(strstr(slurp(f->out), "run 2: complete\n"));
 }
 
 /* Four dmbench processes run 250 points each into one database at once: every run
@@ -384,6 +412,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(dry_run_counts_points_and_runs_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(killed_run_is_interrupted_and_resumes, setup, teardown),
         cmocka_unit_test_setup_teardown(four_writers_share_one_database, setup, teardown),
+        cmocka_unit_test_setup_teardown(resume_refuses_another_build_unless_forced, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(twenty_kills_and_resumes_lose_and_repeat_nothing, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(cpu_sweep_runs_shows_and_exports, setup, teardown),

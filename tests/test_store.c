@@ -550,20 +550,24 @@ static void test_resume_helpers(void **state)
     char sql[64], buf[64];
     int64_t found = -1;
     int done = -1;
+    dm_run_origin origin;
     int64_t a = begin_run(st, "sw", "text-1", NULL);
     assert_int_equal(store_run_end(st, a, "complete", &err), 0);
-    assert_int_equal(store_find_resumable(st, "sw", "text-1", &found, &err), 0);
+    assert_int_equal(store_find_resumable(st, "sw", "text-1", &found, &origin, &err), 0);
     assert_int_equal(found, 0); /* complete runs are not resumed */
 
     int64_t b = begin_run(st, "sw", "text-1", NULL);
     assert_int_equal(store_run_end(st, b, "interrupted", &err), 0);
     int64_t c = begin_run(st, "sw", "text-2", NULL);
     assert_int_equal(store_run_end(st, c, "failed", &err), 0);
-    assert_int_equal(store_find_resumable(st, "sw", "text-1", &found, &err), 0);
+    assert_int_equal(store_find_resumable(st, "sw", "text-1", &found, &origin, &err), 0);
     assert_int_equal(found, b);
-    assert_int_equal(store_find_resumable(st, "sw", "text-2", &found, &err), 0);
+    assert_int_equal(store_find_resumable(st, "sw", "text-2", &found, &origin, &err), 0);
     assert_int_equal(found, c);
-    assert_int_equal(store_find_resumable(st, "other", "text-1", &found, &err), 0);
+    /* where it was measured: begin_run's runs have no GPU and no build recorded */
+    assert_string_equal(origin.gpu_uuid, "");
+    assert_string_equal(origin.git_commit, "");
+    assert_int_equal(store_find_resumable(st, "other", "text-1", &found, &origin, &err), 0);
     assert_int_equal(found, 0);
 
     toy_store(st, b, 3, 0, 1024, "copy", 1e-3);

@@ -54,7 +54,7 @@ typedef struct cli_run_args {
     const char *db;    /* NULL: cli_db_path's default */
     const char *overrides[CLI_RUN_MAX_OVERRIDES]; /* -a AXIS=VALUES, in order */
     int noverrides;
-    int dry_run, resume, quiet, timeline;
+    int dry_run, resume, force_new_run, quiet, timeline;
     long device_index;       /* --device: the GPU to run on */
     const char *mode;        /* "cold", "hot", or NULL: the sweep's */
     const char *criterion;   /* "median", "stdrel", or NULL: the sweep's */

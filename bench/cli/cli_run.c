@@ -27,7 +27,10 @@ void cli_run_usage(FILE *out)
             "                       replace or add an axis, e.g. -a block=[64,128] or\n"
             "                       -a 'n={pow2: [1024, 65536]}' (repeatable)\n"
             "  --dry-run            print the points before and after pruning; run nothing\n"
-            "  --resume             continue the newest unfinished run of this sweep\n"
+            "  --resume             continue the newest unfinished run of this sweep (one\n"
+            "                       measured on this card by this build; else refused)\n"
+            "  --force-new-run      with --resume: start a new run where that one's card\n"
+            "                       or build differs, instead of refusing\n"
             "  --quiet              no progress and no summary\n"
             "  --device N           the GPU to use (default 0)\n"
             "  --mode cold|hot      override the sweep's measurement mode\n"
@@ -193,6 +196,7 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
           .count = &a->noverrides, .max = CLI_RUN_MAX_OVERRIDES },
         CLI_OPT_FLAG("dry-run", &a->dry_run),
         CLI_OPT_FLAG("resume", &a->resume),
+        CLI_OPT_FLAG("force-new-run", &a->force_new_run),
         { .name = "quiet", .short_name = 'q', .kind = CLI_FLAG, .dest = &a->quiet, .value = 1 },
         CLI_OPT_INT("device", &a->device_index, 0, 1023),
         CLI_OPT_CHOICE("mode", &a->mode, "cold|hot"),
@@ -314,6 +318,7 @@ int cli_run_sweep(const cli_run_args *a)
     dm_run_opts ro = {
         .sink = &sink,
         .resume = a->resume,
+        .force_new_run = a->force_new_run,
         .progress = a->quiet ? DM_PROGRESS_QUIET : DM_PROGRESS_AUTO,
         .argv_text = argv_text,
         .sweep_key = key,

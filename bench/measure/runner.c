@@ -357,13 +357,45 @@ static int has_gpu_variants(const dm_sweep *s)
     return 0;
 }
 
+/* 1 when the run measured at was is not this process's to continue: another card (or a
+ * card where there was none, or the other way round), another commit or a tree dirty on
+ * one side only, other build flags; why says which. (Two builds of one commit's dirty
+ * tree cannot be told apart.) */
+static int origin_differs(const dm_run_origin *was, const dm_device *dev, char *why, size_t n)
+{
+    const char *uuid = dev ? dev->uuid : "";
+    if (strcmp(was->gpu_uuid, uuid) != 0)
+        snprintf(why, n, "it was measured on %s, this is %s",
+                 was->gpu_uuid[0] ? was->gpu_uuid : "no GPU", uuid[0] ? uuid : "no GPU");
+    else if (strcmp(was->git_commit, dm_git_commit) != 0 || was->git_dirty != dm_git_dirty)
+        snprintf(why, n, "it was built from %s%s, this dmbench from %s%s", was->git_commit,
+                 was->git_dirty ? " (dirty)" : "", dm_git_commit, dm_git_dirty ? " (dirty)" : "");
+    else if (strcmp(was->build_flags, dm_build_flags) != 0)
+        snprintf(why, n, "it was built with '%s', this dmbench with '%s'", was->build_flags,
+                 dm_build_flags);
+    else
+        return 0;
+    return 1;
+}
+
 static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
                      dm_err *err)
 {
     const dm_sweep *s = rs->sweep;
     if (o->resume) {
-        if (SINK(rs, find_resumable, sweep_name(s), o->sweep_key, &rs->run_id, err) != 0)
+        dm_run_origin was;
+        char why[512];
+        if (SINK(rs, find_resumable, sweep_name(s), o->sweep_key, &rs->run_id, &was, err) != 0)
             return err->code;
+        if (rs->run_id && origin_differs(&was, o->device, why, sizeof why)) {
+            if (!o->force_new_run)
+                return dm_err_set(err, DM_EINPUT, "run %lld of sweep '%s' cannot be resumed "
+                                  "here: %s; --force-new-run starts a new run",
+                                  (long long)rs->run_id, sweep_name(s), why);
+            progress_note(rs->progress, 0, "not resuming run %lld (%s); starting a new one",
+                          (long long)rs->run_id, why);
+            rs->run_id = 0;
+        }
         if (rs->run_id) {
             progress_note(rs->progress, 0, "resuming run %lld", (long long)rs->run_id);
             return SINK(rs, run_reopen, rs->run_id, err);

@@ -14,6 +14,8 @@
 typedef struct dm_run_opts {
     const dm_sink *sink;       /* where the run goes; runner_run closes it */
     int resume;                /* continue the newest unfinished run of this sweep */
+    int force_new_run;         /* with resume: start anew where that run's card or build
+                                * differs from this one's, instead of refusing */
     dm_progress_style progress;
     const char *argv_text;     /* the full command line, for the fingerprint */
     const char *sweep_key;     /* sweep text plus overrides: what --resume matches */

@@ -53,15 +53,24 @@ typedef struct dm_point_result {
     int nfacts;
 } dm_point_result;
 
+/* What a resumed run must share with the process resuming it: the card (its UUID, ""
+ * without a GPU), the build (commit, dirty tree, flags). */
+typedef struct dm_run_origin {
+    char gpu_uuid[64];
+    char git_commit[64];
+    int git_dirty;
+    char build_flags[256];
+} dm_run_origin;
+
 typedef struct dm_sink_ops {
     /* Opens the destination; the runner calls it once the first dataset has loaded, so
      * bad input leaves nothing behind. */
     int (*open)(void *ctx, dm_err *err);
     /* For --resume: the newest unfinished run of the same sweep name and text (0 in
-     * *run_id when none); reopen marks it running again; point_done says whether point
-     * idx of it is stored. */
+     * *run_id when none) and where it was measured; reopen marks it running again;
+     * point_done says whether point idx of it is stored. */
     int (*find_resumable)(void *ctx, const char *sweep_name, const char *sweep_text,
-                          int64_t *run_id, dm_err *err);
+                          int64_t *run_id, dm_run_origin *origin, dm_err *err);
     int (*run_reopen)(void *ctx, int64_t run_id, dm_err *err);
     int (*point_done)(void *ctx, int64_t run_id, int64_t idx, int *done, dm_err *err);
     int (*run_begin)(void *ctx, const dm_run_info *info, int64_t *run_id, dm_err *err);

@@ -72,7 +72,9 @@ static const char *const store_sql[SQL_COUNT] = {
                      " ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value",
     [SQL_RUN_REOPEN] = "UPDATE runs SET status = 'running', ended_at = NULL, pid = :pid"
                        " WHERE id = :id",
-    [SQL_FIND_RESUMABLE] = "SELECT id FROM runs WHERE sweep_name IS :name"
+    [SQL_FIND_RESUMABLE] = "SELECT id, coalesce(gpu_uuid, ''), coalesce(git_commit, ''),"
+                           " coalesce(git_dirty, 0), coalesce(build_flags, '') FROM runs"
+                           " WHERE sweep_name IS :name"
                            " AND sweep_text IS :text AND status IN ('interrupted', 'failed')"
                            " ORDER BY id DESC LIMIT 1",
     [SQL_POINT_DONE] = "SELECT 1 FROM points WHERE run_id = :id AND idx = :idx",
@@ -663,14 +665,28 @@ static int lookup_id(sqlite3_stmt *s, int *found, int64_t *id)
 }
 
 int store_find_resumable(dm_store *st, const char *sweep_name, const char *sweep_text,
-                         int64_t *run_id, dm_err *err)
+                         int64_t *run_id, dm_run_origin *origin, dm_err *err)
 {
-    int found;
     sqlite3_stmt *s = store_stmt(st, SQL_FIND_RESUMABLE);
     *run_id = 0;
-    if (!s || bind_text(s, ":name", sweep_name) != SQLITE_OK ||
-        bind_text(s, ":text", sweep_text) != SQLITE_OK ||
-        lookup_id(s, &found, run_id) != SQLITE_DONE)
+    memset(origin, 0, sizeof *origin);
+    int rc = !s || bind_text(s, ":name", sweep_name) != SQLITE_OK ||
+                     bind_text(s, ":text", sweep_text) != SQLITE_OK
+                 ? SQLITE_ERROR
+                 : sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *run_id = sqlite3_column_int64(s, 0);
+        snprintf(origin->gpu_uuid, sizeof origin->gpu_uuid, "%s", sqlite3_column_text(s, 1));
+        snprintf(origin->git_commit, sizeof origin->git_commit, "%s",
+                 sqlite3_column_text(s, 2));
+        origin->git_dirty = sqlite3_column_int(s, 3);
+        snprintf(origin->build_flags, sizeof origin->build_flags, "%s",
+                 sqlite3_column_text(s, 4));
+        rc = SQLITE_DONE;
+    }
+    if (s)
+        sqlite3_reset(s);
+    if (rc != SQLITE_DONE)
         return store_fail(st, err, "looking for an unfinished run of sweep '%s'",
                           sweep_name ? sweep_name : "");
     return 0;

@@ -241,7 +241,7 @@ static void test_the_command(void **state)
     assert_int_equal(dmbench_output("reproduce --list", &out), 0);
     assert_non_null(strstr(out, "tdm-fig9"));
     assert_non_null(strstr(out, "colocation-table2"));
-    assert_non_null(strstr(out, "colocation-fig7"));
+    assert_non_null(strstr(out, "coloc-table2"));
     assert_non_null(strstr(out, "rules (not in this build)"));
     assert_int_equal(dmbench_output("reproduce tdm-fgi7", &out), 2);
     assert_non_null(strstr(out, "unknown target 'tdm-fgi7'; did you mean: "));

@@ -15,26 +15,20 @@ static const dm_paper coloc_papers[] = {
 /* Table 1 is the filter and refinement times at the largest point of Figs. 6(a) and 6(b);
  * the Fig. 6(a) sweep measures its clumpiness-1 half (2,000,000 instances). Table 2 is
  * Fig. 7's point at theta = 0.3, which the Table 2 sweep runs with the rest of Fig. 7's
- * thresholds. */
+ * thresholds. A sweep measures one target (`dmbench reproduce` finds the target of a
+ * run by its sweep), so Figs. 6(a) and 7 are read from these two targets' grids. */
 static const dm_target coloc_targets[] = {
     { .name = "colocation-table1", .paper = CL_PAPER, .item = "Table 1", .table = "Table 1",
       .caption = "filter and refinement times on synthetic data (theta = 0.5); measured: "
                  "clumpiness 1 at 250,000 to 2,000,000 instances, the table's row at 2M "
-                 "(clumpiness 20 at 250k needs the Fig. 6(b) sweep, not written yet)",
-      .sweep = "coloc-fig6a", .kind = DM_TARGET_FIGURE, .row_axis = "instances",
-      .col_axis = "clumpiness" },
-    { .name = "colocation-fig6a", .paper = CL_PAPER, .item = "Fig. 6(a)",
-      .caption = "effect of the number of instances at clumpiness 1 (theta = 0.5)",
+                 "(clumpiness 20 at 250k needs the Fig. 6(b) sweep, not written yet); the grid "
+                 "is Fig. 6(a)",
       .sweep = "coloc-fig6a", .kind = DM_TARGET_FIGURE, .row_axis = "instances",
       .col_axis = "clumpiness" },
     { .name = "colocation-table2", .paper = CL_PAPER, .item = "Table 2", .table = "Table 2",
       .caption = "filter and refinement times on the Seattle crime data (d = 10, theta = "
-                 "0.3); measured with Fig. 7's thresholds 0.3 to 0.9",
-      .sweep = "coloc-table2", .kind = DM_TARGET_FIGURE, .row_axis = "prevalence",
-      .col_axis = "distance" },
-    { .name = "colocation-fig7", .paper = CL_PAPER, .item = "Fig. 7",
-      .caption = "effect of the prevalence threshold on the Seattle crime data (d = 10): "
-                 "pruning ratio and speedup",
+                 "0.3); measured with Fig. 7's thresholds 0.3 to 0.9, the grid is Fig. 7(b)'s "
+                 "times",
       .sweep = "coloc-table2", .kind = DM_TARGET_FIGURE, .row_axis = "prevalence",
       .col_axis = "distance" },
     { 0 },

@@ -589,7 +589,7 @@ static void the_shipped_targets_load_and_name_published_tables(void **state)
     dm_err err = { 0 };
     if (published_load_dir(PUB_DIR, &f->t, &err) != 0)
         fail_msg("published_load_dir: %s", err.msg);
-    assert_int_equal(f->t.ntargets, 10);
+    assert_int_equal(f->t.ntargets, 8);
     const dm_pub_target *r6 = &f->t.targets[7];
     assert_string_equal(r6->target.name, "rules-table6");
     assert_string_equal(r6->target.paper, RULES);

@@ -215,6 +215,11 @@ typedef struct dm_fact {
     const char *unit; /* "s", or NULL for a count */
 } dm_fact;
 
+/* Appends the fact (group, name, value, unit) to f[0..*n), a workload's facts() list of
+ * room max, counting it in *n; nothing when the list is full (strbuf.c). */
+void dm_fact_add(dm_fact *f, int max, int *n, const char *group, const char *name,
+                 double value, const char *unit);
+
 /* ---- variants and workloads -------------------------------------------------------- */
 
 /* A flag of `dmbench mine WORKLOAD` that sets one of the workload's dataset or problem

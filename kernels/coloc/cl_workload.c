@@ -199,19 +199,6 @@ int cl_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err)
     return 0;
 }
 
-/* Appends {group, name, value, unit} at f[*n] when there is room. */
-static void cl_fact(dm_fact *f, int max, int *n, const char *group, const char *name,
-                    double value, const char *unit)
-{
-    if (*n >= max)
-        return;
-    dm_fact *x = &f[(*n)++];
-    snprintf(x->group, sizeof x->group, "%s", group);
-    snprintf(x->name, sizeof x->name, "%s", name);
-    x->value = value;
-    x->unit = unit;
-}
-
 int cl_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
 {
     const cl_answer *a = out;
@@ -221,11 +208,11 @@ int cl_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
         const cl_level *lv = &a->r.levels[i];
         char g[32];
         snprintf(g, sizeof g, "size %d", lv->size);
-        cl_fact(f, max, &n, g, "candidates", (double)lv->candidates, NULL);
-        cl_fact(f, max, &n, g, "pruned", (double)lv->pruned, NULL);
-        cl_fact(f, max, &n, g, "prevalent", (double)lv->prevalent, NULL);
-        cl_fact(f, max, &n, g, "filter_s", lv->filter_s, "s");
-        cl_fact(f, max, &n, g, "refine_s", lv->refine_s, "s");
+        dm_fact_add(f, max, &n, g, "candidates", (double)lv->candidates, NULL);
+        dm_fact_add(f, max, &n, g, "pruned", (double)lv->pruned, NULL);
+        dm_fact_add(f, max, &n, g, "prevalent", (double)lv->prevalent, NULL);
+        dm_fact_add(f, max, &n, g, "filter_s", lv->filter_s, "s");
+        dm_fact_add(f, max, &n, g, "refine_s", lv->refine_s, "s");
     }
     return n;
 }

@@ -365,19 +365,6 @@ int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err)
     return 0;
 }
 
-/* Appends {group, name, value, unit} at f[*n] when there is room. */
-static void ep_fact(dm_fact *f, int max, int *n, const char *group, const char *name,
-                    double value, const char *unit)
-{
-    if (*n >= max)
-        return;
-    dm_fact *x = &f[(*n)++];
-    snprintf(x->group, sizeof x->group, "%s", group);
-    snprintf(x->name, sizeof x->name, "%s", name);
-    x->value = value;
-    x->unit = unit;
-}
-
 int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
 {
     const ep_result *o = out;
@@ -387,18 +374,18 @@ int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
         const ep_mine_level *lv = &o->levels[i];
         char g[32];
         snprintf(g, sizeof g, "level %d", lv->level);
-        ep_fact(f, max, &n, g, "candidates", (double)lv->candidates, NULL);
+        dm_fact_add(f, max, &n, g, "candidates", (double)lv->candidates, NULL);
         if (lv->survivors >= 0) {
-            ep_fact(f, max, &n, g, "survivors", (double)lv->survivors, NULL);
-            ep_fact(f, max, &n, g, "eliminated",
+            dm_fact_add(f, max, &n, g, "survivors", (double)lv->survivors, NULL);
+            dm_fact_add(f, max, &n, g, "eliminated",
                     lv->candidates ? 1.0 - (double)lv->survivors / (double)lv->candidates
                                    : 0.0, NULL);
         }
-        ep_fact(f, max, &n, g, "frequent", (double)lv->frequent, NULL);
-        ep_fact(f, max, &n, g, "generate_s", lv->generate_s, "s");
+        dm_fact_add(f, max, &n, g, "frequent", (double)lv->frequent, NULL);
+        dm_fact_add(f, max, &n, g, "generate_s", lv->generate_s, "s");
         if (lv->survivors >= 0)
-            ep_fact(f, max, &n, g, "bound_s", lv->bound_s, "s");
-        ep_fact(f, max, &n, g, "count_s", lv->count_s, "s");
+            dm_fact_add(f, max, &n, g, "bound_s", lv->bound_s, "s");
+        dm_fact_add(f, max, &n, g, "count_s", lv->count_s, "s");
     }
     return n;
 }

@@ -142,7 +142,8 @@ int tune_compute(dm_store *st, const dm_tune_opts *o, dm_tune_result *r, dm_err 
     memset(r, 0, sizeof *r);
     if ((rc = read_rows(st, o, &rows, &nrows, err)))
         return rc;
-    qsort(rows, nrows, sizeof *rows, row_cmp);
+    if (nrows) /* no rows may come as NULL, which qsort must not be given */
+        qsort(rows, nrows, sizeof *rows, row_cmp);
     for (size_t i = 0; i < nrows && rc == 0;) {
         size_t j = i;
         while (j < nrows && same_group(&rows[i], &rows[j]))

@@ -180,7 +180,7 @@ static int crossovers(const dm_report_ctx *c, const fit_row *f, dm_err *err)
     }
     if (rc)
         return rc;
-    char at[64];
+    char at[sizeof f->axis + 32];
     snprintf(at, sizeof at, "%s at the crossover", f->axis);
     report_table_begin(c->doc, 5, (const char *[]){ f->grp, "problem", at, "95% interval",
                                                     "faster below" });

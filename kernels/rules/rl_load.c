@@ -317,6 +317,11 @@ int rl_table_parse(const char *text, size_t len, const char *what, const rl_load
 {
     memset(t, 0, sizeof *t);
     const char *end = text + len, *p = text;
+    /* A NUL is no text (and would end a cell's string before its length). */
+    const char *nul = memchr(text, '\0', len);
+    if (nul)
+        return dm_err_set(err, DM_EINPUT, "%s: a NUL byte at offset %zu: not a text table",
+                          what, (size_t)(nul - text));
     /* The lines that matter end at the last non-blank one. */
     rl_line l = {0}, first = {0}, second = {0};
     int64_t nonblank = 0, blank_at = 0;

@@ -62,8 +62,8 @@ typedef struct rl_load_opts {
  * path:line:column (the character column, and the field by number and name) for: an
  * empty file, a header with no rows after it, an empty or repeated column name, a row
  * with more or fewer cells than the first, an empty line followed by more rows, a
- * missing value (an empty cell), a cell that is not a number in a numeric column, or a
- * bad gzip stream; DM_EINPUT when the file cannot be opened; DM_ERUNTIME without
+ * missing value (an empty cell), a cell that is not a number in a numeric column, a
+ * NUL byte anywhere (not text), or a bad gzip stream; DM_EINPUT when the file cannot be opened; DM_ERUNTIME without
  * memory. */
 int rl_table_load(const char *path, const rl_load_opts *opts, rl_table *t, dm_err *err);
 /* The same from text in memory ([text, text + len), not compressed); what names it in

@@ -4,8 +4,6 @@
  * Both give, per rule, the coverage, the contingency table, every token's support and
  * the five measures. The GPU kernels (coverage, reduction, fitness; serial and
  * concurrent streams; multi-GPU) come next (issue 13). */
-#include <stdlib.h>
-
 #include "fits.h"
 #include "rules/rl_workload.h"
 #include "tuned.h"

@@ -31,6 +31,7 @@ static const struct {
     {"tdm", "episodes", "all, or the path of an episodes file"},
     {"episodes", "gaps", "-, or LO:HI gap intervals in ms, ';' between them"},
     {"episodes", "episodes", "-, or the path of an episodes file"},
+    {"rules", "rules_file", "-, or the path of a rules file"},
     {NULL, NULL, NULL},
 };
 
@@ -326,12 +327,15 @@ static void test_cpu_variants_match_the_reference_on_the_smallest_dataset(void *
     }
 }
 
-/* The commas in the line at s (up to its newline). */
+/* The commas that separate fields in the line at s (up to its newline): those outside
+ * double-quoted fields (RFC 4180: a field holding a comma is quoted, quotes doubled). */
 static int commas(const char *s)
 {
-    int n = 0;
-    for (; *s && *s != '\n'; s++)
-        n += *s == ',';
+    int n = 0, quoted = 0;
+    for (; *s && *s != '\n'; s++) {
+        quoted ^= *s == '"';
+        n += *s == ',' && !quoted;
+    }
     return n;
 }
 

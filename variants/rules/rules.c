@@ -1,0 +1,124 @@
+/* rules.c - the variants of association-rule evaluation (Cano, Luna & Ventura 2013) and
+ * the workload's table. cpu is the stack interpreter on one thread (the paper's "CPU");
+ * cpu-mt runs it across (rule, block of instances) items on every core (its "4 CPUs").
+ * Both give, per rule, the coverage, the contingency table, every token's support and
+ * the five measures. The GPU kernels (coverage, reduction, fitness; serial and
+ * concurrent streams; multi-GPU) come next (issue 13). */
+#include "fits.h"
+#include "rules/rl_workload.h"
+#include "tuned.h"
+
+extern const dm_study rules_study; /* study.c */
+
+/* ---- cpu, cpu-mt ------------------------------------------------------------------ */
+
+static int rl_cpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                        void **state, dm_err *err)
+{
+    (void)ex;
+    return rl_evaluation_open(ds, pt, 1, (rl_eval_point **)state, err);
+}
+
+static int rl_cpu_mt_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                           void **state, dm_err *err)
+{
+    (void)ex;
+    return rl_evaluation_open(ds, pt, (int)dm_point_int(pt, "threads"),
+                              (rl_eval_point **)state, err);
+}
+
+static int rl_cpu_run(void *state, dm_err *err)
+{
+    return rl_evaluation_run(state, err);
+}
+
+static int rl_cpu_output(void *state, const void **out, dm_err *err)
+{
+    (void)err;
+    rl_eval_point *e = state;
+    *out = &e->out;
+    return 0;
+}
+
+static void rl_cpu_teardown(void *state)
+{
+    rl_evaluation_free(state);
+}
+
+/* ---- the table ------------------------------------------------------------------ */
+
+static const char *const rl_generators[] = {"synthetic", "poker", NULL};
+
+static const dm_param_spec rl_dataset_params[] = {
+    {.name = "instances", .type = DM_P_INT, .def = "1025010", .allowed = "1..100000000",
+     .help = "rows generated (1,025,010: the paper's Poker set); from a file, its size as "
+             "the sweep states it, for the work per execution"},
+    {.name = "attributes", .type = DM_P_INT, .def = "10", .allowed = "1..1000",
+     .help = "synthetic: numeric columns uniform in [0, 1); from a file or poker, the "
+             "table's columns as the sweep states them, for the work per execution"},
+    {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
+     .help = "seed of the generator"},
+    {0},
+};
+
+static const dm_param_spec rl_problem_params[] = {
+    {.name = "rules", .type = DM_P_INT, .def = "25", .allowed = "1..100000",
+     .help = "rules generated (rules_file -)"},
+    {.name = "symbols", .type = DM_P_INT, .def = "58", .allowed = "2..1000",
+     .help = "RPN tokens of each generated rule, antecedent and consequent (58: the "
+             "paper's Table 4, GPops over instances x rules)"},
+    {.name = "rule_seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
+     .help = "seed of the rule generator"},
+    {.name = "rules_file", .type = DM_P_ENUM, .def = "-",
+     .help = "-: generate the rules; else a rules file (one a line, IF ... THEN ...), its "
+             "rules evaluated"},
+    {0},
+};
+
+static const dm_param_spec rl_cpu_mt_params[] = {
+    {.name = "threads", .type = DM_P_INT, .def = "0", .allowed = "0..4096",
+     .help = "threads (0: every online core)"},
+    {0},
+};
+
+static const dm_mine_option rl_mine_options[] = {
+    {.flag = "rules", .param = "rules_file", .metavar = "FILE",
+     .help = "evaluate the rules of FILE (one a line, IF a1 <= 3.5 THEN class = 1)"},
+    {.flag = "generate", .param = "rules", .metavar = "N",
+     .help = "generate N rules (without --rules)"},
+    {.flag = "seed", .param = "rule_seed", .metavar = "S",
+     .help = "seed of the generated rules"},
+    {0},
+};
+
+static const dm_variant rl_variants[] = {
+    {.name = "cpu", .description = "the RPN stack interpreter, one thread (the paper's CPU)",
+     .needs_gpu = 0, .setup = rl_cpu_setup, .run = rl_cpu_run, .output = rl_cpu_output,
+     .teardown = rl_cpu_teardown},
+    {.name = "cpu-mt",
+     .description = "the interpreter across rules and blocks of instances on all cores",
+     .needs_gpu = 0, .params = rl_cpu_mt_params, .setup = rl_cpu_mt_setup,
+     .run = rl_cpu_run, .output = rl_cpu_output, .teardown = rl_cpu_teardown},
+    {0},
+};
+
+const dm_workload rules_workload = {
+    .name = "rules",
+    .description = "association-rule evaluation: RPN rules' coverage, contingency tables "
+                   "and measures over a table (Cano, Luna & Ventura 2013)",
+    .generators = rl_generators,
+    .dataset_params = rl_dataset_params,
+    .problem_params = rl_problem_params,
+    .dataset_open = rl_dataset_open,
+    .dataset_close = rl_dataset_close,
+    .reference = rl_reference,
+    .reference_free = rl_reference_free,
+    .compare = rl_compare,
+    .work = rl_work,
+    .write_result = rl_write_result,
+    .variants = rl_variants,
+    .tuned = dm_tuned_table,
+    .fits = dm_crossover_fit_table,
+    .study = &rules_study,
+    .mine_options = rl_mine_options,
+};

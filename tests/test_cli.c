@@ -165,6 +165,27 @@ static void bad_dataset_is_rejected_before_anything_is_stored(void **state)
     assert_false(exists(f->db));
 }
 
+/* Waits (up to 60 s, however loaded the machine) until the database at path holds at
+ * least n points. */
+static void wait_for_points(const char *path, int n)
+{
+    for (int i = 0; i < 3000; i++, usleep(20000)) {
+        sqlite3 *db;
+        sqlite3_stmt *q;
+        int have = 0;
+        if (!exists(path) || sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+            continue;
+        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM points", -1, &q, NULL) == SQLITE_OK &&
+            sqlite3_step(q) == SQLITE_ROW)
+            have = sqlite3_column_int(q, 0);
+        sqlite3_finalize(q);
+        sqlite3_close(db);
+        if (have >= n)
+            return;
+    }
+    fail_msg("%s: fewer than %d points after 60 s", path, n);
+}
+
 /* Counts the rows a query over the database returns through `dmbench export`. */
 static int exported_points(fixture *f)
 {
@@ -189,9 +210,7 @@ static void interrupted_run_resumes_where_it_stopped(void **state)
         _exit(127);
     }
     /* interrupt once some points are stored */
-    for (int i = 0; i < 200 && !exists(f->db); i++)
-        usleep(20000);
-    usleep(500000);
+    wait_for_points(f->db, 5);
     kill(pid, SIGINT);
     int status;
     waitpid(pid, &status, 0);
@@ -227,9 +246,7 @@ static void killed_run_is_interrupted_and_resumes(void **state)
         execl(DMBENCH, DMBENCH, "run", path, "--db", f->db, "--quiet", (char *)NULL);
         _exit(127);
     }
-    for (int i = 0; i < 200 && !exists(f->db); i++)
-        usleep(20000);
-    usleep(500000);
+    wait_for_points(f->db, 5);
     /* while it runs, it is running, and --resume elsewhere does not take it */
     assert_int_equal(dmbench(f, "show 1 --db %s", f->db), 0);
     assert_non_null(strstr(slurp(f->out), "run 1: running\n"));

@@ -290,6 +290,19 @@ static void test_dmbench_databases_carry_the_application_id(void **state)
     store_close(st);
 }
 
+/* A path no database can be made at is the user's mistake (exit 2), said in one line. */
+static void test_unusable_path_is_an_input_error(void **state)
+{
+    (void)state;
+    dm_store *st = NULL;
+    dm_err err = { 0 };
+    assert_int_equal(store_open("/proc/dmbench-test.sqlite", &st, &err), DM_EINPUT);
+    assert_null(st);
+    assert_non_null(strstr(err.msg, "/proc/dmbench-test.sqlite: cannot open or create the "
+                                    "database file ("));
+    assert_null(strchr(err.msg, '\n'));
+}
+
 static void test_non_sqlite_file_is_rejected(void **state)
 {
     afx *f = *state;
@@ -747,6 +760,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_newer_version_is_rejected, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_non_sqlite_file_is_rejected, setup, afx_teardown),
+        cmocka_unit_test(test_unusable_path_is_an_input_error),
         cmocka_unit_test_setup_teardown(test_foreign_database_is_refused_untouched, setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_dmbench_databases_carry_the_application_id, setup,

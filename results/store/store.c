@@ -468,7 +468,9 @@ static int store_open_as(const char *path, int readonly, dm_store **out, dm_err 
                         readonly ? SQLITE_OPEN_READONLY
                                  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                         NULL) != SQLITE_OK) {
-        rc = store_fail(st, err, "opening the database");
+        /* The path is the user's: a missing, unwritable or special place is bad input. */
+        rc = dm_err_set(err, DM_EINPUT, "%s: cannot %s the database file (%s)", path,
+                        readonly ? "open" : "open or create", sqlite3_errmsg(st->db));
         goto fail;
     }
     sqlite3_busy_timeout(st->db, STORE_BUSY_MS);

@@ -104,6 +104,12 @@ static void test_unknown_names_stop_the_run_before_it_starts(void **state)
                                         "perfworks name such as dram__bytes_read.sum\n");
     assert_int_equal(dmbench(f, "run %s --db %s --metrics all --chip XX100", DEMO, f->db), 2);
     assert_non_null(strstr(slurp(f->errf), "unknown chip 'XX100'"));
+    /* a chip nothing would be checked against is refused, not ignored */
+    assert_int_equal(dmbench(f, "run %s/sweeps/overhead-cpu.yaml --db %s --chip XX100",
+                             DM_SOURCE_DIR, f->db), 2);
+    assert_string_equal(slurp(f->errf), "dmbench: error: --chip XX100: names the chip metrics "
+                                        "are checked against, and no metrics are asked "
+                                        "(--metrics, or the sweep's metrics)\n");
     char sweep[160];
     snprintf(sweep, sizeof sweep, "%s/bad.yaml", f->dir);
     FILE *fp = fopen(sweep, "w");

@@ -276,6 +276,11 @@ int cli_run_sweep(const cli_run_args *a)
         metrics_chip(a->chip, devp, chip, sizeof chip, chip_why, sizeof chip_why);
     if (resolve_metrics(s, a->metrics_csv, chip, &metrics, &passes, &err) != 0)
         goto fail;
+    if (a->chip && metrics.n == 0) { /* nothing would check it, so nothing would say it is wrong */
+        dm_err_set(&err, DM_EINPUT, "--chip %s: names the chip metrics are checked against, "
+                   "and no metrics are asked (--metrics, or the sweep's metrics)", a->chip);
+        goto fail;
+    }
     if (sweep_expand(s, devp, &e, &err) != 0)
         goto fail;
     if (a->dry_run) {

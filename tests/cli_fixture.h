@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <sqlite3.h>
+
 #include "registry.h"
 #include "tmpdir.h"
 
@@ -93,6 +95,22 @@ static inline int exists(const char *path)
 {
     struct stat sb;
     return stat(path, &sb) == 0;
+}
+
+/* The integer the query gives on the database at path, opened read-only; -1 when there
+ * is no such database yet, the query fails or gives no row. */
+static inline int64_t db_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *q = NULL;
+    int64_t v = -1;
+    if (!exists(path) || sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+        v = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return v;
 }
 
 /* Runs "dmbench ARGS" with no GPU visible, stdout and stderr together into *out (a

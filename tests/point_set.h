@@ -1,5 +1,5 @@
-/* point_set.h - setting a named parameter of a point in tests (dm_point_get reads one).
- * Static functions, included by one test file each. */
+/* point_set.h - making a point and setting its named parameters in tests (dm_point_get
+ * reads one). Static functions, included after cmocka.h by one test file each. */
 #ifndef DM_TEST_POINT_SET_H
 #define DM_TEST_POINT_SET_H
 
@@ -7,6 +7,32 @@
 #include <string.h>
 
 #include "dm.h"
+#include "registry.h"
+
+/* The point of workload's variant at its defaults, with the "name=value" settings
+ * set[0..n) parsed over them; fails the test on an unknown workload, variant or name, or
+ * a value the parameter refuses. */
+static inline void point_with(const char *workload, const char *variant,
+                              const char *const *set, int n, dm_point *pt)
+{
+    dm_err err = { 0 };
+    const dm_workload *w = registry_workload(workload, &err);
+    const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
+    if (!v || registry_point_defaults(w, v, pt, &err))
+        fail_msg("%s %s: %s", workload, variant, err.msg);
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(set[i], '=');
+        int k = 0;
+        while (eq && k < pt->nparams && (strncmp(pt->specs[k]->name, set[i],
+                                                 (size_t)(eq - set[i])) != 0 ||
+                                         pt->specs[k]->name[eq - set[i]] != '\0'))
+            k++;
+        if (!eq || k == pt->nparams)
+            fail_msg("%s: not a parameter of %s %s", set[i], workload, variant);
+        if (dm_value_parse(pt->specs[k], eq + 1, &pt->values[k], &err))
+            fail_msg("%s: %s", set[i], err.msg);
+    }
+}
 
 static inline void set_int(dm_point *pt, const char *name, int64_t v)
 {

@@ -165,24 +165,33 @@ static void bad_dataset_is_rejected_before_anything_is_stored(void **state)
     assert_false(exists(f->db));
 }
 
+/* Starts `dmbench run path --db db --quiet` (with --resume when resume) in a child
+ * process, its errors discarded; returns its pid. */
+static pid_t start_run(const char *path, const char *db, int resume)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stderr);
+        execl(DMBENCH, DMBENCH, "run", path, "--db", db, "--quiet",
+              resume ? "--resume" : (char *)NULL, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* 300 membw points of 10 ms of sampling each: several seconds in all, to interrupt. */
+#define LONG_SWEEP                                                                        \
+    "name: long\nworkload: membw\ndataset: { generator: random }\nvariants: [cpu]\n"     \
+    "axes: { n: { range: [1, 300, 1] } }\nmeasure: { min_samples: 100000, max_time: 0.01 }\n"
+
 /* Waits (up to 60 s, however loaded the machine) until the database at path holds at
  * least n points. */
 static void wait_for_points(const char *path, int n)
 {
-    for (int i = 0; i < 3000; i++, usleep(20000)) {
-        sqlite3 *db;
-        sqlite3_stmt *q;
-        int have = 0;
-        if (!exists(path) || sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-            continue;
-        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM points", -1, &q, NULL) == SQLITE_OK &&
-            sqlite3_step(q) == SQLITE_ROW)
-            have = sqlite3_column_int(q, 0);
-        sqlite3_finalize(q);
-        sqlite3_close(db);
-        if (have >= n)
+    for (int i = 0; i < 3000; i++, usleep(20000))
+        if (db_int(path, "SELECT count(*) FROM points") >= n)
             return;
-    }
     fail_msg("%s: fewer than %d points after 60 s", path, n);
 }
 
@@ -198,17 +207,8 @@ static void interrupted_run_resumes_where_it_stopped(void **state)
     fixture *f = *state;
     char path[160];
     snprintf(path, sizeof path, "%s/long.yaml", f->dir);
-    /* 300 points of at least 10 ms of sampling each: several seconds in all */
-    write_file(path, "name: long\nworkload: membw\ndataset: { generator: random }\n"
-                     "variants: [cpu]\naxes: { n: { range: [1, 300, 1] } }\n"
-                     "measure: { min_samples: 100000, max_time: 0.01 }\n");
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        freopen("/dev/null", "w", stderr);
-        execl(DMBENCH, DMBENCH, "run", path, "--db", f->db, "--quiet", (char *)NULL);
-        _exit(127);
-    }
+    write_file(path, LONG_SWEEP);
+    pid_t pid = start_run(path, f->db, 0);
     /* interrupt once some points are stored */
     wait_for_points(f->db, 5);
     kill(pid, SIGINT);
@@ -236,16 +236,8 @@ static void killed_run_is_interrupted_and_resumes(void **state)
     fixture *f = *state;
     char path[160];
     snprintf(path, sizeof path, "%s/long.yaml", f->dir);
-    write_file(path, "name: long\nworkload: membw\ndataset: { generator: random }\n"
-                     "variants: [cpu]\naxes: { n: { range: [1, 300, 1] } }\n"
-                     "measure: { min_samples: 100000, max_time: 0.01 }\n");
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        freopen("/dev/null", "w", stderr);
-        execl(DMBENCH, DMBENCH, "run", path, "--db", f->db, "--quiet", (char *)NULL);
-        _exit(127);
-    }
+    write_file(path, LONG_SWEEP);
+    pid_t pid = start_run(path, f->db, 0);
     wait_for_points(f->db, 5);
     /* while it runs, it is running, and --resume elsewhere does not take it */
     assert_int_equal(dmbench(f, "show 1 --db %s", f->db), 0);
@@ -299,14 +291,7 @@ static void twenty_kills_and_resumes_lose_and_repeat_nothing(void **state)
     /* 600 points of 20 ms of sampling each (12 s), killed within 8 s in all */
     unsigned seed = 12345;
     for (int kill_no = 0; kill_no < 20; kill_no++) {
-        pid_t pid = fork();
-        assert_true(pid >= 0);
-        if (pid == 0) {
-            freopen("/dev/null", "w", stderr);
-            execl(DMBENCH, DMBENCH, "run", path, "--db", f->db, "--quiet", "--resume",
-                  (char *)NULL);
-            _exit(127);
-        }
+        pid_t pid = start_run(path, f->db, 1);
         seed = seed * 1103515245u + 12345u;
         usleep(100000 + (seed >> 8) % 300000); /* 0.1 to 0.4 s in */
         kill(pid, SIGKILL);
@@ -373,13 +358,7 @@ static void four_writers_share_one_database(void **state)
                      "measure: { mode: hot, min_samples: 6, max_time: 0.002 }\n");
     pid_t pids[4];
     for (int i = 0; i < 4; i++) {
-        pids[i] = fork();
-        assert_true(pids[i] >= 0);
-        if (pids[i] == 0) {
-            freopen("/dev/null", "w", stderr);
-            execl(DMBENCH, DMBENCH, "run", path, "--db", f->db, "--quiet", (char *)NULL);
-            _exit(127);
-        }
+        pids[i] = start_run(path, f->db, 0);
     }
     for (int i = 0; i < 4; i++) {
         int status;

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "cli_fixture.h"
+#include "point_set.h"
 #include "coloc/cl_workload.h"
 #include "registry.h"
 
@@ -36,22 +37,7 @@ static const dm_workload *coloc(void)
 /* The point of variant with "name=value" settings over its defaults. */
 static void variant_point(const char *variant, dm_point *pt, const char *const *set, int n)
 {
-    dm_err err = { 0 };
-    const dm_workload *w = coloc();
-    const dm_variant *v = registry_variant(w, variant, &err);
-    assert_non_null(v);
-    assert_int_equal(registry_point_defaults(w, v, pt, &err), 0);
-    for (int i = 0; i < n; i++) {
-        char name[64];
-        const char *eq = strchr(set[i], '=');
-        snprintf(name, sizeof name, "%.*s", (int)(eq - set[i]), set[i]);
-        int k = 0;
-        while (k < pt->nparams && strcmp(pt->specs[k]->name, name) != 0)
-            k++;
-        assert_true(k < pt->nparams);
-        if (dm_value_parse(pt->specs[k], eq + 1, &pt->values[k], &err))
-            fail_msg("%s: %s", set[i], err.msg);
-    }
+    point_with("coloc", variant, set, n, pt);
 }
 
 /* Opens the dataset of path ("" for the generator synthetic) for pt. */

@@ -15,28 +15,14 @@
 #include <sqlite3.h>
 
 #include "cli_fixture.h"
+#include "point_set.h"
 #include "episodes/ep_workload.h"
 #include "registry.h"
 
 /* The episodes workload's point for variant `variant`, with "name=value" settings. */
 static void variant_point(const char *variant, dm_point *pt, const char *const *set, int n)
 {
-    dm_err err = { 0 };
-    const dm_workload *w = registry_workload("episodes", &err);
-    assert_non_null(w);
-    const dm_variant *v = registry_variant(w, variant, &err);
-    assert_non_null(v);
-    assert_int_equal(registry_point_defaults(w, v, pt, &err), 0);
-    for (int i = 0; i < n; i++) {
-        char name[64];
-        const char *eq = strchr(set[i], '=');
-        snprintf(name, sizeof name, "%.*s", (int)(eq - set[i]), set[i]);
-        int k = 0;
-        while (k < pt->nparams && strcmp(pt->specs[k]->name, name) != 0)
-            k++;
-        assert_true(k < pt->nparams);
-        assert_int_equal(dm_value_parse(pt->specs[k], eq + 1, &pt->values[k], &err), 0);
-    }
+    point_with("episodes", variant, set, n, pt);
 }
 
 /* The same for variant cpu. */
@@ -437,21 +423,6 @@ static void gpu_lists_must_fit_shared_memory(void **state)
     /* without a device nothing is known to refuse */
     variant_point("ptpe", &pt, wide, 2);
     assert_int_equal(pt.variant->supports(&pt, NULL, why, sizeof why), 0);
-}
-
-/* The integer the query gives on the database at path (-1 when it gives no row). */
-static int64_t db_int(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    int64_t v = -1;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
 }
 
 /* `dmbench run` of a mining sweep stores each point's facts: per level its candidates,

@@ -13,7 +13,6 @@
 #include <sys/wait.h>
 
 #include <cmocka.h>
-#include <sqlite3.h>
 
 #include "cli_fixture.h"
 
@@ -22,22 +21,6 @@
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The runs in the database at path. */
-static int runs_in(const char *path)
-{
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    int n = -1;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &q, NULL),
-                     SQLITE_OK);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        n = sqlite3_column_int(q, 0);
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return n;
 }
 
 /* Runs `dmbench run` on each of names[0..n) in the corpus, into f->db: each must exit 2
@@ -57,7 +40,7 @@ static void refuse_each(fixture *f, char **names, int n, int had_db)
             fail_msg("%s: expected one error line, got:\n%s", names[i], said);
         if (!had_db && exists(f->db))
             fail_msg("%s: left a database behind", names[i]);
-        if (had_db && runs_in(f->db) != 1)
+        if (had_db && db_int(f->db, "SELECT count(*) FROM runs") != 1)
             fail_msg("%s: changed the runs of the database that was there", names[i]);
     }
 }

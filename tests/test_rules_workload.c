@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "cli_fixture.h"
+#include "point_set.h"
 #include "registry.h"
 #include "rules/rl_workload.h"
 
@@ -41,11 +42,7 @@ static const dm_workload *rules(void)
 /* variant's point at the defaults. */
 static void point(const char *variant, dm_point *pt)
 {
-    dm_err err = {0};
-    const dm_workload *w = rules();
-    const dm_variant *v = registry_variant(w, variant, &err);
-    assert_non_null(v);
-    assert_int_equal(registry_point_defaults(w, v, pt, &err), 0);
+    point_with("rules", variant, NULL, 0, pt);
 }
 
 /* Opens generator's (or, when path is set, the file's) dataset for pt into ds. Returns

@@ -171,6 +171,10 @@ typedef struct dm_dataset {
     void *data;             /* the workload's own representation */
 } dm_dataset;
 
+/* Names a dataset read from the file at path: its base name in ds->name, the path in
+ * ds->path (file.c). */
+void dm_dataset_file(dm_dataset *ds, const char *path);
+
 /* Reads the whole file at path into *data (malloc'd, NUL-terminated; its length in *len
  * when len is not NULL). Returns 0, DM_EINPUT when it cannot be opened (naming it and
  * why), or DM_ERUNTIME on a read error or without memory (file.c). */

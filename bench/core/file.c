@@ -1,5 +1,5 @@
 /* file.c - a whole file read into memory, for the loaders of text files (sweeps,
- * published tables, the plots a report inlines). */
+ * published tables, the plots a report inlines); and a dataset named after its file. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,4 +43,12 @@ fail:
     free(buf);
     fclose(f);
     return err ? err->code : DM_ERUNTIME;
+}
+
+void dm_dataset_file(dm_dataset *ds, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(ds->name, sizeof ds->name, "%.*s", (int)sizeof ds->name - 1,
+             slash ? slash + 1 : path);
+    snprintf(ds->path, sizeof ds->path, "%s", path);
 }

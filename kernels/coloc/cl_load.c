@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "coloc/coloc.h"
+#include "lines.h"
 
 /* The points read so far, with their features' names. */
 typedef struct cl_loader {
@@ -16,27 +17,6 @@ typedef struct cl_loader {
     int nfeat, last;
     char names[CL_MAX_FEATURES][CL_NAME_MAX];
 } cl_loader;
-
-/* The lines of a text: "\n" or "\r\n" ended, the last maybe unended. */
-typedef struct cl_lines {
-    const char *p, *end;
-    int64_t line; /* the number of the line last given, from 1 */
-} cl_lines;
-
-/* The next line as [*b, *e) without its end of line; 0 when the text is done. */
-static int cl_lines_next(cl_lines *l, const char **b, const char **e)
-{
-    if (l->p >= l->end)
-        return 0;
-    const char *nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
-    *b = l->p;
-    *e = nl ? nl : l->end;
-    l->p = nl ? nl + 1 : l->end;
-    if (*e > *b && (*e)[-1] == '\r')
-        (*e)--;
-    l->line++;
-    return 1;
-}
 
 /* [*b, *e) without the spaces and tabs around it; returns whether anything is left. */
 static int cl_trim(const char **b, const char **e)
@@ -207,8 +187,8 @@ static int cl_parse_seattle(cl_loader *ld, const char *text, size_t len, cl_poin
         blank++;
     if (blank == len)
         return dm_err_set(err, DM_EINPUT, "%s:1: empty file", path);
-    cl_lines l = {.p = text, .end = text + len};
-    cl_lines_next(&l, &b, &e);
+    dm_lines l = {.p = text, .end = text + len};
+    dm_lines_next(&l, &b, &e);
     cl_trim(&b, &e);
     char num[64];
     char *end;
@@ -220,7 +200,7 @@ static int cl_parse_seattle(cl_loader *ld, const char *text, size_t len, cl_poin
         return dm_err_set(err, DM_EINPUT, "%s:1: expected the number of points, got '%.*s'",
                           path, (int)(nl < 40 ? nl : 40), b);
     int64_t blank_line = 0;
-    while (cl_lines_next(&l, &b, &e)) {
+    while (dm_lines_next(&l, &b, &e)) {
         if (!cl_trim(&b, &e)) {
             blank_line = l.line;
             break;
@@ -240,7 +220,7 @@ static int cl_parse_seattle(cl_loader *ld, const char *text, size_t len, cl_poin
                           (long long)blank_line, ld->n, count);
     double box[4];
     int64_t box_line = 0;
-    while (cl_lines_next(&l, &b, &e)) {
+    while (dm_lines_next(&l, &b, &e)) {
         if (!cl_trim(&b, &e))
             continue;
         if (box_line)
@@ -265,9 +245,9 @@ static int cl_parse_seattle(cl_loader *ld, const char *text, size_t len, cl_poin
 static int cl_parse_csv(cl_loader *ld, const char *text, size_t len, cl_points *p, dm_err *err)
 {
     const char *b = text, *e = text;
-    cl_lines l = {.p = text, .end = text + len};
+    dm_lines l = {.p = text, .end = text + len};
     int first = 1;
-    while (cl_lines_next(&l, &b, &e)) {
+    while (dm_lines_next(&l, &b, &e)) {
         if (!cl_trim(&b, &e))
             continue;
         if (first) {

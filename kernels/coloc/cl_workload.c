@@ -78,10 +78,7 @@ int cl_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *d
                                       : cl_points_load_csv(src->path, p, err);
         if (rc)
             goto fail;
-        const char *slash = strrchr(src->path, '/');
-        snprintf(ds->name, sizeof ds->name, "%.*s", (int)sizeof ds->name - 1,
-                 slash ? slash + 1 : src->path);
-        snprintf(ds->path, sizeof ds->path, "%s", src->path);
+        dm_dataset_file(ds, src->path);
     } else {
         if (strcmp(src->generator, "synthetic") != 0) {
             rc = dm_err_set(err, DM_EINPUT, "coloc has no generator '%s'; the generators "

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "episodes/episodes.h"
-#include "episodes/ep_text.h"
+#include "lines.h"
 
 /* The growing stream and the hash of its names (open addressing, type + 1 per slot). */
 typedef struct ep_loader {
@@ -163,9 +163,9 @@ int ep_stream_load_csv(const char *path, ep_stream *s, dm_err *err)
         return rc;
     ep_loader ld = {.s = s};
     int64_t empty = 0; /* the first empty line since the last data line */
-    ep_lines lines = {.p = text, .end = text + len};
+    dm_lines lines = {.p = text, .end = text + len};
     const char *b, *e;
-    while (rc == 0 && ep_lines_next(&lines, &b, &e)) {
+    while (rc == 0 && dm_lines_next(&lines, &b, &e)) {
         int64_t line = lines.line;
         const char *tb = b, *te = e;
         ep_trim(&tb, &te);

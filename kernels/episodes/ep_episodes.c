@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "episodes/episodes.h"
-#include "episodes/ep_text.h"
+#include "lines.h"
 
 /* Parses the non-blank line [b, e) into *ep, its links given as ep_episodes_load says.
  * Returns 0, or DM_EINPUT naming path:line. */
@@ -74,9 +74,9 @@ int ep_episodes_load(const char *path, const ep_stream *s, int ngaps, const doub
     if (rc)
         return rc;
     int64_t cap = 0;
-    ep_lines lines = {.p = text, .end = text + len};
+    dm_lines lines = {.p = text, .end = text + len};
     const char *b, *e;
-    while (rc == 0 && ep_lines_next(&lines, &b, &e)) {
+    while (rc == 0 && dm_lines_next(&lines, &b, &e)) {
         const char *p = b;
         while (p < e && (*p == ' ' || *p == '\t'))
             p++;

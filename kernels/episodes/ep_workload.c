@@ -154,10 +154,7 @@ int ep_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *d
     if (src->path[0]) {
         if ((rc = ep_stream_load_csv(src->path, &d->s, err)) != 0)
             goto fail;
-        const char *slash = strrchr(src->path, '/');
-        snprintf(ds->name, sizeof ds->name, "%.*s", (int)sizeof ds->name - 1,
-                 slash ? slash + 1 : src->path);
-        snprintf(ds->path, sizeof ds->path, "%s", src->path);
+        dm_dataset_file(ds, src->path);
     } else {
         if (strcmp(src->generator, "sym26") != 0) {
             rc = dm_err_set(err, DM_EINPUT, "episodes has no generator '%s'; the generators "

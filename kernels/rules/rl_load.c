@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lines.h"
 #include "rules/rl_inflate.h"
 #include "rules/rl_table.h"
 
@@ -83,18 +84,12 @@ static void rl_trim(const char **b, const char **e)
         (*e)--;
 }
 
-/* The next line of [*p, end) into l (numbered after the one before). 0 when done. */
-static int rl_next_line(const char **p, const char *end, rl_line *l)
+/* The next line of in into l, with its number. 0 when done. */
+static int rl_next_line(dm_lines *in, rl_line *l)
 {
-    if (*p >= end)
+    if (!dm_lines_next(in, &l->b, &l->e))
         return 0;
-    const char *nl = memchr(*p, '\n', (size_t)(end - *p));
-    l->b = *p;
-    l->e = nl ? nl : end;
-    *p = nl ? nl + 1 : end;
-    if (l->e > l->b && l->e[-1] == '\r')
-        l->e--;
-    l->no++;
+    l->no = in->line;
     return 1;
 }
 
@@ -316,7 +311,8 @@ int rl_table_parse(const char *text, size_t len, const char *what, const rl_load
                    rl_table *t, dm_err *err)
 {
     memset(t, 0, sizeof *t);
-    const char *end = text + len, *p = text;
+    const char *end = text + len;
+    dm_lines in = {.p = text, .end = end};
     /* A NUL is no text (and would end a cell's string before its length). */
     const char *nul = memchr(text, '\0', len);
     if (nul)
@@ -325,7 +321,7 @@ int rl_table_parse(const char *text, size_t len, const char *what, const rl_load
     /* The lines that matter end at the last non-blank one. */
     rl_line l = {0}, first = {0}, second = {0};
     int64_t nonblank = 0, blank_at = 0;
-    while (rl_next_line(&p, end, &l)) {
+    while (rl_next_line(&in, &l)) {
         if (rl_blank(&l)) {
             if (!blank_at)
                 blank_at = l.no;
@@ -360,11 +356,10 @@ int rl_table_parse(const char *text, size_t len, const char *what, const rl_load
         rc = dm_err_set(err, DM_ERUNTIME, "%s: out of memory", what);
     if (!rc && header)
         rc = rl_header_names(&ld, &first);
-    p = text;
-    l.no = 0;
+    in = (dm_lines){.p = text, .end = end};
     int64_t first_line = header ? second.no : first.no;
     for (int64_t i = 0; !rc && i < n;) {
-        rl_next_line(&p, end, &l); /* blank lines come only after the last row */
+        rl_next_line(&in, &l); /* blank lines come only after the last row */
         if (header && l.no == first.no)
             continue;
         if (i == 0 && !(rc = rl_check_fields(&ld, &l)))

@@ -96,10 +96,7 @@ int rl_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *d
     if (src->path[0]) {
         if ((rc = rl_table_load(src->path, NULL, t, err)) != 0)
             goto fail;
-        const char *slash = strrchr(src->path, '/');
-        snprintf(ds->name, sizeof ds->name, "%.*s", (int)sizeof ds->name - 1,
-                 slash ? slash + 1 : src->path);
-        snprintf(ds->path, sizeof ds->path, "%s", src->path);
+        dm_dataset_file(ds, src->path);
     } else {
         if (strcmp(src->generator, "synthetic") == 0)
             rc = rl_synth_generate(n, (int)dm_point_int(pt, "attributes"), 0, seed, t, err);

@@ -146,13 +146,6 @@ fail:
     return rc;
 }
 
-/* The file's base name, for ds->name. */
-static const char *tdm_base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 int tdm_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *ds,
                      dm_err *err)
 {
@@ -167,9 +160,7 @@ int tdm_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *
     if (src->path[0]) {
         if ((rc = tdm_load_file(src->path, length, &d->sym, err)) != 0)
             goto fail;
-        snprintf(ds->name, sizeof ds->name, "%.*s", (int)sizeof ds->name - 1,
-                 tdm_base_name(src->path));
-        snprintf(ds->path, sizeof ds->path, "%s", src->path);
+        dm_dataset_file(ds, src->path);
     } else {
         int planted = strcmp(src->generator, "planted") == 0;
         if (!planted && strcmp(src->generator, "uniform") != 0) {

@@ -1,18 +1,18 @@
-/* ep_text.h - the lines of a text file read into memory, for the episodes loaders (event
- * streams, episodes files): "\n" or "\r\n" ended, the last one maybe unended. */
-#ifndef DM_EP_TEXT_H
-#define DM_EP_TEXT_H
+/* lines.h - the lines of a text read into memory, for the workloads' text loaders:
+ * "\n" or "\r\n" ended, the last one maybe unended. */
+#ifndef DM_LINES_H
+#define DM_LINES_H
 
 #include <stdint.h>
 #include <string.h>
 
-typedef struct ep_lines {
+typedef struct dm_lines {
     const char *p, *end; /* what is left of the text */
     int64_t line;        /* the number of the line last given, from 1 */
-} ep_lines;
+} dm_lines;
 
 /* The next line as [*b, *e), its end of line left out; 0 when the text is done. */
-static inline int ep_lines_next(ep_lines *l, const char **b, const char **e)
+static inline int dm_lines_next(dm_lines *l, const char **b, const char **e)
 {
     if (l->p >= l->end)
         return 0;

@@ -359,6 +359,29 @@ static int show_counts_notes(dm_store *st, sqlite3_stmt *r, int64_t id, FILE *ou
     if ((rc = read_end(st, s, rc == SQLITE_ROW ? SQLITE_DONE : rc, "timing the run", err)) != 0)
         return rc;
 
+    /* A point's own wall time, start to end (its dataset, reference, samples and all):
+     * the median of the sorted times, and the longest. */
+    s = read_prepare(st,
+                     "SELECT (julianday(ended_at) - julianday(started_at)) * 86400 AS t,"
+                     " count(*) OVER () FROM points WHERE run_id = ?1 AND status = 'ok'"
+                     " AND ended_at IS NOT NULL ORDER BY t", id);
+    if (!s)
+        return read_fail(st, err, "timing the points of run %lld", (long long)id);
+    double mid = 0, longest = 0;
+    for (long long i = 0; (rc = sqlite3_step(s)) == SQLITE_ROW; i++) {
+        long long n = sqlite3_column_int64(s, 1);
+        longest = sqlite3_column_double(s, 0);
+        if (i == (n - 1) / 2 || i == n / 2)
+            mid += longest / (n % 2 ? 1 : 2);
+    }
+    if ((rc = read_end(st, s, rc, "timing the points", err)) != 0)
+        return rc;
+    if (longest > 0) {
+        snprintf(line, sizeof line, "a point's wall time: median %.1f ms, longest %.1f ms",
+                 mid * 1e3, longest * 1e3);
+        show_line(out, "", line);
+    }
+
     s = read_prepare(st, "SELECT key, value FROM run_notes WHERE run_id = ?1 ORDER BY key", id);
     if (!s)
         return read_fail(st, err, "reading the notes of run %lld", (long long)id);

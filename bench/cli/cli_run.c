@@ -350,6 +350,13 @@ int cli_run_sweep(const cli_run_args *a)
                 (long long)res.run_id, cli_db_path(a->db), res.ok, res.failed, res.skipped, res.pruned,
                 res.interrupted ? " (interrupted; --resume continues it)" : "");
     }
+    if (res.context_lost[0]) {
+        fprintf(stderr, "dmbench: error: a GPU point lost the CUDA context (%s); run %lld "
+                "stopped there, and `dmbench run --resume` continues it in a new process\n",
+                res.context_lost, (long long)res.run_id);
+        status = DM_EXIT_FAIL;
+        goto out;
+    }
     status = res.interrupted ? 130 : res.failed ? DM_EXIT_FAIL : DM_EXIT_OK;
     goto out;
 fail:

@@ -1,5 +1,6 @@
 /* gpumem.c - device memory for variants: stream-ordered allocation from the device's
- * default memory pool, kept warm between points. */
+ * default memory pool, kept warm between points. A request the card cannot hold fails
+ * the point with what was asked and what is free, and leaves the context working. */
 #include <cuda_runtime_api.h>
 
 #include "dm.h"
@@ -7,7 +8,18 @@
 int dm_gpu_alloc(void *stream, size_t bytes, void **ptr, dm_err *err)
 {
     *ptr = NULL;
-    return DM_CUDA(err, cudaMallocAsync(ptr, bytes, (cudaStream_t)stream)) ? DM_ERUNTIME : 0;
+    cudaError_t e = cudaMallocAsync(ptr, bytes, (cudaStream_t)stream);
+    size_t free_b = 0, total_b = 0;
+    if (e != cudaErrorMemoryAllocation)
+        return DM_CUDA(err, e) ? DM_ERUNTIME : 0;
+    cudaGetLastError(); /* not sticky: the next point may fit */
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+        cudaGetLastError();
+    return dm_err_set(err, DM_ERUNTIME,
+                      "out of device memory: %.1f MiB asked, %.1f MiB free of %.1f MiB "
+                      "(cudaMallocAsync: cudaErrorMemoryAllocation)",
+                      (double)bytes / 1048576.0, (double)free_b / 1048576.0,
+                      (double)total_b / 1048576.0);
 }
 
 void dm_gpu_free(void *stream, void *p)

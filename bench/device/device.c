@@ -29,6 +29,18 @@ int device_count(int *n, char *why, size_t why_len)
     return 0;
 }
 
+int device_context_lost(char *why, size_t why_len)
+{
+    if (cudaDeviceSynchronize() == cudaSuccess)
+        return 0;
+    cudaGetLastError(); /* an error that is not sticky is gone after this */
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        return 0;
+    snprintf(why, why_len, "%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
+    return 1;
+}
+
 int device_pick(int index, dm_device *dev, const dm_device **devp, char *why, size_t why_len,
                 dm_err *err)
 {

@@ -30,6 +30,12 @@ int device_query(int index, dm_device *d, dm_err *err);
  * is unknown. */
 int device_prop(const dm_device *d, const char *name, double *out);
 
+/* 1 when the current device's CUDA context can run nothing more: a kernel fault (an
+ * illegal address, a trap, a launch timeout) leaves an error that every later call
+ * returns and no call clears; why (why_len bytes) names it. 0 when the context still
+ * works (a failed allocation or a bad launch configuration is cleared, not kept). */
+int device_context_lost(char *why, size_t why_len);
+
 /* The property names device_prop knows, NULL-terminated (for error messages). */
 const char *const *device_prop_names(void);
 

@@ -576,6 +576,14 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
             break;
         }
         r.ended = unix_now();
+        /* A fault that kills the context fails every later point in this process: store
+         * this one with why, and stop for a new process to resume the rest. */
+        if (strcmp(r.status, "failed") == 0 && sp->point.variant->needs_gpu &&
+            device_context_lost(res->context_lost, sizeof res->context_lost)) {
+            dm_append(reason, sizeof reason, "; the CUDA context is lost (%s)",
+                      res->context_lost);
+            stop_requested = 1;
+        }
         r.reason = reason;
         r.verify_detail = detail;
         rc = SINK(&rs, point, &r, err);

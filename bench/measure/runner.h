@@ -29,13 +29,17 @@ typedef struct dm_run_result {
     int64_t run_id;
     size_t ok, failed, skipped, pruned, resumed;
     int interrupted;
+    /* Set when a GPU point left the CUDA context unusable (device_context_lost): the run
+     * stopped there, interrupted, for a new process to resume; says which error. */
+    char context_lost[256];
 } dm_run_result;
 
 /* Runs the points of e (an expansion of s) into o->sink, closing it at the end, and
  * returns counts in res. Returns 0 when the run was carried out (points may still have failed:
  * see res), DM_EINPUT for bad input found while running (a dataset file; the run's rows
  * are then removed), or DM_ERUNTIME (the sink). SIGINT stops after the current
- * point, marking the run interrupted. */
+ * point, marking the run interrupted; so does a GPU point that loses the CUDA context
+ * (res->context_lost), after storing that point as failed with why. */
 int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
                dm_run_result *res, dm_err *err);
 

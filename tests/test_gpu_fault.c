@@ -1,0 +1,140 @@
+/* test_gpu_fault.c - a kernel fault in the middle of a run: the runner stores the point it
+ * hit as failed, says the CUDA context is lost and why, and stops with the run
+ * interrupted for a new process to resume, where it used to fail every later point
+ * with the same error. device_context_lost tells such a fault from errors CUDA clears (a
+ * failed allocation, which says what it asked and what was free). The fault is a probe kernel given an address no allocation has,
+ * launched between two points through a wrapped sink; it ends this process's context,
+ * so the test that makes it runs last. Exits 77 (skip) without a GPU. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "device.h"
+#include "gpu_probe.h"
+#include "runner.h"
+#include "store_fixture.h"
+#include "sweep.h"
+
+typedef struct fixture {
+    dm_device dev;
+    afx db;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    dm_err err = {0};
+    if (!f || device_query(0, &f->dev, &err)) {
+        fprintf(stderr, "setup: %s\n", err.msg);
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return afx_make(&f->db);
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    int rc = afx_close(&f->db);
+    free(f);
+    return rc;
+}
+
+/* Launches the clock probe with an output address no allocation has, and waits for it. */
+static void fault(void)
+{
+    dm_err err = {0};
+    assert_int_equal(gpu_probe_clock_launch(NULL, (long long *)(uintptr_t)0x10, 1000, &err), 0);
+    assert_int_not_equal(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+static void test_a_failed_allocation_leaves_the_context_working(void **state)
+{
+    (void)state;
+    char why[256] = "";
+    void *p = NULL;
+    assert_int_equal(device_context_lost(why, sizeof why), 0);
+    dm_err err = {0};
+    assert_int_equal(dm_gpu_alloc(NULL, (size_t)1 << 50, &p, &err), DM_ERUNTIME);
+    assert_null(p);
+    assert_non_null(strstr(err.msg, "out of device memory: 1073741824.0 MiB asked, "));
+    assert_non_null(strstr(err.msg, " MiB free of "));
+    assert_int_equal(device_context_lost(why, sizeof why), 0);
+    assert_int_equal(cudaMalloc(&p, 4096), cudaSuccess);
+    assert_int_equal(cudaFree(p), cudaSuccess);
+}
+
+/* The store sink, with point_done (asked before each point under --resume) launching the
+ * fault before the run's second point. */
+static dm_sink_ops wrapped;
+static int (*store_point_done_op)(void *, int64_t, int64_t, int *, dm_err *);
+static int points_asked;
+
+static int point_done_then_fault(void *ctx, int64_t run_id, int64_t idx, int *done,
+                                 dm_err *err)
+{
+    if (++points_asked == 2)
+        fault();
+    return store_point_done_op(ctx, run_id, idx, done, err);
+}
+
+static void test_a_kernel_fault_stops_the_run_for_a_new_process(void **state)
+{
+    fixture *f = *state;
+    static const char text[] =
+        "workload: membw\ndataset: {generator: random}\nvariants: [kernel]\n"
+        "axes: {n: [4096], op: [copy], block: [64, 128, 256, 512]}\n"
+        "measure: {mode: cold, min_samples: 5, max_time: 0.2}\n";
+    dm_sweep *s = NULL;
+    dm_expansion e = {0};
+    dm_err err = {0};
+    if (sweep_parse_string(text, "fault.yaml", &s, &err) || sweep_expand(s, &f->dev, &e, &err))
+        fail_msg("sweep: %s", err.msg);
+    dm_sink sink;
+    if (store_sink_make(f->db.path, &sink, &err))
+        fail_msg("sink: %s", err.msg);
+    wrapped = *sink.ops;
+    store_point_done_op = wrapped.point_done;
+    wrapped.point_done = point_done_then_fault;
+    sink.ops = &wrapped;
+    dm_run_opts o = {.sink = &sink, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
+                     .sweep_key = text, .device = &f->dev, .resume = 1};
+    dm_run_result res;
+    assert_int_equal(runner_run(s, &e, &o, &res, &err), 0);
+    sweep_expansion_free(&e);
+    sweep_free(s);
+
+    assert_non_null(strstr(res.context_lost, "cudaErrorIllegalAddress"));
+    assert_true(res.interrupted);
+    assert_int_equal(res.ok, 1);
+    assert_int_equal(res.failed, 1);
+    assert_int_equal(afx_open_store(&f->db), 0);
+    char buf[2048];
+    assert_string_equal(afx_text(f->db.st, "SELECT status FROM runs", buf, sizeof buf),
+                        "interrupted");
+    assert_int_equal(afx_num(f->db.st, "SELECT count(*) FROM points"), 2);
+    afx_text(f->db.st, "SELECT reason FROM points WHERE status = 'failed'", buf, sizeof buf);
+    assert_non_null(strstr(buf, "the CUDA context is lost (cudaErrorIllegalAddress"));
+}
+
+int main(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+        fprintf(stderr, "test_gpu_fault: no GPU, skipped\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_failed_allocation_leaves_the_context_working),
+        cmocka_unit_test(test_a_kernel_fault_stops_the_run_for_a_new_process), /* last */
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -29,7 +29,7 @@ static void test_traits_have_unique_names_and_units(void **state)
             assert_string_not_equal(u->short_name, t->short_name);
         }
     }
-    assert_int_equal(n, 13);
+    assert_int_equal(n, 20);
 }
 
 static void test_every_set_resolves(void **state)
@@ -90,7 +90,7 @@ static void test_unknown_names_are_refused(void **state)
     assert_int_equal(cupti_metrics_parse(&l, "occupancy,occupncy", &err), DM_EINPUT);
     assert_non_null(strstr(err.msg, "unknown metric 'occupncy'; expected a set (occupancy, "
                                     "divergence, local_memory, bank_conflicts, dram, cache, "
-                                    "duration, all)"));
+                                    "duration, issue, all)"));
     assert_int_equal(cupti_metrics_parse(&l, "occupancy,,dram", &err), DM_EINPUT);
     assert_non_null(strstr(err.msg, "empty name"));
     assert_int_equal(cupti_metrics_parse(&l, "Dram__bytes_read.sum", &err), DM_EINPUT);
@@ -103,18 +103,22 @@ static void test_builtins_are_metrics_of_gh100_in_three_passes(void **state)
 {
     (void)state;
     dm_err err = {0};
-    cupti_metric_list all = {0}, occupancy = {0}, divergence = {0};
+    cupti_metric_list all = {0}, occupancy = {0}, divergence = {0}, issue = {0};
     int passes = 0;
     assert_int_equal(cupti_metrics_parse(&all, "all", &err), 0);
     if (cupti_metrics_check("GH100", &all, &passes, &err))
         fail_msg("%s", err.msg);
-    /* CUDA 13.0's host API schedules the 13 built-ins into 3 passes on GH100. */
+    /* CUDA 13.0's host API schedules the 20 built-ins into 3 passes on GH100. */
     assert_int_equal(passes, 3);
     assert_int_equal(cupti_metrics_parse(&occupancy, "occupancy", &err), 0);
     assert_int_equal(cupti_metrics_check("GH100", &occupancy, &passes, &err), 0);
     assert_int_equal(passes, 1);
     assert_int_equal(cupti_metrics_parse(&divergence, "divergence", &err), 0);
     assert_int_equal(cupti_metrics_check("GH100", &divergence, &passes, &err), 0);
+    assert_int_equal(passes, 2);
+    assert_int_equal(cupti_metrics_parse(&issue, "issue", &err), 0);
+    assert_int_equal(issue.n, 7);
+    assert_int_equal(cupti_metrics_check("GH100", &issue, &passes, &err), 0);
     assert_int_equal(passes, 2);
 }
 

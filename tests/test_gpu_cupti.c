@@ -102,11 +102,11 @@ static void test_every_launch_gets_every_metric(void **state)
     dm_store *st = run_sweep(f, SWEEP("kernel, streams-serial, streams-concurrent", "triad"),
                              "all", 0);
     assert_int_equal(afx_num(st, "SELECT count(*) FROM points WHERE status = 'ok'"), 3);
-    /* One launch for kernel, two for each streams variant, each with 13 metrics. */
+    /* One launch for kernel, two for each streams variant, each with 20 metrics. */
     assert_int_equal(afx_num(st, "SELECT count(*) FROM launches"), 5);
     assert_int_equal(afx_num(st, "SELECT count(*) FROM launches l JOIN points p"
                                  " ON p.id = l.point_id WHERE p.variant LIKE 'streams-%%'"), 4);
-    assert_int_equal(afx_num(st, "SELECT count(*) FROM metrics"), 5 * 13);
+    assert_int_equal(afx_num(st, "SELECT count(*) FROM metrics"), 5 * 20);
     afx_text(st, "SELECT metric || ': ' || coalesce(reason, 'no reason') FROM metrics"
                  " WHERE value IS NULL LIMIT 1", buf, sizeof buf);
     if (strcmp(buf, "<none>") != 0)

@@ -43,6 +43,25 @@ static const cupti_trait cupti_trait_table[] = {
      .description = "share of L1/texture sector lookups that hit"},
     {.name = "gpu__time_duration.sum", .short_name = "duration", .unit = "ns",
      .description = "kernel duration (under replay: not a timing)"},
+    /* Issue and pipes: an SM sub-partition issues one warp instruction a cycle; on
+     * Hopper the ALU pipe (integer logic, compares, selects) takes half a warp
+     * instruction a cycle, the FMA pipe (IMAD included) one. */
+    {.name = "smsp__inst_executed.sum", .short_name = "inst_executed", .unit = "warp instructions",
+     .description = "warp instructions executed"},
+    {.name = "smsp__issue_active.avg.pct_of_peak_sustained_active", .short_name = "issue_active",
+     .unit = "%", .description = "cycles with an instruction issued, as a share of active cycles"},
+    {.name = "smsp__inst_executed_pipe_alu.sum", .short_name = "inst_alu",
+     .unit = "warp instructions", .description = "warp instructions executed on the ALU pipe"},
+    {.name = "smsp__inst_executed_pipe_fma.sum", .short_name = "inst_fma",
+     .unit = "warp instructions", .description = "warp instructions executed on the FMA pipe"},
+    {.name = "smsp__inst_executed_pipe_cbu.sum", .short_name = "inst_branch",
+     .unit = "warp instructions",
+     .description = "warp instructions executed on the branch unit (branches, convergence)"},
+    {.name = "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active",
+     .short_name = "alu_active", .unit = "%",
+     .description = "cycles the ALU pipe was busy, as a share of active cycles"},
+    {.name = "smsp__cycles_active.avg", .short_name = "smsp_cycles", .unit = "cycles",
+     .description = "cycles a sub-partition had work, averaged over sub-partitions"},
     {0},
 };
 
@@ -55,11 +74,14 @@ static const char *const set_bank[] = {"shared_load_bank_conflicts",
 static const char *const set_dram[] = {"dram_read_bytes", "dram_write_bytes", NULL};
 static const char *const set_cache[] = {"l2_hit_rate", "l1_hit_rate", NULL};
 static const char *const set_duration[] = {"duration", NULL};
+static const char *const set_issue[] = {"inst_executed", "issue_active", "inst_alu", "inst_fma",
+                                        "inst_branch", "alu_active", "smsp_cycles", NULL};
 static const char *const set_all[] = {
     "achieved_occupancy", "branch_divergent", "branch_uniformity", "warp_exec_efficiency",
     "local_load_sectors", "local_store_sectors", "shared_load_bank_conflicts",
     "shared_store_bank_conflicts", "dram_read_bytes", "dram_write_bytes", "l2_hit_rate",
-    "l1_hit_rate", "duration", NULL,
+    "l1_hit_rate", "duration", "inst_executed", "issue_active", "inst_alu", "inst_fma",
+    "inst_branch", "alu_active", "smsp_cycles", NULL,
 };
 
 static const cupti_set cupti_set_table[] = {
@@ -75,6 +97,8 @@ static const cupti_set cupti_set_table[] = {
     {.name = "cache", .description = "L2 and L1 hit rates", .metrics = set_cache},
     {.name = "duration", .description = "kernel duration under replay",
      .metrics = set_duration},
+    {.name = "issue", .description = "warp instructions executed, in all and per pipe (ALU, "
+     "FMA, branch), issue and ALU-pipe activity, active cycles", .metrics = set_issue},
     {.name = "all", .description = "every built-in metric", .metrics = set_all},
     {0},
 };

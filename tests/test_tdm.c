@@ -890,9 +890,23 @@ static void test_plan_sizes(void **state)
     int64_t c = tdm_packed_chunk(393019, 672, 132, 0);
     int64_t chunks = (393019 + c - 1) / c;
     assert_true(chunks * 21 >= 132 * 32 && chunks * 21 < 132 * 32 + 2 * 21);
-    /* level 1: one warp per chunk, but chunks of at least 1024 letters */
-    assert_int_equal(tdm_packed_chunk(393019, 32, 132, 0), 1024);
+    /* level 1: one warp per chunk, but chunks of at least 256 letters */
+    assert_int_equal(tdm_packed_chunk(393019, 32, 132, 0), 256);
     assert_int_equal(tdm_packed_chunk(393019, 672, 132, 4096), 4096);
+    /* compose: no segments up to 32 chunks; else segments of about sqrt(chunks), which
+     * cover every chunk once, the last one possibly short */
+    int64_t seglen, nseg;
+    tdm_packed_plan_segments(32, &seglen, &nseg);
+    assert_int_equal(nseg, 1);
+    assert_int_equal(seglen, 32);
+    tdm_packed_plan_segments(1536, &seglen, &nseg);
+    assert_int_equal(seglen, 40);
+    assert_int_equal(nseg, 39);
+    for (int64_t n = 33; n < 100000; n = n * 5 / 4 + 1) {
+        tdm_packed_plan_segments(n, &seglen, &nseg);
+        assert_true(seglen * seglen >= n && (seglen - 1) * (seglen - 1) < n);
+        assert_true(nseg * seglen >= n && (nseg - 1) * seglen < n);
+    }
     assert_int_equal(tdm_packed_entry_bytes(4), 4);
     assert_int_equal(tdm_packed_entry_bytes(5), 8);
 }

@@ -213,8 +213,8 @@ int64_t tdm_thread_table_pitch(int64_t neps);
  * letters, each padded to an odd number of 16-byte vectors against bank conflicts). */
 int64_t tdm_block_smem(int block, int64_t piece, int level);
 /* The packed kernel's chunk for chunk_param (0: enough chunks of the database to give
- * about 32 warps per SM to sms SMs, but at least 1024 letters, so that composing the
- * chunks stays short) in letters, a multiple of 16 in 16..32768. */
+ * about 32 warps per SM to sms SMs, but at least 256 letters) in letters, a multiple of
+ * 16 in 16..32768. */
 int64_t tdm_packed_chunk(int64_t n, int64_t groups, int sms, int64_t chunk_param);
 
 /* ---- hybrid (tdm_hybrid.c): which paper kernel the hybrid variant runs ---- */
@@ -298,6 +298,8 @@ typedef struct tdm_packed_launch {
     int64_t chunk;            /* letters, multiple of 16 */
     int64_t nchunks;
     void *table;              /* nchunks * 26 * gpad entries of tdm_packed_entry_bytes */
+    int64_t seglen, nseg;     /* chunks per segment, segments (tdm_packed_plan_segments) */
+    void *seg;                /* nseg * 26 * gpad entries of 8 bytes; unused if nseg <= 1 */
     uint32_t *out;
     int block;
     void *stream;
@@ -305,8 +307,13 @@ typedef struct tdm_packed_launch {
 
 /* Bytes of one packed span entry at level: 4 up to level 4, else 8. */
 int tdm_packed_entry_bytes(int level);
-/* packed: expand the letters to bits, map (chunk x group threads), then compose (one
- * thread per episode). Returns 0, or -1 with err set when a launch fails. */
+/* How the packed compose splits nchunks chunks: *seglen chunks a segment, *nseg segments
+ * (about the square root of nchunks each, so the segments' pass and the walk over them
+ * are both short); *nseg is 1 when there are too few chunks to split (32 or fewer). */
+void tdm_packed_plan_segments(int64_t nchunks, int64_t *seglen, int64_t *nseg);
+/* packed: expand the letters to bits, map (chunk x group threads), compose segments of
+ * chunks (segment x episode threads) when there are several, then compose (one thread
+ * per episode). Returns 0, or -1 with err set when a launch fails. */
 int tdm_packed_run(const tdm_packed_launch *a, dm_err *err);
 
 #ifdef __cplusplus

@@ -38,7 +38,9 @@
  *
  * Compose. One thread per episode walks the chunks in order from state 0:
  * total += count[state], state = exit[state] (tdm_span.c's composition at one entry
- * state). */
+ * state). With many chunks, segments of consecutive chunks are composed first, a thread
+ * per (segment, episode) from every entry state at once (tdm_packed_plan_segments), and
+ * the thread per episode walks the segments. */
 #include <stdint.h>
 
 #include <type_traits>
@@ -175,8 +177,10 @@ __global__ void tdm_packed_expand(const uchar4 *__restrict__ db, uint4 *__restri
     bits[i] = make_uint4(1u << c.x, 1u << c.y, 1u << c.z, 1u << c.w);
 }
 
+/* Registers per level: as few as hold the level's state without a spill (ptxas -v,
+ * CUDA 13.0, sm_90), so more warps fit an SM; 128 lets a block of 512 threads run. */
 template <int L>
-__global__ void __launch_bounds__(TDM_PACKED_MAX_BLOCK, 1)
+__global__ void __maxnreg__(L == 1 ? 48 : L == 2 ? 56 : L == 3 ? 64 : 128)
     tdm_packed_map(const uint4 *__restrict__ bits, int64_t nvec, int64_t chunk_vecs,
                    int64_t nchunks, int gpad, int ngroups, const uint32_t *__restrict__ firsts,
                    const uint32_t *__restrict__ suffixes,
@@ -271,12 +275,72 @@ __global__ void __launch_bounds__(TDM_PACKED_MAX_BLOCK, 1)
     }
 }
 
+/* A run of span entries (chunks or segments: count from state 0 in the low kShift bits,
+ * then per entry state k a nibble at kShift + 4k: exit state, and bit 3 the extra
+ * completion d_k) walked in order from state *state, adding to *total. The loads do not
+ * depend on the state, so several are kept in flight. */
+template <typename E, int kShift>
+__device__ __forceinline__ void tdm_span_walk(const E *__restrict__ p, int64_t stride, int64_t n,
+                                              uint32_t &total, uint32_t &state)
+{
+    const E low = ((E)1 << kShift) - 1;
+#pragma unroll 8
+    for (int64_t j = 0; j < n; j++) {
+        E v = p[j * stride];
+        uint32_t nib = (uint32_t)(v >> (kShift + 4 * state)) & 15;
+        total += (uint32_t)(v & low) + (nib >> 3);
+        state = nib & 7;
+    }
+}
+
+/* Segments: thread (segment s, first letter f, group gi) composes chunks
+ * [s * seglen, (s + 1) * seglen) of entry (f, gi) from every entry state k at once, into
+ * one entry of the same form with 32 count bits. The completions from state k exceed
+ * those from state 0 by 0 or 1 over any stretch of letters (the argument of the chunks'
+ * copies, above), so the form holds. */
 template <int L>
-__global__ void tdm_packed_compose(const typename tdm_entry<L>::type *__restrict__ table,
-                                   int64_t nchunks, int gpad, int ngroups,
-                                   const int32_t *__restrict__ slot, uint32_t *__restrict__ out)
+__global__ void tdm_packed_segment(const typename tdm_entry<L>::type *__restrict__ table,
+                                   int64_t nchunks, int64_t seglen, int64_t nseg, int gpad,
+                                   unsigned long long *__restrict__ seg)
 {
     typedef typename tdm_entry<L>::type entry;
+    constexpr int kShift = tdm_entry<L>::shift;
+    const int64_t slots = (int64_t)TDM_ALPHABET * gpad;
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nseg * slots)
+        return;
+    const int64_t sg = i / slots, r = i % slots, j0 = sg * seglen;
+    const int64_t n = j0 + seglen < nchunks ? seglen : nchunks - j0;
+    const entry *p = table + j0 * slots + r;
+    const entry low = ((entry)1 << kShift) - 1;
+    uint32_t total[L], state[L];
+#pragma unroll
+    for (int k = 0; k < L; k++)
+        total[k] = 0, state[k] = (uint32_t)k;
+#pragma unroll 4
+    for (int64_t j = 0; j < n; j++) {
+        entry v = p[j * slots];
+#pragma unroll
+        for (int k = 0; k < L; k++) {
+            uint32_t nib = (uint32_t)(v >> (kShift + 4 * state[k])) & 15;
+            total[k] += (uint32_t)(v & low) + (nib >> 3);
+            state[k] = nib & 7;
+        }
+    }
+    unsigned long long e = total[0];
+#pragma unroll
+    for (int k = 0; k < L; k++)
+        e |= (unsigned long long)(state[k] | (total[k] - total[0]) << 3) << (32 + 4 * k);
+    seg[i] = e;
+}
+
+/* Compose: one thread per episode walks the spans (the chunks, or the segments when
+ * there are some) in order from state 0. */
+template <typename E, int kShift>
+__global__ void tdm_packed_compose(const E *__restrict__ table, int64_t nspans, int gpad,
+                                   int ngroups, const int32_t *__restrict__ slot,
+                                   uint32_t *__restrict__ out)
+{
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= (int64_t)TDM_ALPHABET * gpad)
         return;
@@ -286,17 +350,8 @@ __global__ void tdm_packed_compose(const typename tdm_entry<L>::type *__restrict
     const int32_t e = slot[gi * TDM_ALPHABET + f];
     if (e < 0)
         return;
-    const entry low = ((entry)1 << tdm_entry<L>::shift) - 1;
-    const int64_t stride = (int64_t)TDM_ALPHABET * gpad;
-    const entry *p = table + (int64_t)f * gpad + gi;
     uint32_t total = 0, state = 0;
-#pragma unroll 8 /* the loads do not depend on the state: keep several in flight */
-    for (int64_t j = 0; j < nchunks; j++) {
-        entry v = p[j * stride];
-        uint32_t nib = (uint32_t)(v >> (tdm_entry<L>::shift + 4 * state)) & 15;
-        total += (uint32_t)(v & low) + (nib >> 3);
-        state = nib & 7;
-    }
+    tdm_span_walk<E, kShift>(table + i, (int64_t)TDM_ALPHABET * gpad, nspans, total, state);
     out[e] = total;
 }
 
@@ -317,9 +372,22 @@ static int tdm_packed_run_at(const tdm_packed_launch *a, dm_err *err)
     if (DM_CUDA(err, cudaGetLastError()))
         return -1;
     int64_t slots = TDM_ALPHABET * a->gpad;
-    tdm_packed_compose<L><<<(unsigned)((slots + 255) / 256), 256, 0, s>>>(
-        static_cast<const entry *>(a->table), a->nchunks, (int)a->gpad, (int)a->ngroups,
-        a->slot, a->out);
+    unsigned grid = (unsigned)((slots + 255) / 256);
+    if (a->nseg > 1) {
+        int64_t segs = a->nseg * slots;
+        tdm_packed_segment<L><<<(unsigned)((segs + 255) / 256), 256, 0, s>>>(
+            static_cast<const entry *>(a->table), a->nchunks, a->seglen, a->nseg,
+            (int)a->gpad, static_cast<unsigned long long *>(a->seg));
+        if (DM_CUDA(err, cudaGetLastError()))
+            return -1;
+        tdm_packed_compose<unsigned long long, 32><<<grid, 256, 0, s>>>(
+            static_cast<const unsigned long long *>(a->seg), a->nseg, (int)a->gpad,
+            (int)a->ngroups, a->slot, a->out);
+    } else {
+        tdm_packed_compose<entry, tdm_entry<L>::shift><<<grid, 256, 0, s>>>(
+            static_cast<const entry *>(a->table), a->nchunks, (int)a->gpad, (int)a->ngroups,
+            a->slot, a->out);
+    }
     return DM_CUDA(err, cudaGetLastError());
 }
 

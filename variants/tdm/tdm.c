@@ -121,7 +121,7 @@ typedef struct tdm_gpu_state {
     tdm_groups groups; /* packed */
     uint32_t *d_first, *d_suffix;
     int32_t *d_slot;
-    void *d_bits, *d_table;
+    void *d_bits, *d_table, *d_seg;
     tdm_packed_launch pl;
     uint32_t *host_out;
 } tdm_gpu_state;
@@ -141,6 +141,7 @@ static void tdm_gpu_teardown(void *state)
     dm_gpu_free(s->stream, s->d_slot);
     dm_gpu_free(s->stream, s->d_bits);
     dm_gpu_free(s->stream, s->d_table);
+    dm_gpu_free(s->stream, s->d_seg);
     tdm_groups_free(&s->groups);
     tdm_episodes_free(&s->eps);
     free(s->host_out);
@@ -562,6 +563,8 @@ static int tdm_packed_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
     int64_t chunk = tdm_packed_chunk(d->n, gpad, ex->device->sms, dm_point_int(pt, "chunk"));
     int64_t nchunks = (s->la.nvec * 16 + chunk - 1) / chunk;
     size_t table = (size_t)(nchunks * TDM_ALPHABET * gpad * tdm_packed_entry_bytes(g->level));
+    int64_t seglen, nseg;
+    tdm_packed_plan_segments(nchunks, &seglen, &nseg);
     if (tdm_upload(s, g->first, (size_t)g->n * sizeof *g->first, (void **)&s->d_first, err) ||
         tdm_upload(s, g->suffix, (size_t)g->n * sizeof *g->suffix, (void **)&s->d_suffix,
                    err) ||
@@ -569,6 +572,8 @@ static int tdm_packed_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
                    (void **)&s->d_slot, err) ||
         dm_gpu_alloc(s->stream, (size_t)tdm_padded_bytes(d->n) * 4, &s->d_bits, err) ||
         dm_gpu_alloc(s->stream, table, &s->d_table, err) ||
+        (nseg > 1 && dm_gpu_alloc(s->stream, (size_t)(nseg * TDM_ALPHABET * gpad) * 8,
+                                  &s->d_seg, err)) ||
         DM_CUDA(err, cudaStreamSynchronize(s->stream)))
         goto fail;
     s->pl = (tdm_packed_launch){
@@ -584,6 +589,9 @@ static int tdm_packed_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
         .chunk = chunk,
         .nchunks = nchunks,
         .table = s->d_table,
+        .seglen = seglen,
+        .nseg = nseg,
+        .seg = s->d_seg,
         .out = s->d_out,
         .block = s->la.block,
         .stream = s->stream,

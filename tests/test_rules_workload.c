@@ -3,6 +3,8 @@
  * files; cpu and cpu-mt against the reference, and what the comparison says of a
  * difference; the work of an execution; `dmbench mine rules` end to end, its CSV against
  * rl_result_write's and a hand count, and its bad flags. */
+#include <float.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -274,11 +276,68 @@ static void compare_names_the_first_difference(void **state)
                                 "expected 1.66666"));
     rule[0].lift = r->res.rule[0].lift;
     assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 0);
+    /* measures: RL_MEASURE_ULPS units in the last place either way match, one more does
+     * not; -0 is 0; NaN and infinity match only themselves */
+    for (int k = 0; k < RL_MEASURE_ULPS; k++)
+        rule[0].lift = nextafter(rule[0].lift, 2.0);
+    assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 0);
+    rule[0].lift = nextafter(rule[0].lift, 2.0);
+    assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 1);
+    assert_non_null(strstr(why, "rule 1 (IF x <= 3 AND colour = red THEN class = 1): lift "));
+    rule[0].lift = r->res.rule[0].lift;
+    assert_true(r->res.rule[1].leverage == 0);
+    for (int k = 0; k < RL_MEASURE_ULPS; k++)
+        rule[1].leverage = nextafter(rule[1].leverage, -1.0);
+    assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 0);
+    rule[1].leverage = -0.0;
+    assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 0);
+    rule[1].leverage = nextafter(0.0, 1.0) * (RL_MEASURE_ULPS + 1);
+    assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 1);
+    rule[1].leverage = r->res.rule[1].leverage;
+    assert_true(isinf(r->res.rule[0].conviction));
+    rule[0].conviction = DBL_MAX;
+    assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 1);
+    assert_non_null(strstr(why, "conviction 1.797"));
+    rule[0].conviction = r->res.rule[0].conviction;
+    rule[1].confidence = NAN;
+    assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 1);
+    assert_non_null(strstr(why, "confidence nan, expected 0.4"));
+    rule[1].confidence = r->res.rule[1].confidence;
+    assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 0);
     o.res.n = 6;
     assert_int_equal(rules()->compare(ref, &o, &pt, why, sizeof why), 1);
     assert_string_equal(why, "6 instances, 2 rules, 9 tokens; expected 5, 2, 9");
     rules()->reference_free(ref);
     rules()->dataset_close(&ds);
+}
+
+/* facts: none for a CPU answer; a GPU answer's five stages, their sum, its total and
+ * chunks, in group "stages". */
+static void facts_are_a_gpu_answers_stages(void **state)
+{
+    (void)state;
+    dm_fact f[DM_MAX_FACTS];
+    dm_point pt;
+    point("cpu", &pt);
+    rl_answer a = {0};
+    assert_int_equal(rules()->facts(&a, &pt, f, DM_MAX_FACTS), 0);
+    rl_stages st = {.s = {1e-6, 2e-3, 1e-3, 5e-4, 4e-5}, .total_s = 3e-3, .chunks = 4};
+    a.stages = &st;
+    static const char *const names[] = {"copy_in_s", "coverage_s", "reduction_s", "fitness_s",
+                                        "copy_out_s", "stages_s", "total_s", "chunks"};
+    const double values[] = {1e-6, 2e-3, 1e-3, 5e-4, 4e-5, 1e-6 + 2e-3 + 1e-3 + 5e-4 + 4e-5,
+                             3e-3, 4};
+    assert_int_equal(rules()->facts(&a, &pt, f, DM_MAX_FACTS), 8);
+    for (int k = 0; k < 8; k++) {
+        assert_string_equal(f[k].group, "stages");
+        assert_string_equal(f[k].name, names[k]);
+        assert_true(f[k].value == values[k]);
+        if (k < 7)
+            assert_string_equal(f[k].unit, "s");
+        else
+            assert_null(f[k].unit);
+    }
+    assert_int_equal(rules()->facts(&a, &pt, f, 3), 3); /* as many as there is room for */
 }
 
 /* work: the GP operations the evaluation counts for generated rules (58 a rule), the table
@@ -414,6 +473,7 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test(cpu_variants_equal_the_reference),
         cmocka_unit_test_setup_teardown(compare_names_the_first_difference, setup, teardown),
+        cmocka_unit_test(facts_are_a_gpu_answers_stages),
         cmocka_unit_test(work_counts_gp_operations),
         cmocka_unit_test_setup_teardown(mine_writes_a_row_per_rule, setup, teardown),
         cmocka_unit_test_setup_teardown(mine_refuses_bad_input_in_one_line, setup, teardown),

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rules/rl_eval.h"
+#include "rules/rl_measures.h"
 
 #define RL_BLOCK 1024         /* instances a token is applied to at once */
 #define RL_ITEM_BLOCKS 64     /* blocks per work item */

@@ -21,7 +21,7 @@ typedef struct rl_rule_result {
     int64_t n_a, n_c;           /* coverage: instances satisfying A, satisfying C */
     int64_t n_ac, n_anc;        /* contingency table: n(AC), n(A not C), */
     int64_t n_nac, n_nanc;      /* n(not A C), n(not A not C); the four sum to N */
-    double support, confidence, lift, leverage, conviction; /* rl_measures */
+    double support, confidence, lift, leverage, conviction; /* rl_measures.h */
 } rl_rule_result;
 
 typedef struct rl_result {
@@ -54,14 +54,10 @@ void rl_result_free(rl_result *res);
 /* Writes res as CSV with a header line: rule (its text, quoted, quotes doubled), n_ac,
  * n_anc, n_nac, n_nanc, support, confidence, lift, leverage, conviction; measures in
  * their shortest exact form, conviction's +infinity as "inf", the undefined 0/0 ones as
- * "nan" (rl_measures.c). rs and t are those res was evaluated with (rl_write.c). Returns
+ * "nan" (rl_measures.h). rs and t are those res was evaluated with (rl_write.c). Returns
  * 0, or DM_ERUNTIME when a write fails or without memory. */
 int rl_result_write(const rl_result *res, const rl_ruleset *rs, const rl_table *t, FILE *f,
                     dm_err *err);
-
-/* Fills r's five measures from its contingency table over n instances (rl_measures.c;
- * the definitions and their edge cases are there). */
-void rl_measures(rl_rule_result *r, int64_t n);
 
 #ifdef __cplusplus
 }

@@ -150,10 +150,24 @@ void rl_reference_free(void *ref)
     rl_evaluation_free(ref);
 }
 
-/* 1 when a and b are the same double, NaN equal to NaN. */
-static int rl_same(double a, double b)
+/* a's place among the doubles in order: adjacent doubles differ by 1, -0 and +0 are
+ * both 0. */
+static int64_t rl_ordinal(double a)
 {
-    return a == b ? signbit(a) == signbit(b) : isnan(a) && isnan(b);
+    int64_t k;
+    memcpy(&k, &a, sizeof k);
+    return k < 0 ? INT64_MIN - k : k;
+}
+
+/* 1 when b is within RL_MEASURE_ULPS of a: NaN only to NaN, an infinity only to itself. */
+static int rl_close(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    if (isinf(a) || isinf(b))
+        return a == b;
+    int64_t x = rl_ordinal(a), y = rl_ordinal(b);
+    return (x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x) <= RL_MEASURE_ULPS;
 }
 
 /* Writes "rule R (TEXT)" of a into buf. */
@@ -202,7 +216,7 @@ int rl_compare(const void *ref, const void *out, const dm_point *pt, char *why, 
                 return 1;
             }
         for (int k = 0; k < 5; k++)
-            if (!rl_same(mw[k], mg[k])) {
+            if (!rl_close(mw[k], mg[k])) {
                 rl_rule_name(a, r, name, sizeof name);
                 snprintf(why, n, "%s: %s %.17g, expected %.17g", name, measures[k], mg[k],
                          mw[k]);
@@ -214,6 +228,26 @@ int rl_compare(const void *ref, const void *out, const dm_point *pt, char *why, 
         return 1;
     }
     return 0;
+}
+
+int rl_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
+{
+    static const char *const names[RL_STAGES] = {"copy_in_s", "coverage_s", "reduction_s",
+                                                 "fitness_s", "copy_out_s"};
+    const rl_stages *st = ((const rl_answer *)out)->stages;
+    (void)pt;
+    int n = 0;
+    if (!st)
+        return 0;
+    double sum = 0;
+    for (int k = 0; k < RL_STAGES; k++) {
+        dm_fact_add(f, max, &n, "stages", names[k], st->s[k], "s");
+        sum += st->s[k];
+    }
+    dm_fact_add(f, max, &n, "stages", "stages_s", sum, "s");
+    dm_fact_add(f, max, &n, "stages", "total_s", st->total_s, "s");
+    dm_fact_add(f, max, &n, "stages", "chunks", st->chunks, NULL);
+    return n;
 }
 
 /* ---- work and the result -------------------------------------------------------------- */

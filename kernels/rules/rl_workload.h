@@ -14,12 +14,35 @@
 extern "C" {
 #endif
 
+/* The stages of a GPU evaluation (paper Table 6 / Fig. 8): the rules copied into constant
+ * memory, the coverage kernels, the reductions, the fitness kernel, the supports and
+ * fitness copied back. */
+enum {
+    RL_STAGE_COPY_IN,
+    RL_STAGE_COVERAGE,
+    RL_STAGE_REDUCTION,
+    RL_STAGE_FITNESS,
+    RL_STAGE_COPY_OUT,
+    RL_STAGES
+};
+
+/* A GPU run's time per stage, from CUDA events around each stage in each stream, summed
+ * over streams and chunks (so the antecedents' and consequents' coverage both count, as
+ * the paper's "x 2"); total_s from the run's first event to its last. Where streams
+ * overlap, the stages sum to more than total_s. */
+typedef struct rl_stages {
+    double s[RL_STAGES];
+    double total_s;
+    int chunks; /* the rule set's chunks (rl_gpu_plan) */
+} rl_stages;
+
 /* What a variant's output() gives and the reference holds: the table and rule set an
- * evaluation ran on, and its result. */
+ * evaluation ran on, its result, and for a GPU variant its stages (else NULL). */
 typedef struct rl_answer {
     const rl_table *t;
     const rl_ruleset *rs;
     rl_result res;
+    const rl_stages *stages;
 } rl_answer;
 
 /* One point's evaluation: its rule set on the dataset's table, the threads it runs with,
@@ -57,12 +80,17 @@ void rl_dataset_close(dm_dataset *ds);
  * rl_eval_point (an rl_answer), freed by rl_reference_free. */
 int rl_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *err);
 void rl_reference_free(void *ref);
-/* 0 when out (an rl_answer) equals ref exactly: the instances, rules, tokens and GP
- * operations; per rule its coverage n(A), n(C) and contingency table; per token its
- * support; and the five measures, bit for bit (NaN equal to NaN). Measures are compared
- * exactly because every variant computes them with rl_measures from the same integer
- * counts, so equal counts give the same doubles. Else 1 with why naming the first
- * difference (the rule by number and text, the token by number). */
+/* The most units in the last place a measure may differ from the reference's. */
+#define RL_MEASURE_ULPS 4
+
+/* 0 when out (an rl_answer) matches ref: exactly the instances, rules, tokens and GP
+ * operations, per rule its coverage n(A), n(C) and contingency table, per token its
+ * support; the five measures within RL_MEASURE_ULPS units in the last place (NaN only
+ * equal to NaN, infinities only to themselves). Every variant computes the measures
+ * with rl_measures (rl_measures.h) from the same counts, the GPU's in its fitness
+ * kernel, so they are expected to be equal bit for bit; the tolerance is the issue's
+ * "last few ulps" for a device computation. Else 1 with why naming the first difference
+ * (the rule by number and text, the token by number). */
 int rl_compare(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
 /* The work of one execution from pt's parameters: ops the GP operations (rules x symbols
  * x instances, as rl_result counts them for generated rules; 0 with a rules file, whose
@@ -71,6 +99,9 @@ int rl_compare(const void *ref, const void *out, const dm_point *pt, char *why, 
  * `synthetic`, a sweep sets instances and attributes to the table's size for these to be
  * right (docs/rules.md). */
 void rl_work(const dm_point *pt, dm_work *w);
+/* facts: a GPU answer's stages (group "stages": copy_in_s, coverage_s, reduction_s,
+ * fitness_s, copy_out_s, their sum stages_s, total_s, chunks); none for a CPU one. */
+int rl_facts(const void *out, const dm_point *pt, dm_fact *f, int max);
 /* rl_result_write of out (an rl_answer): a row per rule, its text, contingency table
  * and measures. */
 int rl_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);

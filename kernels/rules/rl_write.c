@@ -8,7 +8,7 @@
 #include "rules/rl_eval.h"
 
 /* Writes v as its shortest exact text; "inf" for conviction's +infinity, "nan" for the
- * 0/0 measures (rl_measures.c). */
+ * 0/0 measures (rl_measures.h). */
 static void rl_put_measure(FILE *f, double v)
 {
     char num[40];

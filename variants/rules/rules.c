@@ -2,10 +2,15 @@
  * the workload's table. cpu is the stack interpreter on one thread (the paper's "CPU");
  * cpu-mt runs it across (rule, block of instances) items on every core (its "4 CPUs").
  * Both give, per rule, the coverage, the contingency table, every token's support and
- * the five measures. The GPU kernels (coverage, reduction, fitness; serial and
- * concurrent streams; multi-GPU) come next (issue 13). */
+ * the five measures. serial and concurrent are the paper's GPU model (Sect. 5: coverage,
+ * reduction and fitness kernels, rl_gpu.cu), its stages one after another on one stream
+ * or antecedents, consequents and fitness on streams of their own (Fig. 3). Multi-GPU
+ * comes next (issue 13). */
+#include <stdio.h>
+
 #include "fits.h"
-#include "rules/rl_workload.h"
+#include "rules/rl_gpu.h"
+#include "rules/rl_gpu_eval.h"
 #include "tuned.h"
 
 extern const dm_study rules_study; /* study.c */
@@ -45,6 +50,64 @@ static void rl_cpu_teardown(void *state)
     rl_evaluation_free(state);
 }
 
+/* ---- serial, concurrent ------------------------------------------------------------ */
+
+/* Refuses a block that is not whole warps (the coverage kernel's ballots need them) or
+ * that the device or the kernels' registers do not allow. */
+static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    int64_t block = dm_point_int(pt, "block");
+    if (block % 32) {
+        snprintf(why, n, "block %lld is not a multiple of 32", (long long)block);
+        return 1;
+    }
+    if (dev && block > dev->max_threads_per_block) {
+        snprintf(why, n, "block %lld exceeds the device's %d", (long long)block,
+                 dev->max_threads_per_block);
+        return 1;
+    }
+    if (dev && block > rl_gpu_max_block()) {
+        snprintf(why, n, "block %lld exceeds the %d threads the kernels' registers allow a "
+                 "block", (long long)block, rl_gpu_max_block());
+        return 1;
+    }
+    return 0;
+}
+
+static int rl_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                        int concurrent, void **state, dm_err *err)
+{
+    return rl_gpu_open(ds->data, pt, concurrent, (int)dm_point_int(pt, "block"), ex->stream,
+                       (rl_gpu_eval **)state, err);
+}
+
+static int rl_serial_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                           void **state, dm_err *err)
+{
+    return rl_gpu_setup(ex, ds, pt, 0, state, err);
+}
+
+static int rl_concurrent_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                               void **state, dm_err *err)
+{
+    return rl_gpu_setup(ex, ds, pt, 1, state, err);
+}
+
+static int rl_gpu_variant_run(void *state, dm_err *err)
+{
+    return rl_gpu_run(state, err);
+}
+
+static int rl_gpu_variant_output(void *state, const void **out, dm_err *err)
+{
+    return rl_gpu_output(state, (const rl_answer **)out, err);
+}
+
+static void rl_gpu_teardown(void *state)
+{
+    rl_gpu_free(state);
+}
+
 /* ---- the table ------------------------------------------------------------------ */
 
 static const char *const rl_generators[] = {"synthetic", "poker", NULL};
@@ -81,6 +144,13 @@ static const dm_param_spec rl_cpu_mt_params[] = {
     {0},
 };
 
+static const dm_param_spec rl_gpu_params[] = {
+    {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",
+     .help = "threads per block of the kernels, a multiple of 32 (the paper chose 256 of "
+             "128, 256 and 512 by occupancy)"},
+    {0},
+};
+
 static const dm_mine_option rl_mine_options[] = {
     {.flag = "rules", .param = "rules_file", .metavar = "FILE",
      .help = "evaluate the rules of FILE (one a line, IF a1 <= 3.5 THEN class = 1)"},
@@ -99,6 +169,18 @@ static const dm_variant rl_variants[] = {
      .description = "the interpreter across rules and blocks of instances on all cores",
      .needs_gpu = 0, .params = rl_cpu_mt_params, .setup = rl_cpu_mt_setup,
      .run = rl_cpu_run, .output = rl_cpu_output, .teardown = rl_cpu_teardown},
+    {.name = "serial",
+     .description = "coverage, reduction and fitness kernels one after another on one "
+                    "stream, copies waited for (the paper's serial GPU model)",
+     .needs_gpu = 1, .params = rl_gpu_params, .supports = rl_gpu_supports,
+     .setup = rl_serial_setup, .run = rl_gpu_variant_run, .output = rl_gpu_variant_output,
+     .teardown = rl_gpu_teardown},
+    {.name = "concurrent",
+     .description = "antecedents, consequents and fitness in streams of their own, "
+                    "asynchronous copies from pinned memory (the paper's Fig. 3)",
+     .needs_gpu = 1, .params = rl_gpu_params, .supports = rl_gpu_supports,
+     .setup = rl_concurrent_setup, .run = rl_gpu_variant_run, .output = rl_gpu_variant_output,
+     .teardown = rl_gpu_teardown},
     {0},
 };
 
@@ -116,6 +198,7 @@ const dm_workload rules_workload = {
     .compare = rl_compare,
     .work = rl_work,
     .write_result = rl_write_result,
+    .facts = rl_facts,
     .variants = rl_variants,
     .tuned = dm_tuned_table,
     .fits = dm_crossover_fit_table,

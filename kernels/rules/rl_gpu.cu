@@ -1,0 +1,236 @@
+/* rl_gpu.cu - the rules workload's kernels (Cano, Luna & Ventura 2013, Sect. 5):
+ * coverage (Listing 1) interprets each expression's RPN from constant memory, a thread
+ * per (expression, instance), a stack of booleans per thread (a 64-bit register, or bytes
+ * in local memory for deep expressions), and writes every token's value as bits, a
+ * warp's 32 instances a word (__ballot_sync); reduction (Listing 2) sums a token's row,
+ * per-thread partial sums then one pass over the warps' sums; fitness (Listing 3) does
+ * the same for a rule's n(A), n(C), n(AC) and computes its contingency table and
+ * measures in double with the host's rl_measures. Then the launchers. */
+#include <cuda_runtime.h>
+
+#include "rules/rl_gpu.h"
+#include "rules/rl_measures.h"
+
+/* Each side's chunk: its tokens and its expressions' starts (Listing 1's `expression`). */
+__constant__ rl_token rl_c_tok_a[RL_GPU_CHUNK_TOKENS];
+__constant__ rl_token rl_c_tok_c[RL_GPU_CHUNK_TOKENS];
+__constant__ int32_t rl_c_start_a[RL_GPU_CHUNK_RULES + 1];
+__constant__ int32_t rl_c_start_c[RL_GPU_CHUNK_RULES + 1];
+
+template <int SIDE> __device__ static rl_token rl_tok(int k)
+{
+    return SIDE == RL_SIDE_A ? rl_c_tok_a[k] : rl_c_tok_c[k];
+}
+
+template <int SIDE> __device__ static int rl_start(int e)
+{
+    return SIDE == RL_SIDE_A ? rl_c_start_a[e] : rl_c_start_c[e];
+}
+
+/* The stack in one register: bit 0 the top. */
+struct rl_reg_stack {
+    uint64_t s = 0;
+    __device__ void push(unsigned v) { s = s << 1 | v; }
+    __device__ void negate() { s ^= 1; }
+    __device__ void and_top() { s = (s >> 2) << 1 | (s & s >> 1 & 1); }
+    __device__ void or_top() { s = (s >> 2) << 1 | ((s | s >> 1) & 1); }
+    __device__ unsigned top() const { return (unsigned)(s & 1); }
+};
+
+/* The stack in local memory, for expressions deeper than RL_GPU_SHALLOW. */
+struct rl_mem_stack {
+    unsigned char v[RL_GPU_DEEP];
+    int sp = 0;
+    __device__ void push(unsigned b) { v[sp++] = (unsigned char)b; }
+    __device__ void negate() { v[sp - 1] ^= 1; }
+    __device__ void and_top() { sp--; v[sp - 1] &= v[sp]; }
+    __device__ void or_top() { sp--; v[sp - 1] |= v[sp]; }
+    __device__ unsigned top() const { return v[sp - 1]; }
+};
+
+/* Whether x satisfies condition t, as rl_eval.c's rl_cond (a categorical code compares
+ * as the double it converts to exactly). */
+__device__ static unsigned rl_cond(const rl_token &t, double x)
+{
+    switch (t.op) {
+    case RL_EQ: return x == t.lo;
+    case RL_NE: return x != t.lo;
+    case RL_LT: return x < t.lo;
+    case RL_LE: return x <= t.lo;
+    case RL_GT: return x > t.lo;
+    case RL_GE: return x >= t.lo;
+    default: return (x >= t.lo) & (x <= t.hi); /* RL_IN */
+    }
+}
+
+/* Block (e, y): expression e (gridDim.x of them) over the runs of blockDim.x instances
+ * y, y + gridDim.y, ... (the paper's 2-D grid: expressions wide, instances high). Every
+ * thread of a warp runs the same tokens, so the ballots are whole; instances past n vote
+ * 0, and a warp wholly past n writes nothing. */
+template <int SIDE, class Stack>
+__global__ void rl_coverage_kernel(const double *__restrict__ table, int64_t n, int64_t pitch,
+                                   int64_t row, uint32_t *__restrict__ bits)
+{
+    const int e = blockIdx.x, k0 = rl_start<SIDE>(e), k1 = rl_start<SIDE>(e + 1);
+    const int64_t runs = (n + blockDim.x - 1) / blockDim.x;
+    for (int64_t y = blockIdx.y; y < runs; y += gridDim.y) {
+        const int64_t i = y * blockDim.x + threadIdx.x;
+        const bool valid = i < n;
+        Stack st;
+        for (int k = k0; k < k1; k++) {
+            const rl_token t = rl_tok<SIDE>(k);
+            if (RL_IS_COND(t.op))
+                st.push(valid && rl_cond(t, table[(int64_t)t.attr * pitch + i]));
+            else if (t.op == RL_NOT)
+                st.negate();
+            else if (t.op == RL_AND)
+                st.and_top();
+            else
+                st.or_top();
+            const unsigned word = __ballot_sync(0xffffffffu, valid && st.top());
+            if ((threadIdx.x & 31) == 0 && valid)
+                bits[(int64_t)k * row + (i >> 5)] = word;
+        }
+    }
+}
+
+/* The sum of v over the block, in thread 0 (0 elsewhere): each warp's by shuffles, then
+ * thread 0 adds the warps' in one pass. Every thread of the block must call it. */
+__device__ static unsigned long long rl_block_sum(unsigned long long v)
+{
+    __shared__ unsigned long long warp_sum[32];
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    __syncthreads(); /* a previous call's sums are read */
+    if ((threadIdx.x & 31) == 0)
+        warp_sum[threadIdx.x >> 5] = v;
+    __syncthreads();
+    v = 0;
+    if (threadIdx.x == 0)
+        for (unsigned w = 0; w < blockDim.x >> 5; w++)
+            v += warp_sum[w];
+    return v;
+}
+
+/* Block k: token k's support, its row's set bits. */
+__global__ void rl_reduction_kernel(const uint32_t *__restrict__ bits, int64_t words,
+                                    int64_t row, unsigned long long *__restrict__ support)
+{
+    const uint32_t *r = bits + (int64_t)blockIdx.x * row;
+    unsigned long long s = 0;
+    for (int64_t w = threadIdx.x; w < words; w += blockDim.x)
+        s += (unsigned)__popc(r[w]);
+    s = rl_block_sum(s);
+    if (threadIdx.x == 0)
+        support[blockIdx.x] = s;
+}
+
+/* Block j: rule j of the chunk, its antecedent's and consequent's last tokens' rows. */
+__global__ void rl_fitness_kernel(const uint32_t *__restrict__ bits_a,
+                                  const uint32_t *__restrict__ bits_c, int64_t n,
+                                  int64_t words, int64_t row, rl_rule_result *__restrict__ fit)
+{
+    const int j = blockIdx.x;
+    const uint32_t *ra = bits_a + (int64_t)(rl_c_start_a[j + 1] - 1) * row;
+    const uint32_t *rc = bits_c + (int64_t)(rl_c_start_c[j + 1] - 1) * row;
+    unsigned long long a = 0, c = 0, ac = 0;
+    for (int64_t w = threadIdx.x; w < words; w += blockDim.x) {
+        const uint32_t x = ra[w], y = rc[w];
+        a += (unsigned)__popc(x);
+        c += (unsigned)__popc(y);
+        ac += (unsigned)__popc(x & y);
+    }
+    a = rl_block_sum(a);
+    c = rl_block_sum(c);
+    ac = rl_block_sum(ac);
+    if (threadIdx.x != 0)
+        return;
+    rl_rule_result r;
+    r.n_a = (int64_t)a;
+    r.n_c = (int64_t)c;
+    r.n_ac = (int64_t)ac;
+    r.n_anc = r.n_a - r.n_ac;
+    r.n_nac = r.n_c - r.n_ac;
+    r.n_nanc = n - r.n_a - r.n_c + r.n_ac;
+    rl_measures(&r, n);
+    fit[j] = r;
+}
+
+/* ---- launchers ------------------------------------------------------------------- */
+
+/* The most blocks a grid's y may have. */
+#define RL_GPU_MAX_GRID_Y 65535
+
+extern "C" int rl_gpu_put_rules(int side, const rl_token *tok, int ntok, const int32_t *start,
+                                int nexpr, void *stream, dm_err *err)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    const void *tsym = side == RL_SIDE_A ? (const void *)&rl_c_tok_a : (const void *)&rl_c_tok_c;
+    const void *ssym = side == RL_SIDE_A ? (const void *)&rl_c_start_a
+                                         : (const void *)&rl_c_start_c;
+    return DM_CUDA(err, cudaMemcpyToSymbolAsync(tsym, tok, (size_t)ntok * sizeof *tok, 0,
+                                                cudaMemcpyHostToDevice, st)) ||
+                   DM_CUDA(err, cudaMemcpyToSymbolAsync(ssym, start,
+                                                        (size_t)(nexpr + 1) * sizeof *start, 0,
+                                                        cudaMemcpyHostToDevice, st))
+               ? DM_ERUNTIME
+               : 0;
+}
+
+template <int SIDE, class Stack>
+static void rl_coverage_launch(const rl_gpu_launch *a, int nexpr, uint32_t *bits)
+{
+    const int64_t runs = (a->n + a->block - 1) / a->block;
+    const dim3 grid((unsigned)nexpr, (unsigned)(runs < RL_GPU_MAX_GRID_Y ? runs : RL_GPU_MAX_GRID_Y));
+    rl_coverage_kernel<SIDE, Stack><<<grid, a->block, 0, (cudaStream_t)a->stream>>>(
+        a->table, a->n, a->pitch, a->row, bits);
+}
+
+extern "C" int rl_gpu_coverage(const rl_gpu_launch *a, int side, int nexpr, int deep,
+                               uint32_t *bits, dm_err *err)
+{
+    if (side == RL_SIDE_A)
+        deep ? rl_coverage_launch<RL_SIDE_A, rl_mem_stack>(a, nexpr, bits)
+             : rl_coverage_launch<RL_SIDE_A, rl_reg_stack>(a, nexpr, bits);
+    else
+        deep ? rl_coverage_launch<RL_SIDE_C, rl_mem_stack>(a, nexpr, bits)
+             : rl_coverage_launch<RL_SIDE_C, rl_reg_stack>(a, nexpr, bits);
+    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+}
+
+extern "C" int rl_gpu_reduction(const rl_gpu_launch *a, int ntok, const uint32_t *bits,
+                                unsigned long long *support, dm_err *err)
+{
+    rl_reduction_kernel<<<(unsigned)ntok, a->block, 0, (cudaStream_t)a->stream>>>(
+        bits, a->words, a->row, support);
+    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+}
+
+extern "C" int rl_gpu_fitness(const rl_gpu_launch *a, int nrules, const uint32_t *bits_a,
+                              const uint32_t *bits_c, rl_rule_result *fit, dm_err *err)
+{
+    rl_fitness_kernel<<<(unsigned)nrules, a->block, 0, (cudaStream_t)a->stream>>>(
+        bits_a, bits_c, a->n, a->words, a->row, fit);
+    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+}
+
+/* The most threads a block of kernel may have (its registers' limit). */
+template <typename K> static int rl_gpu_kernel_max_block(K kernel, int most)
+{
+    cudaFuncAttributes fa;
+    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess)
+        return most;
+    return fa.maxThreadsPerBlock < most ? fa.maxThreadsPerBlock : most;
+}
+
+extern "C" int rl_gpu_max_block(void)
+{
+    int most = 1024;
+    most = rl_gpu_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_reg_stack>, most);
+    most = rl_gpu_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack>, most);
+    most = rl_gpu_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_mem_stack>, most);
+    most = rl_gpu_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_mem_stack>, most);
+    most = rl_gpu_kernel_max_block(rl_reduction_kernel, most);
+    most = rl_gpu_kernel_max_block(rl_fitness_kernel, most);
+    return most / 32 * 32;
+}

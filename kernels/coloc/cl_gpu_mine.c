@@ -571,17 +571,16 @@ static int clg_check_opts(const cl_gpu_opts *o, dm_err *err)
 int cl_gpu_open(const cl_points *p, const cl_gpu_opts *o, cl_gpu **gp, dm_err *err)
 {
     *gp = NULL;
+    cl_grid grid;
     int rc = clg_check_opts(o, err);
-    if (rc)
-        return rc;
+    if (rc || (rc = cl_grid_make(p, o->distance, &grid, err)))
+        return rc; /* before any CUDA call: refused options cost nothing */
     cl_gpu *g = calloc(1, sizeof *g);
     if (!g)
         return dm_err_set(err, DM_ERUNTIME, "out of memory");
     g->o = *o;
     g->st = (cudaStream_t)o->stream;
-    cl_grid grid;
-    if ((rc = cl_grid_make(p, o->distance, &grid, err)) ||
-        (rc = cl_inst_fine(p, &grid, o->distance, &g->fine.h, err)) ||
+    if ((rc = cl_inst_fine(p, &grid, o->distance, &g->fine.h, err)) ||
         (o->filter != CL_FILTER_NONE && (rc = cl_inst_coarse(&g->fine.h, &g->coarse.h, err))))
         goto fail;
     size_t ncells = (size_t)grid.ncols * (size_t)grid.nrows;
@@ -619,7 +618,8 @@ void cl_gpu_close(cl_gpu *g)
                     g->hash};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         dm_gpu_free(g->st, bufs[i]);
-    DM_CUDA_WARN(cudaStreamSynchronize(g->st));
+    if (g->ev[0]) /* CUDA was used */
+        DM_CUDA_WARN(cudaStreamSynchronize(g->st));
     for (int i = 0; i < 2; i++)
         if (g->ev[i])
             DM_CUDA_WARN(cudaEventDestroy(g->ev[i]));

@@ -12,6 +12,21 @@ __device__ static inline uint32_t clg_row_id(const clg_pass &a, uint64_t t, int 
     return a.k == 1 ? a.first + (uint32_t)t : a.in[t * (uint64_t)a.k + (uint64_t)m];
 }
 
+/* The first of a cell's items lo .. hi - 1 (ascending ids) that is at least blo: where
+ * the last feature's instances begin (a dense cell holds many of other features). */
+__device__ static inline uint32_t clg_first_of(const clg_set &s, uint32_t lo, uint32_t hi,
+                                               uint32_t blo)
+{
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (s.cell_items[mid] < blo)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Thread t's rows: each instance b of the last feature neighbouring every id of its input
  * row, b ascending. The cells looked in are those within one of every id's cell (any
  * neighbour of an instance lies in the 3 x 3 cells around its own: cl_index.h), scanned
@@ -39,12 +54,10 @@ __global__ void clg_grid_kernel(clg_pass a)
     for (int32_t r = rlo; r <= rhi; r++)
         for (int32_t c = clo; c <= chi; c++) {
             const size_t cell = (size_t)r * (size_t)s.ncols + (size_t)c;
-            for (uint32_t j = s.cell_start[cell], end = s.cell_start[cell + 1]; j < end; j++) {
+            const uint32_t end = s.cell_start[cell + 1];
+            for (uint32_t j = clg_first_of(s, s.cell_start[cell], end, a.blo);
+                 j < end && s.cell_items[j] < a.bhi; j++) {
                 const uint32_t b = s.cell_items[j];
-                if (b < a.blo)
-                    continue;
-                if (b >= a.bhi)
-                    break;
                 bool near = true;
                 for (int m = 0; m < a.k && near; m++)
                     near = clg_near(s, clg_row_id(a, t, m), b);

@@ -14,7 +14,8 @@
 
 #include <cmocka.h>
 
-#include "coloc/coloc.h"
+#include "coloc/cl_gpu.h"
+#include "coloc/cl_index.h"
 #include "rng.h"
 
 static const cl_filter filters[] = {CL_FILTER_NONE, CL_FILTER_MULTIRES, CL_FILTER_CELLAGG};
@@ -404,6 +405,68 @@ static void test_options_refused(void **state)
     cl_points_free(&p);
 }
 
+/* The GPU miner refuses options out of range before it touches the device, so this runs
+ * without one. */
+static void test_gpu_options_refused(void **state)
+{
+    (void)state;
+    const int feature[] = {0, 1};
+    const double x[] = {0, 1e6}, y[] = {0, 1e6};
+    cl_points p;
+    dm_err err = {0};
+    assert_int_equal(cl_points_build(&p, 2, NULL, 2, feature, x, y, NULL, &err), 0);
+    const cl_gpu_opts good = {.distance = 10, .prevalence = 0.5, .block = 256, .slice = 1024};
+    static const struct {
+        const char *field, *says;
+    } cases[] = {{"prevalence", "prevalence"}, {"filter", "filter"}, {"refine", "refinement"},
+                 {"block", "block"}, {"block32", "block"}, {"slice", "slice"},
+                 {"distance", "cells"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cl_gpu_opts o = good;
+        const char *f = cases[i].field;
+        if (strcmp(f, "prevalence") == 0)
+            o.prevalence = -0.1;
+        else if (strcmp(f, "filter") == 0)
+            o.filter = (cl_filter)7;
+        else if (strcmp(f, "refine") == 0)
+            o.refine = (cl_refine)2;
+        else if (strcmp(f, "block") == 0)
+            o.block = 2048;
+        else if (strcmp(f, "block32") == 0)
+            o.block = 100;
+        else if (strcmp(f, "slice") == 0)
+            o.slice = 0;
+        else
+            o.distance = 0.01;
+        cl_gpu *g = (cl_gpu *)&p; /* must come back NULL */
+        assert_int_equal(cl_gpu_open(&p, &o, &g, &err), DM_EINPUT);
+        assert_null(g);
+        if (!strstr(err.msg, cases[i].says))
+            fail_msg("%s: %s", f, err.msg);
+    }
+    cl_points_free(&p);
+}
+
+/* Candidates from masks alone: pairs of all features; above, pairs sharing their first
+ * k - 1 features whose every subset is prevalent, in lexicographic order. */
+static void test_apriori(void **state)
+{
+    (void)state;
+    uint64_t *c;
+    const uint64_t singles[] = {0x1, 0x2, 0x4, 0x8};
+    assert_int_equal(cl_apriori(singles, 4, 1, &c), 6);
+    const uint64_t pairs[] = {0x3, 0x5, 0x9, 0x6, 0xa, 0xc}; /* 01 02 03 12 13 23 */
+    assert_memory_equal(c, pairs, sizeof pairs);
+    free(c);
+    /* {0,1} {0,2} {0,3} {1,2} {2,3}: {0,1,2} has every pair; {0,1,3} lacks {1,3};
+     * {0,2,3} has every pair; {1,2,?} has no partner */
+    const uint64_t prev[] = {0x3, 0x5, 0x9, 0x6, 0xc};
+    assert_int_equal(cl_apriori(prev, 5, 2, &c), 2);
+    assert_int_equal(c[0], 0x7);
+    assert_int_equal(c[1], 0xd);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +478,8 @@ int main(void)
         cmocka_unit_test(test_seattle_filters_and_threads_agree),
         cmocka_unit_test(test_degenerate_sets),
         cmocka_unit_test(test_options_refused),
+        cmocka_unit_test(test_gpu_options_refused),
+        cmocka_unit_test(test_apriori),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

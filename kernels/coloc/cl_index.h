@@ -128,6 +128,19 @@ int cl_table_fill(const cl_inst *s, const int *feat, int k1, const cl_table *t1,
                   dm_err *err);
 void cl_plan_free(cl_plan *plan);
 
+/* ---- between levels ------------------------------------------------------------------- */
+
+/* The size-(k+1) candidates from the prevalent patterns of size k, prev[0..nprev-1] (masks
+ * in lexicographic order of their feature lists, so those sharing their first k - 1
+ * features are neighbours): each pair sharing them, joined, when all its size-k subsets
+ * are prevalent; size 2 (k = 1): every pair. Into *cands (lexicographic order); returns
+ * how many, or -1 without memory. */
+int cl_apriori(const uint64_t *prev, int nprev, int k, uint64_t **cands);
+/* Appends n candidates of size k1 (masks cands) to r, undecided (bound and PI NAN), and
+ * opens their level; *cap is r->cand's room, grown as needed. Returns the index of the
+ * first, or -1 without memory. */
+int64_t cl_result_open_level(cl_result *r, int64_t *cap, const uint64_t *cands, int n, int k1);
+
 /* ---- the cell-aggregate filter (C) ---------------------------------------------------- */
 
 /* The paper's Algorithm 2 bound on PI of the pattern mask, from the coarse set (occupied

@@ -39,12 +39,6 @@ static double cl_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cl_cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The pattern of arr[0..n-1] with this mask, or NULL. */
 static const cl_prev *cl_prev_find(const cl_prev *arr, int n, uint64_t mask)
 {
@@ -54,51 +48,17 @@ static const cl_prev *cl_prev_find(const cl_prev *arr, int n, uint64_t mask)
     return NULL;
 }
 
-/* The size-(k+1) candidates from the prevalent patterns of size k, prev[0..nprev-1] (in
- * lexicographic order, so those sharing their first k - 1 features are neighbours): each
- * pair sharing them, joined, when all its size-k subsets are prevalent. Into *cands (in
- * lexicographic order); returns how many, or -1 without memory. */
-static int cl_apriori(const cl_prev *prev, int nprev, int k, uint64_t **cands)
+/* cl_apriori over the masks of arr[0..n-1], patterns of size k. */
+static int cl_prev_apriori(const cl_prev *arr, int n, int k, uint64_t **cands)
 {
-    uint64_t *sorted = malloc(((size_t)nprev + 1) * sizeof *sorted);
-    size_t cap = 64, n = 0;
-    *cands = malloc(cap * sizeof **cands);
-    if (!sorted || !*cands)
-        goto oom;
-    for (int i = 0; i < nprev; i++)
-        sorted[i] = prev[i].mask;
-    qsort(sorted, (size_t)nprev, sizeof *sorted, cl_cmp_u64);
-    for (int i = 0; i < nprev; i++) {
-        const cl_prev *a = &prev[i];
-        for (int j = i + 1; j < nprev; j++) {
-            const cl_prev *b = &prev[j];
-            if (k > 1 && memcmp(a->feat, b->feat, (size_t)(k - 1) * sizeof *a->feat) != 0)
-                break;
-            uint64_t c = a->mask | b->mask;
-            int all = 1;
-            for (int d = 0; d < k - 1 && all; d++) {
-                uint64_t sub = c & ~(1ULL << a->feat[d]);
-                all = bsearch(&sub, sorted, (size_t)nprev, sizeof *sorted, cl_cmp_u64) != NULL;
-            }
-            if (!all)
-                continue;
-            if (n == cap) {
-                uint64_t *p = realloc(*cands, 2 * cap * sizeof *p);
-                if (!p)
-                    goto oom;
-                *cands = p;
-                cap *= 2;
-            }
-            (*cands)[n++] = c;
-        }
-    }
-    free(sorted);
-    return (int)n;
-oom:
-    free(sorted);
-    free(*cands);
-    *cands = NULL;
-    return -1;
+    uint64_t *masks = malloc(((size_t)n + 1) * sizeof *masks);
+    if (!masks)
+        return -1;
+    for (int i = 0; i < n; i++)
+        masks[i] = arr[i].mask;
+    int got = cl_apriori(masks, n, k, cands);
+    free(masks);
+    return got;
 }
 
 /* The patterns among par[0..npar-1] that a size-k1 candidate with features feat joins:
@@ -111,29 +71,6 @@ static void cl_parents(const cl_prev *par, int npar, const int *feat, uint64_t m
         *p1 = cl_prev_find(par, npar, mask & ~(1ULL << feat[k1 - 1]));
         *p2 = cl_prev_find(par, npar, mask & ~(1ULL << feat[k1 - 2]));
     }
-}
-
-/* Appends n candidates of size k1 (masks cands) to the result, undecided, and opens their
- * level. Returns the index of the first, or -1 without memory. */
-static int64_t cl_open_level(cl_miner *m, const uint64_t *cands, int n, int k1)
-{
-    cl_result *r = m->res;
-    if (r->ncand + n > m->cand_cap) {
-        int64_t cap = m->cand_cap ? m->cand_cap : 256;
-        while (cap < r->ncand + n)
-            cap *= 2;
-        cl_candidate *p = realloc(r->cand, (size_t)cap * sizeof *p);
-        if (!p)
-            return -1;
-        r->cand = p;
-        m->cand_cap = cap;
-    }
-    int64_t base = r->ncand;
-    for (int i = 0; i < n; i++)
-        r->cand[r->ncand++] =
-            (cl_candidate){.mask = cands[i], .size = k1, .bound = NAN, .pi = NAN};
-    r->levels[r->nlevels++] = (cl_level){.size = k1, .candidates = n};
-    return base;
 }
 
 /* The filter's bound on each candidate cc[0..n-1] of size k1, whose size-(k1-1) subsets
@@ -267,7 +204,7 @@ static int cl_next_level(cl_miner *m, const cl_prev *par, int npar, const uint64
                          int n, int k1, int64_t *base, cl_plan **cplan, dm_err *err)
 {
     *cplan = calloc((size_t)n + 1, sizeof **cplan);
-    if (!*cplan || (*base = cl_open_level(m, cands, n, k1)) < 0)
+    if (!*cplan || (*base = cl_result_open_level(m->res, &m->cand_cap, cands, n, k1)) < 0)
         return dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
     cl_level *lv = &m->res->levels[m->res->nlevels - 1];
     return cl_filter_level(m, par, npar, m->res->cand + *base, *cplan, n, k1, lv, err);
@@ -285,7 +222,7 @@ static int cl_levels(cl_miner *m, dm_err *err)
     }
     uint64_t *cands = NULL;
     cl_plan *cplan = NULL, *next_cplan = NULL;
-    int ncand = cl_apriori(m->prev, m->nprev, 1, &cands), rc = 0;
+    int ncand = cl_prev_apriori(m->prev, m->nprev, 1, &cands), rc = 0;
     int64_t base = 0;
     if (ncand < 0)
         return dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
@@ -306,7 +243,7 @@ static int cl_levels(cl_miner *m, dm_err *err)
         cands = NULL;
         int nnext = 0;
         int64_t next_base = 0;
-        if (rc == 0 && (nnext = cl_apriori(m->next, m->nnext, k1, &cands)) < 0)
+        if (rc == 0 && (nnext = cl_prev_apriori(m->next, m->nnext, k1, &cands)) < 0)
             rc = dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
         if (rc == 0 && nnext > 0) { /* coarse tables first: the next filter reads them */
             if (m->o->filter == CL_FILTER_MULTIRES)

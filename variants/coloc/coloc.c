@@ -3,9 +3,13 @@
  * Huang et al.'s algorithm on one thread: the multi-resolution filter (M), instance
  * tables from the grid for size 2 and by sort-merge joins above. cpu-mt is the same miner
  * across all cores with the cell-aggregate filter (C) by default, the faster of the two
- * on the synthetic sets. The GPU variants (MG, MH, CG, CH, none) come next. */
+ * on the synthetic sets. The GPU variants are the paper's (section 3, cl_gpu.h): filter
+ * M or C, then refinement G (grid search) or H (prefix hash join): MG, MH, CG, CH; G is
+ * the issue's `none`, no filter and grid search (a name of the same kind: the filter's
+ * letter, none here, then the refinement's). */
 #include <stdlib.h>
 
+#include "coloc/cl_gpu.h"
 #include "coloc/cl_workload.h"
 #include "fits.h"
 #include "tuned.h"
@@ -72,6 +76,91 @@ static int cl_cpu_output(void *state, const void **out, dm_err *err)
     return 0;
 }
 
+/* ---- the GPU variants: MG, MH, CG, CH, G -------------------------------------------- */
+
+typedef struct cl_gpu_state {
+    cl_gpu *g;
+    cl_answer a;
+} cl_gpu_state;
+
+static void cl_gpu_teardown(void *state)
+{
+    cl_gpu_state *s = state;
+    if (!s)
+        return;
+    cl_gpu_close(s->g);
+    cl_result_free(&s->a.r);
+    free(s);
+}
+
+/* The grid and instance sets of ds on the device, for mining with filter and refine. */
+static int cl_gpu_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                          cl_filter filter, cl_refine refine, void **state, dm_err *err)
+{
+    cl_gpu_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "coloc: out of memory");
+    s->a.p = ds->data;
+    const cl_gpu_opts o = {.distance = dm_point_real(pt, "distance"),
+                           .prevalence = dm_point_real(pt, "prevalence"),
+                           .filter = filter, .refine = refine,
+                           .block = (int)dm_point_int(pt, "block"),
+                           .slice = (uint64_t)dm_point_int(pt, "slice"),
+                           .device_mb = (uint64_t)dm_point_int(pt, "device_mb"),
+                           .stream = ex->stream};
+    int rc = cl_gpu_open(s->a.p, &o, &s->g, err);
+    if (rc) {
+        free(s);
+        return rc;
+    }
+    *state = s;
+    return 0;
+}
+
+#define CL_GPU_SETUP(name, filter, refine)                                                 \
+    static int name(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,           \
+                    void **state, dm_err *err)                                             \
+    {                                                                                      \
+        return cl_gpu_prepare(ex, ds, pt, filter, refine, state, err);                     \
+    }
+CL_GPU_SETUP(cl_mg_setup, CL_FILTER_MULTIRES, CL_REFINE_GRID)
+CL_GPU_SETUP(cl_mh_setup, CL_FILTER_MULTIRES, CL_REFINE_HASH)
+CL_GPU_SETUP(cl_cg_setup, CL_FILTER_CELLAGG, CL_REFINE_GRID)
+CL_GPU_SETUP(cl_ch_setup, CL_FILTER_CELLAGG, CL_REFINE_HASH)
+CL_GPU_SETUP(cl_g_setup, CL_FILTER_NONE, CL_REFINE_GRID)
+
+/* Mines every prevalent pattern, synchronously (each level's candidates are made on the
+ * host from the last level's answers). */
+static int cl_gpu_run(void *state, dm_err *err)
+{
+    cl_gpu_state *s = state;
+    cl_result_free(&s->a.r);
+    return cl_gpu_mine(s->g, &s->a.r, err);
+}
+
+static int cl_gpu_output(void *state, const void **out, dm_err *err)
+{
+    (void)err;
+    *out = &((cl_gpu_state *)state)->a;
+    return 0;
+}
+
+/* Refuses a block that is not whole warps or more than the device launches. */
+static int cl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    int64_t block = dm_point_int(pt, "block");
+    if (block % 32) {
+        snprintf(why, n, "block %lld is not a multiple of 32", (long long)block);
+        return 1;
+    }
+    if (dev && block > dev->max_threads_per_block) {
+        snprintf(why, n, "block %lld exceeds the device's %d", (long long)block,
+                 dev->max_threads_per_block);
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- the table ------------------------------------------------------------------ */
 
 static const char *const cl_generators[] = { "synthetic", NULL };
@@ -114,6 +203,18 @@ static const dm_param_spec cl_cpu_mt_params[] = {
     { 0 },
 };
 
+static const dm_param_spec cl_gpu_params[] = {
+    { .name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",
+      .help = "threads per block of every kernel (a multiple of 32)" },
+    { .name = "slice", .type = DM_P_INT, .def = "4194304", .allowed = "1..1073741824",
+      .help = "rows of a table's input (size 2: instances) one launch takes; a table is "
+              "made a slice at a time" },
+    { .name = "device_mb", .type = DM_P_INT, .def = "0", .allowed = "0..16777216",
+      .help = "MiB of instance tables kept on the device, the rest in host memory, read "
+              "back a slice at a time (0: the free memory at setup, less 1/8)" },
+    { 0 },
+};
+
 static const dm_mine_option cl_mine_options[] = {
     { .flag = "distance", .param = "distance", .metavar = "D",
       .help = "neighbourhood distance d (default 10)" },
@@ -131,6 +232,18 @@ static const dm_variant cl_variants[] = {
                                        "default",
       .needs_gpu = 0, .params = cl_cpu_mt_params, .setup = cl_cpu_mt_setup,
       .run = cl_cpu_run, .output = cl_cpu_output, .teardown = cl_cpu_teardown },
+#define CL_GPU_VARIANT(name_, desc, setup_)                                                \
+    { .name = name_, .description = desc, .needs_gpu = 1, .params = cl_gpu_params,          \
+      .supports = cl_gpu_supports, .setup = setup_, .run = cl_gpu_run,                     \
+      .output = cl_gpu_output, .teardown = cl_gpu_teardown }
+    CL_GPU_VARIANT("MG", "GPU: multi-resolution filter, grid search refinement", cl_mg_setup),
+    CL_GPU_VARIANT("MH", "GPU: multi-resolution filter, prefix hash join refinement",
+                   cl_mh_setup),
+    CL_GPU_VARIANT("CG", "GPU: cell-aggregate filter, grid search refinement", cl_cg_setup),
+    CL_GPU_VARIANT("CH", "GPU: cell-aggregate filter, prefix hash join refinement",
+                   cl_ch_setup),
+    CL_GPU_VARIANT("G", "GPU: no filter, grid search refinement (the issue's `none`)",
+                   cl_g_setup),
     { 0 },
 };
 

@@ -1,0 +1,58 @@
+/* cl_gpu.cuh - what the colocation kernels share on the device: the neighbour test (the
+ * definition's expression of coloc.h, each operation rounded on its own), marking an
+ * instance in a participation bitmap, and the grid of a launch. */
+#ifndef DM_CL_GPU_CUH
+#define DM_CL_GPU_CUH
+
+#include <cuda_runtime.h>
+
+#include "coloc/cl_gpu.h"
+
+/* Whether instances a and b of s are neighbours: cl_near() for points (no fused
+ * multiply-add: __dmul_rn and __dadd_rn are never contracted), cells at most one apart
+ * for coarse instances (cl_inst_near). */
+__device__ static inline bool clg_near(const clg_set &s, uint32_t a, uint32_t b)
+{
+    if (s.coarse) {
+        int32_t dc = s.col[a] - s.col[b], dr = s.row[a] - s.row[b];
+        return dc >= -1 && dc <= 1 && dr >= -1 && dr <= 1;
+    }
+    double dx = __dsub_rn(s.x[a], s.x[b]), dy = __dsub_rn(s.y[a], s.y[b]);
+    return __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)) <= s.d2;
+}
+
+/* Sets instance i's bit (any number of threads may set the same: the bit ends set). */
+__device__ static inline void clg_mark(uint32_t *bits, uint32_t i)
+{
+    uint32_t bit = 1u << (i & 31);
+    if (!(bits[i >> 5] & bit))
+        atomicOr(&bits[i >> 5], bit);
+}
+
+/* The sum of v over the warp (every lane taking part: blocks are whole warps), in lane
+ * 0. */
+__device__ static inline unsigned long long clg_warp_sum(unsigned long long v)
+{
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+/* Blocks of `block` threads covering n threads. */
+static inline unsigned clg_blocks(uint64_t n, int block)
+{
+    return (unsigned)((n + (uint64_t)block - 1) / (uint64_t)block);
+}
+
+/* The most instances any feature of f has in s: the x extent of a launch over them. */
+static inline uint32_t clg_widest(const clg_set *s, const clg_feats *f)
+{
+    uint32_t most = 0;
+    for (int m = 0; m < f->k; m++) {
+        uint32_t n = s->start[f->f[m] + 1] - s->start[f->f[m]];
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
+#endif

@@ -1,0 +1,101 @@
+/* cl_gpu_grid.cu - the grid search refinement (Algorithm 3), for instance tables of size 2
+ * (each instance of the first feature against the cells around it) and of size k + 1 (a
+ * thread per row of the size-k table, looking for the last feature in the cells around
+ * the row), on the fine set (the points) or the coarse one (filter M). Each table is made
+ * in two runs: a count per thread with the participation marked, then, after the prefix
+ * sum of the counts, the writing. */
+#include "coloc/cl_gpu.cuh"
+
+/* Thread t's row: ids[0..k-1] (size 2: the one instance). */
+__device__ static inline uint32_t clg_row_id(const clg_pass &a, uint64_t t, int m)
+{
+    return a.k == 1 ? a.first + (uint32_t)t : a.in[t * (uint64_t)a.k + (uint64_t)m];
+}
+
+/* The first of a cell's items lo .. hi - 1 (ascending ids) that is at least blo: where
+ * the last feature's instances begin (a dense cell holds many of other features). */
+__device__ static inline uint32_t clg_first_of(const clg_set &s, uint32_t lo, uint32_t hi,
+                                               uint32_t blo)
+{
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (s.cell_items[mid] < blo)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Thread t's rows: each instance b of the last feature neighbouring every id of its input
+ * row, b ascending. The cells looked in are those within one of every id's cell (any
+ * neighbour of an instance lies in the 3 x 3 cells around its own: cl_index.h), scanned
+ * row by row, left to right; a feature's instances are numbered in that order of their
+ * cells (cl_inst_fine, cl_inst_coarse) and listed ascending in each cell, so b ascends.
+ * WRITE: the rows go to out from offsets[t]; else their number to counts[t], their ids
+ * marked in bits. */
+template <bool WRITE>
+__global__ void clg_grid_kernel(clg_pass a)
+{
+    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= a.n)
+        return;
+    const clg_set &s = a.s;
+    int32_t clo = 0, chi = s.ncols - 1, rlo = 0, rhi = s.nrows - 1;
+    for (int m = 0; m < a.k; m++) {
+        uint32_t i = clg_row_id(a, t, m);
+        clo = max(clo, s.col[i] - 1);
+        chi = min(chi, s.col[i] + 1);
+        rlo = max(rlo, s.row[i] - 1);
+        rhi = min(rhi, s.row[i] + 1);
+    }
+    uint64_t n = 0;
+    uint32_t *out = WRITE ? a.out + a.offsets[t] * (uint64_t)(a.k + 1) : nullptr;
+    for (int32_t r = rlo; r <= rhi; r++)
+        for (int32_t c = clo; c <= chi; c++) {
+            const size_t cell = (size_t)r * (size_t)s.ncols + (size_t)c;
+            const uint32_t end = s.cell_start[cell + 1];
+            for (uint32_t j = clg_first_of(s, s.cell_start[cell], end, a.blo);
+                 j < end && s.cell_items[j] < a.bhi; j++) {
+                const uint32_t b = s.cell_items[j];
+                bool near = true;
+                for (int m = 0; m < a.k && near; m++)
+                    near = clg_near(s, clg_row_id(a, t, m), b);
+                if (!near)
+                    continue;
+                if (WRITE) {
+                    for (int m = 0; m < a.k; m++)
+                        out[m] = clg_row_id(a, t, m);
+                    out[a.k] = b;
+                    out += a.k + 1;
+                } else if (a.bits) {
+                    clg_mark(a.bits, b);
+                }
+                n++;
+            }
+        }
+    if (WRITE)
+        return;
+    a.counts[t] = n;
+    if (n && a.bits)
+        for (int m = 0; m < a.k; m++)
+            clg_mark(a.bits, clg_row_id(a, t, m));
+}
+
+extern "C" int clg_grid_count(const clg_pass *a, dm_err *err)
+{
+    if (a->n == 0)
+        return 0;
+    clg_grid_kernel<false><<<clg_blocks(a->n, a->block), a->block, 0,
+                             (cudaStream_t)a->stream>>>(*a);
+    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+}
+
+extern "C" int clg_grid_write(const clg_pass *a, dm_err *err)
+{
+    if (a->n == 0)
+        return 0;
+    clg_grid_kernel<true><<<clg_blocks(a->n, a->block), a->block, 0,
+                            (cudaStream_t)a->stream>>>(*a);
+    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+}

@@ -72,6 +72,25 @@ static void bad_flags_exit_2_with_one_line(void **state)
     assert_false(exists(f->db));
 }
 
+static void bad_shard_is_a_one_line_error_naming_the_flag(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/tiny.yaml", f->dir);
+    write_file(path, tiny_sweep);
+    const char *bad[] = { "0/2", "3/2", "1/0", "junk", "1/2x", "-1/2", "1/", "/2", "" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(dmbench(f, "run %s --db %s --shard '%s'", path, f->db, bad[i]), 2);
+        const char *err = slurp(f->errf);
+        assert_int_equal(count_lines(err), 1);
+        assert_non_null(strstr(err, "--shard"));
+        assert_non_null(strstr(err, "expected I/N"));
+    }
+    assert_false(exists(f->db));
+    assert_int_equal(dmbench(f, "reproduce tdm-table2 --no-run -- --shard 1/2"), 2);
+    assert_non_null(strstr(slurp(f->errf), "--shard: reproduce compares a whole run"));
+}
+
 static void bad_sweep_names_file_line_column_and_writes_nothing(void **state)
 {
     fixture *f = *state;
@@ -403,6 +422,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(unknown_command_is_a_one_line_usage_error, setup, teardown),
         cmocka_unit_test_setup_teardown(every_command_has_help, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_flags_exit_2_with_one_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_shard_is_a_one_line_error_naming_the_flag, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_sweep_names_file_line_column_and_writes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_axis_override_is_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(dry_run_counts_points_and_runs_nothing, setup, teardown),

@@ -110,18 +110,18 @@ static int64_t begin_run(dm_store *st, const char *sweep, const char *text, cons
 
 /* ---- schema and opening ---- */
 
-static void test_fresh_db_gets_schema_version_6(void **state)
+static void test_fresh_db_gets_schema_version_7(void **state)
 {
     afx *f = *state;
     char buf[64];
     dm_err err = { 0 };
     int version = -1;
     dm_store *st = open_ok(f);
-    assert_int_equal(store_schema_version(), 6);
+    assert_int_equal(store_schema_version(), 7);
     assert_int_equal(store_db_version(st, &version, &err), 0);
-    assert_int_equal(version, 6);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 6);
-    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 6);
+    assert_int_equal(version, 7);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 7);
+    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 7);
     assert_string_equal(afx_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     assert_int_equal(afx_int(st, "PRAGMA foreign_keys"), 1);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
@@ -138,14 +138,14 @@ static void test_reopen_is_idempotent(void **state)
     int64_t run = begin_run(st, "s", "t", NULL);
     store_close(st);
     st = open_ok(f);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 6);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 6);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 7);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 7);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM runs"), 1);
     assert_int_equal(afx_int(st, "SELECT max(id) FROM runs"), run);
 }
 
 /* Makes path a version-3 database: schema.sql up to its version-4 section, with a
- * crossover fit stored as dmbench 3 wrote them (no `below`). */
+ * crossover fit stored as dmbench 3 wrote them (no `below`) and two runs (no uid). */
 static void make_version_3(const char *path)
 {
     char file[512], *sql = malloc(1 << 20);
@@ -171,7 +171,9 @@ static void make_version_3(const char *path)
                                   " variant_a, variant_b, axis, grp, form, a, b, n, better)"
                                   " VALUES ('2026-01-03', 'NVIDIA H100 80GB HBM3', 'tdm',"
                                   " 'block-tex', 'thread-tex', 'count', 'level', 'a/N + b',"
-                                  " 100000, 5000, 4, 1);",
+                                  " 100000, 5000, 4, 1);"
+                                  "INSERT INTO runs (started_at, status) VALUES"
+                                  " ('2026-01-03', 'complete'), ('2026-01-04', 'failed');",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(db);
@@ -186,8 +188,11 @@ static void test_version_3_migrates_with_below_unknown(void **state)
     assert_int_equal(mkdir(sub, 0700), 0);
     make_version_3(f->path);
     dm_store *st = open_ok(f);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 6);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 6);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 7);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 7);
+    /* version 7 gave the old runs an identity of their own each, and no shard */
+    assert_int_equal(afx_int(st, "SELECT count(DISTINCT uid) FROM runs WHERE length(uid) = 32"
+                                 " AND shard_count IS NULL"), 2);
     /* version 6's columns are there, the summary view with them */
     assert_int_equal(afx_int(st, "SELECT count(*) FROM pragma_table_info('v_point_summary')"
                                  " WHERE name IN ('criterion', 'criterion_value', 'n_outliers')"),
@@ -212,12 +217,12 @@ static void test_newer_version_is_rejected(void **state)
     store_close(open_ok(f)); /* makes sub/ */
     f->st = NULL;
     assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 7", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 8", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(store_open(f->path, &f->st, &err), DM_EINPUT);
     assert_null(f->st);
     char want[256];
-    snprintf(want, sizeof want, "%s: database schema version 7 is newer than this dmbench (%d)",
+    snprintf(want, sizeof want, "%s: database schema version 8 is newer than this dmbench (%d)",
              f->path, store_schema_version());
     assert_string_equal(err.msg, want);
 }
@@ -566,21 +571,21 @@ static void test_resume_helpers(void **state)
     dm_run_origin origin;
     int64_t a = begin_run(st, "sw", "text-1", NULL);
     assert_int_equal(store_run_end(st, a, "complete", &err), 0);
-    assert_int_equal(store_find_resumable(st, "sw", "text-1", &found, &origin, &err), 0);
+    assert_int_equal(store_find_resumable(st, "sw", "text-1", (dm_shard){ 0 }, &found, &origin, &err), 0);
     assert_int_equal(found, 0); /* complete runs are not resumed */
 
     int64_t b = begin_run(st, "sw", "text-1", NULL);
     assert_int_equal(store_run_end(st, b, "interrupted", &err), 0);
     int64_t c = begin_run(st, "sw", "text-2", NULL);
     assert_int_equal(store_run_end(st, c, "failed", &err), 0);
-    assert_int_equal(store_find_resumable(st, "sw", "text-1", &found, &origin, &err), 0);
+    assert_int_equal(store_find_resumable(st, "sw", "text-1", (dm_shard){ 0 }, &found, &origin, &err), 0);
     assert_int_equal(found, b);
-    assert_int_equal(store_find_resumable(st, "sw", "text-2", &found, &origin, &err), 0);
+    assert_int_equal(store_find_resumable(st, "sw", "text-2", (dm_shard){ 0 }, &found, &origin, &err), 0);
     assert_int_equal(found, c);
     /* where it was measured: begin_run's runs have no GPU and no build recorded */
     assert_string_equal(origin.gpu_uuid, "");
     assert_string_equal(origin.git_commit, "");
-    assert_int_equal(store_find_resumable(st, "other", "text-1", &found, &origin, &err), 0);
+    assert_int_equal(store_find_resumable(st, "other", "text-1", (dm_shard){ 0 }, &found, &origin, &err), 0);
     assert_int_equal(found, 0);
 
     toy_store(st, b, 3, 0, 1024, "copy", 1e-3);
@@ -754,7 +759,7 @@ static void test_two_processes_write_one_database(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_6, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_7, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_version_3_migrates_with_below_unknown, setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, afx_teardown),

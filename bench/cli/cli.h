@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "dm.h"
+#include "sink.h"
 
 enum {
     DM_EXIT_OK = 0,
@@ -62,6 +63,7 @@ typedef struct cli_run_args {
     double max_noise, max_time;
     const char *metrics_csv; /* --metrics, or NULL: the sweep's */
     const char *chip;        /* --chip, or NULL */
+    dm_shard shard;          /* --shard I/N; count 0 without it */
     int help;                /* --help was given (and its text printed) */
     int argc;                /* the command line, stored with the run */
     char **argv;

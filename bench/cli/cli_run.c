@@ -1,6 +1,7 @@
 /* cli_run.c - running a sweep as `dmbench run` does, for the commands that run one (run,
  * reproduce): its options parsed into cli_run_args, then the sweep loaded, expanded and
  * shown (--dry-run) or handed to the runner, and the run's summary printed. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "store.h"
 
 #define DRY_RUN_SHOWN 20
+#define CLI_SHARDS_MAX 100000
 
 void cli_run_usage(FILE *out)
 {
@@ -49,6 +51,8 @@ void cli_run_usage(FILE *out)
             "                       unprofiled pass after it is timed\n"
             "  --chip NAME          check metrics against this chip (default: the GPU's, or\n"
             "                       " CUPTI_DEFAULT_CHIP " without one)\n"
+            "  --shard I/N          run only shard I of N: the points whose position idx in\n"
+            "                       the expansion has idx %% N = I - 1 (docs/scale-out.md)\n"
             "  -h, --help           this text\n");
 }
 
@@ -144,8 +148,8 @@ static void print_dry_run_cupti(const cupti_metric_list *l, int passes, const ch
     printf("timeline: %s\n", timeline ? "traced after each GPU point" : "no");
 }
 
-static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_device *dev,
-                          const char *no_gpu)
+static void print_dry_run(const dm_sweep *s, const dm_expansion *e, dm_shard shard,
+                          const dm_device *dev, const char *no_gpu)
 {
     const dm_measure_opts *mo = sweep_measure(s);
     const dm_variant *base = sweep_baseline(s);
@@ -165,6 +169,10 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_dev
     }
     printf("points: %zu before pruning, %zu after (%zu pruned by constraints, %zu unsupported)\n",
            e->n, e->n - e->n_pruned, by_constraint, by_support);
+    if (shard.count)
+        printf("shard %d/%d: %zu of the points after pruning (position %% %d = %d); "
+               "only they are listed\n", shard.index, shard.count, runner_shard_planned(e, shard),
+               shard.count, shard.index - 1);
     printf("measurement: %s, min_samples %d, max_noise %.2f%% (%s), max_time %g s, "
            "max_samples %d, outliers above %g robust sd\n",
            mo->mode == DM_MODE_HOT ? "hot" : "cold", mo->min_samples, mo->max_noise * 100,
@@ -174,7 +182,7 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_dev
         shown = 0;
         for (size_t i = 0; i < e->n && shown < DRY_RUN_SHOWN; i++) {
             const dm_sweep_point *sp = &e->points[i];
-            if ((pass == 0) != (sp->pruned == 0))
+            if ((pass == 0) != (sp->pruned == 0) || !runner_in_shard(shard, i))
                 continue;
             if (shown++ == 0)
                 printf(pass == 0 ? "first points:\n" : "first pruned points:\n");
@@ -186,8 +194,27 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_dev
     }
 }
 
+/* Parses --shard's text "I/N" (1 <= I <= N) into *shard. Returns DM_EXIT_OK, or
+ * DM_EXIT_USAGE after the error. */
+static int parse_shard(const char *text, dm_shard *shard)
+{
+    char *end;
+    long i = 0, n = 0;
+    if (isdigit((unsigned char)text[0])) {
+        i = strtol(text, &end, 10);
+        if (*end == '/' && isdigit((unsigned char)end[1]))
+            n = strtol(end + 1, &end, 10);
+    }
+    if (n < 1 || n > CLI_SHARDS_MAX || i < 1 || i > n || *end)
+        return cli_usage_error("run", "--shard %s: expected I/N with 1 <= I <= N <= %d, "
+                               "e.g. --shard 2/8", text, CLI_SHARDS_MAX);
+    *shard = (dm_shard){ .index = (int)i, .count = (int)n };
+    return DM_EXIT_OK;
+}
+
 int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
 {
+    const char *shard = NULL;
     *a = (cli_run_args){ .min_samples = -1, .max_noise = -1, .max_time = -1, .argc = argc,
                          .argv = argv };
     const cli_opt opts[] = {
@@ -207,12 +234,15 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
         CLI_OPT_STR("metrics", &a->metrics_csv),
         CLI_OPT_FLAG("timeline", &a->timeline),
         CLI_OPT_STR("chip", &a->chip),
+        CLI_OPT_STR("shard", &shard),
         { 0 },
     };
     int first, rc = cli_parse(argc, argv, opts, cli_run_usage, &first);
     a->help = rc == DM_EXIT_OK;
     if (rc >= 0)
         return rc;
+    if (shard && parse_shard(shard, &a->shard) != DM_EXIT_OK)
+        return DM_EXIT_USAGE;
     if (!want_sweep)
         return first == argc ? DM_EXIT_OK
                              : cli_usage_error("run", "unexpected argument '%s'", argv[first]);
@@ -284,7 +314,7 @@ int cli_run_sweep(const cli_run_args *a)
     if (sweep_expand(s, devp, &e, &err) != 0)
         goto fail;
     if (a->dry_run) {
-        print_dry_run(s, &e, devp, no_gpu);
+        print_dry_run(s, &e, a->shard, devp, no_gpu);
         print_dry_run_cupti(&metrics, passes, chip, chip_why, timeline);
         status = DM_EXIT_OK;
         goto out;
@@ -331,6 +361,7 @@ int cli_run_sweep(const cli_run_args *a)
         .no_gpu_reason = devp ? NULL : no_gpu,
         .metrics = &metrics,
         .timeline = timeline,
+        .shard = a->shard,
     };
     dm_run_result res;
     if (runner_run(s, &e, &ro, &res, &err) != 0) {

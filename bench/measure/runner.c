@@ -106,16 +106,21 @@ static void rank_keys(order_entry *o, size_t n, int (*cmp)(const void *, const v
     }
 }
 
-/* The indices of e's points that constraints kept, in execution order; NULL when out
- * of memory. */
-static size_t *execution_order(const dm_expansion *e, size_t *count)
+int runner_in_shard(dm_shard shard, size_t idx)
+{
+    return shard.count == 0 || idx % (size_t)shard.count == (size_t)(shard.index - 1);
+}
+
+/* The indices of e's points in shard that constraints kept, in execution order; NULL
+ * when out of memory. */
+static size_t *execution_order(const dm_expansion *e, dm_shard shard, size_t *count)
 {
     order_entry *o = calloc(e->n + 1, sizeof *o);
     size_t *out = malloc((e->n + 1) * sizeof *out);
     size_t n = 0;
     int ok = o && out;
     for (size_t i = 0; ok && i < e->n; i++) {
-        if (e->points[i].pruned == 1)
+        if (e->points[i].pruned == 1 || !runner_in_shard(shard, i))
             continue;
         char key[KEY_MAX];
         o[n].idx = i;
@@ -378,6 +383,14 @@ static int origin_differs(const dm_run_origin *was, const dm_device *dev, char *
     return 1;
 }
 
+size_t runner_shard_planned(const dm_expansion *e, dm_shard shard)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->n; i++)
+        n += !e->points[i].pruned && runner_in_shard(shard, i);
+    return n;
+}
+
 static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
                      dm_err *err)
 {
@@ -385,7 +398,8 @@ static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
     if (o->resume) {
         dm_run_origin was;
         char why[512];
-        if (SINK(rs, find_resumable, sweep_name(s), o->sweep_key, &rs->run_id, &was, err) != 0)
+        if (SINK(rs, find_resumable, sweep_name(s), o->sweep_key, o->shard, &rs->run_id, &was,
+                 err) != 0)
             return err->code;
         if (rs->run_id && origin_differs(&was, o->device, why, sizeof why)) {
             if (!o->force_new_run)
@@ -425,7 +439,8 @@ static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
         .baseline = base ? base->name : NULL,
         .measure = sweep_measure(s),
         .points_total = (int64_t)e->n,
-        .points_planned = (int64_t)(e->n - (e->n_pruned)),
+        .points_planned = (int64_t)runner_shard_planned(e, o->shard),
+        .shard = o->shard,
     };
     return SINK(rs, run_begin, &info, &rs->run_id, err);
 }
@@ -502,7 +517,7 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
     memset(res, 0, sizeof *res);
     rs.progress = &progress;
 
-    order = execution_order(e, &norder);
+    order = execution_order(e, o->shard, &norder);
     if (!order)
         return dm_err_set(err, DM_ERUNTIME, "out of memory ordering %zu points", e->n);
     progress_begin(&progress, o->progress, norder);

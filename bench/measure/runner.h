@@ -23,6 +23,7 @@ typedef struct dm_run_opts {
     const char *no_gpu_reason;
     const cupti_metric_list *metrics; /* checked; NULL or empty: no profiling pass */
     int timeline;              /* 1: a trace pass after each GPU point is timed */
+    dm_shard shard;            /* the points to run (sink.h); count 0: all of them */
 } dm_run_opts;
 
 typedef struct dm_run_result {
@@ -31,7 +32,13 @@ typedef struct dm_run_result {
     int interrupted;
 } dm_run_result;
 
-/* Runs the points of e (an expansion of s) into o->sink, closing it at the end, and
+/* 1 when point idx of an expansion belongs to shard (every point does when its count is
+ * 0). */
+int runner_in_shard(dm_shard shard, size_t idx);
+/* The points of e in shard that constraints and supports kept. */
+size_t runner_shard_planned(const dm_expansion *e, dm_shard shard);
+
+/* Runs the points of e (an expansion of s) in o->shard into o->sink, closing it at the end, and
  * returns counts in res. Returns 0 when the run was carried out (points may still have failed:
  * see res), DM_EINPUT for bad input found while running (a dataset file; the run's rows
  * are then removed), or DM_ERUNTIME (the sink). SIGINT stops after the current

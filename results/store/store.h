@@ -60,11 +60,12 @@ int store_run_discard(dm_store *st, int64_t run_id, dm_err *err);
 int store_run_note(dm_store *st, int64_t run_id, const char *key, const char *value,
                    dm_err *err);
 
-/* For --resume: the newest run of the same sweep name and sweep text that was
+/* For --resume: the newest run of the same sweep name, sweep text and shard that was
  * interrupted or failed (0 in *run_id when none) with its card and build in *origin, and
  * whether point index idx is stored. */
 int store_find_resumable(dm_store *st, const char *sweep_name, const char *sweep_text,
-                         int64_t *run_id, dm_run_origin *origin, dm_err *err);
+                         dm_shard shard, int64_t *run_id, dm_run_origin *origin,
+                         dm_err *err);
 int store_point_done(dm_store *st, int64_t run_id, int64_t idx, int *done, dm_err *err);
 /* Marks a run as running again (resume), keeping its fingerprint. */
 int store_run_reopen(dm_store *st, int64_t run_id, dm_err *err);

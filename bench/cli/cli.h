@@ -22,6 +22,7 @@ int cmd_run(int argc, char **argv);
 int cmd_mine(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
@@ -38,6 +39,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_fail(const dm_err *err);
 /* Prints "dmbench CMD: unknown option ..." style usage errors and returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Removes the database file at path and its WAL and shared-memory files (a database
+ * made for a command that then failed on bad input). */
+void cli_remove_db(const char *path);
 /* The database path: opt when given, else $DMBENCH_DB, else STORE_DEFAULT_PATH. */
 const char *cli_db_path(const char *opt);
 /* Opens the database named by opt (see cli_db_path): read-only (store_open_readonly)

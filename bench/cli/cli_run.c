@@ -252,17 +252,6 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
     return DM_EXIT_OK;
 }
 
-/* Removes the database file at path and its WAL and shared-memory files. */
-static void cli_remove_db(const char *path)
-{
-    char side[4096];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
-}
-
 int cli_run_sweep(const cli_run_args *a)
 {
     dm_err err = { 0 };

@@ -18,6 +18,17 @@
 #define MERGE_MAX_COLS 64
 #define MERGE_UID_MAX 64
 #define MERGE_KEY_MAX 256
+#define MERGE_BUSY_MS 10000
+
+/* The columns of a run that a combined run sets (merge_combined); a plain copy keeps
+ * them all. */
+enum { RUN_UID, RUN_SHARD_INDEX, RUN_SHARD_COUNT, RUN_STATUS, RUN_STARTED, RUN_ENDED,
+       RUN_PLANNED, RUN_NSET };
+static const char *const merge_run_set[RUN_NSET] = {
+    [RUN_UID] = "uid", [RUN_SHARD_INDEX] = "shard_index", [RUN_SHARD_COUNT] = "shard_count",
+    [RUN_STATUS] = "status", [RUN_STARTED] = "started_at", [RUN_ENDED] = "ended_at",
+    [RUN_PLANNED] = "points_planned",
+};
 
 /* A value for one column of an inserted row: the source row's, NULL, or one given. */
 typedef enum merge_kind { MERGE_KEEP, MERGE_NULL, MERGE_INT, MERGE_TEXT } merge_kind;
@@ -269,7 +280,7 @@ static int src_open(merge_ctx *m, merge_src *src)
     if (sqlite3_open_v2(src->path, &src->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
         return dm_err_set(m->err, DM_EINPUT, "%s: cannot open (%s)", src->path,
                           sqlite3_errmsg(src->db));
-    sqlite3_busy_timeout(src->db, 10000);
+    sqlite3_busy_timeout(src->db, MERGE_BUSY_MS);
     if (pragma_int(src->db, "PRAGMA application_id", &id) != SQLITE_ROW ||
         pragma_int(src->db, "PRAGMA user_version", &version) != SQLITE_ROW)
         return dm_err_set(m->err, DM_EINPUT, "%s: not an SQLite database (%s)", src->path,
@@ -284,11 +295,9 @@ static int src_open(merge_ctx *m, merge_src *src)
                           version < store_schema_version()
                               ? "; 'dmbench show --db' on it once migrates it"
                               : " (it is newer than this dmbench)");
-    static const char *const run_set[] = { "uid", "shard_index", "shard_count", "status",
-                                           "started_at", "ended_at", "points_planned" };
     static const char *const point_set[] = { "run_id", "dataset_id" };
-    if (copy_make(&src->runs, m->db, src, "runs", "id = ?1", run_set,
-                  (int)(sizeof run_set / sizeof *run_set), "id", m->err) ||
+    if (copy_make(&src->runs, m->db, src, "runs", "id = ?1", merge_run_set, RUN_NSET, "id",
+                  m->err) ||
         copy_make(&src->points, m->db, src, "points", "run_id = ?1 ORDER BY id", point_set, 2,
                   "id", m->err) ||
         copies_under(src, m->db, "runs", "points", src->under_runs, &src->nunder_runs, m->err) ||
@@ -431,9 +440,8 @@ static int run_present(merge_ctx *m, const char *uid)
     return -1;
 }
 
-/* Copies run r's row with the values run_vals (store_open's run_set order; MERGE_KEEP
- * keeps r's), its notes, and, unless points_too is 0, its points; *to gets its new id.
- * Returns 0 or DM_ERUNTIME. */
+/* Copies run r's row with the values run_vals (of merge_run_set's columns; MERGE_KEEP
+ * keeps r's), its notes and its points; *to gets its new id. Returns 0 or DM_ERUNTIME. */
 static int copy_run(merge_ctx *m, const merge_run *r, const merge_val *run_vals, int64_t *to)
 {
     merge_src *src = r->src;
@@ -460,7 +468,7 @@ static int copy_run(merge_ctx *m, const merge_run *r, const merge_val *run_vals,
  * DM_ERUNTIME. */
 static int merge_one(merge_ctx *m, const merge_run *r)
 {
-    static const merge_val keep[7] = { { 0 } };
+    static const merge_val keep[RUN_NSET] = { { .kind = MERGE_KEEP } };
     int64_t to;
     int present = run_present(m, r->uid);
     if (present)
@@ -473,16 +481,25 @@ static int merge_one(merge_ctx *m, const merge_run *r)
     return copy_run(m, r, keep, &to);
 }
 
+/* Orders shard runs by group, then shard index, then preference: complete before
+ * ended otherwise, ended before running, newer before older. */
 static int by_group_shard(const void *a, const void *b)
 {
     const merge_run *x = *(merge_run *const *)a, *y = *(merge_run *const *)b;
     int c = strcmp(x->group, y->group);
-    return c ? c : x->shard_index - y->shard_index;
+    if (c || (c = x->shard_index - y->shard_index))
+        return c;
+    if ((c = !!strcmp(x->status, "complete") - !!strcmp(y->status, "complete")) ||
+        (c = !strcmp(x->status, "running") - !strcmp(y->status, "running")))
+        return c;
+    return strcmp(y->started, x->started);
 }
 
-/* 0 when shards g[0..n) (one group, by shard index) are shards 1 to N once each and none
- * is still running; else DM_EINPUT saying which is not. */
-static int check_shards(merge_ctx *m, merge_run *const *g, int n)
+/* Takes from g[0..n) (one group, by_group_shard's order) the run of each shard 1..N to
+ * combine into pick[0..N): the first, by preference; a shard run more than once (a task
+ * run again elsewhere) is noted on stderr with the runs left out. Returns 0, or
+ * DM_EINPUT when a shard is missing or its only runs are still running. */
+static int pick_shards(merge_ctx *m, merge_run *const *g, int n, merge_run **pick)
 {
     const merge_run *r = g[0];
     int count = r->shard_count;
@@ -491,31 +508,37 @@ static int check_shards(merge_ctx *m, merge_run *const *g, int n)
             return dm_err_set(m->err, DM_EINPUT, "--combine: shard %d/%d of the sweep of run "
                               "%lld of %s is missing; merge without --combine to keep the "
                               "shards apart", want, count, (long long)r->id, r->src->path);
-        if (i + 1 < n && g[i + 1]->shard_index == want)
-            return dm_err_set(m->err, DM_EINPUT, "--combine: shard %d/%d twice: run %lld of "
-                              "%s and run %lld of %s", want, count, (long long)g[i]->id,
-                              g[i]->src->path, (long long)g[i + 1]->id, g[i + 1]->src->path);
         if (!strcmp(g[i]->status, "running"))
             return dm_err_set(m->err, DM_EINPUT, "--combine: shard %d/%d (run %lld of %s) is "
                               "still running; 'dmbench run --resume --shard %d/%d' ends it",
                               want, count, (long long)g[i]->id, g[i]->src->path, want, count);
-        i++;
+        pick[want - 1] = g[i];
+        for (i++; i < n && g[i]->shard_index == want; i++)
+            fprintf(stderr, "dmbench merge: note: shard %d/%d was run more than once; run "
+                    "%lld of %s (%s) is left out for run %lld of %s (%s)\n", want, count,
+                    (long long)g[i]->id, g[i]->src->path, g[i]->status,
+                    (long long)pick[want - 1]->id, pick[want - 1]->src->path,
+                    pick[want - 1]->status);
     }
     return 0;
 }
 
-/* Copies the shards g[0..n) (one group, by shard index) as one run whose uid is made of
- * theirs, unless it is here already. Returns 0, DM_EINPUT (see check_shards) or
- * DM_ERUNTIME. */
-static int merge_combined(merge_ctx *m, merge_run *const *g, int n)
+/* Copies one run of each shard of g[0..n) (one group, by_group_shard's order; see
+ * pick_shards) as one run whose uid is made of theirs, unless it is here already.
+ * Returns 0, DM_EINPUT (see pick_shards) or DM_ERUNTIME. */
+static int merge_combined(merge_ctx *m, merge_run *const *all, int nall)
 {
     static const char *const rank[] = { "complete", "interrupted", "failed" };
     char uid[MERGE_UID_MAX], started[40], ended[40];
     int64_t planned = 0, to;
     uint64_t h = DM_HASH_INIT;
-    int worst = 0, rc = check_shards(m, g, n);
+    int n = all[0]->shard_count, worst = 0;
+    merge_run **g = calloc((size_t)n, sizeof *g);
+    if (!g)
+        return dm_err_set(m->err, DM_ERUNTIME, "out of memory combining %d shards", n);
+    int rc = pick_shards(m, all, nall, g);
     if (rc)
-        return rc;
+        goto out;
     snprintf(started, sizeof started, "%s", g[0]->started);
     snprintf(ended, sizeof ended, "%s", g[0]->ended);
     for (int i = 0; i < n; i++) {
@@ -531,16 +554,21 @@ static int merge_combined(merge_ctx *m, merge_run *const *g, int n)
     }
     snprintf(uid, sizeof uid, "combined-%016" PRIx64 "-%d", h, n);
     int present = run_present(m, uid);
-    if (present)
-        return present < 0 ? DM_ERUNTIME : (m->counts->runs_present++, 0);
-    const merge_val vals[7] = {
-        { .kind = MERGE_TEXT, .text = uid }, { .kind = MERGE_NULL }, { .kind = MERGE_NULL },
-        { .kind = MERGE_TEXT, .text = rank[worst] }, { .kind = MERGE_TEXT, .text = started },
-        { .kind = ended[0] ? MERGE_TEXT : MERGE_NULL, .text = ended },
-        { .kind = MERGE_INT, .i = planned },
+    if (present) {
+        rc = present < 0 ? DM_ERUNTIME : (m->counts->runs_present++, 0);
+        goto out;
+    }
+    const merge_val vals[RUN_NSET] = {
+        [RUN_UID] = { .kind = MERGE_TEXT, .text = uid },
+        [RUN_SHARD_INDEX] = { .kind = MERGE_NULL },
+        [RUN_SHARD_COUNT] = { .kind = MERGE_NULL },
+        [RUN_STATUS] = { .kind = MERGE_TEXT, .text = rank[worst] },
+        [RUN_STARTED] = { .kind = MERGE_TEXT, .text = started },
+        [RUN_ENDED] = { .kind = ended[0] ? MERGE_TEXT : MERGE_NULL, .text = ended },
+        [RUN_PLANNED] = { .kind = MERGE_INT, .i = planned },
     };
     if ((rc = copy_run(m, g[0], vals, &to)) != 0)
-        return rc;
+        goto out;
     for (int i = 0; i < n; i++) {
         char key[32], value[1024];
         snprintf(key, sizeof key, "shard.%d", g[i]->shard_index);
@@ -549,12 +577,16 @@ static int merge_combined(merge_ctx *m, merge_run *const *g, int n)
                  g[i]->gpu_uuid[0] ? " GPU " : "", g[i]->gpu_uuid, g[i]->started, g[i]->ended,
                  g[i]->status);
         if ((i > 0 && copy_points(m, g[i], to)) ||
-            store_run_note(m->st, to, key, value, m->err))
-            return m->err->code;
+            store_run_note(m->st, to, key, value, m->err)) {
+            rc = m->err->code;
+            goto out;
+        }
     }
     m->counts->runs_combined += n;
     m->counts->runs_copied++;
-    return 0;
+out:
+    free(g);
+    return rc;
 }
 
 /* Copies every run of runs[0..n): whole-sweep runs one by one, shard runs (with a group)

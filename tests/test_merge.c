@@ -30,6 +30,20 @@ static const char sweep[] = "name: shards\n"
                             "  - \"n != 2048\"\n"
                             "measure: { min_samples: 3, max_time: 0.02 }\n";
 
+/* A sweep whose GPU points are skipped here and two of which its variant does not
+ * support (stored as pruned): each is stored by the one shard its position gives. */
+static const char mixed_sweep[] = "name: mixed\n"
+                                  "workload: tdm\n"
+                                  "dataset: { generator: uniform }\n"
+                                  "variants: [cpu, thread-tex]\n"
+                                  "baseline: cpu\n"
+                                  "axes:\n"
+                                  "  length: 4000\n"
+                                  "  level: [1, 2]\n"
+                                  "  block: [64, 128]\n"
+                                  "  table: [shared, constant]\n"
+                                  "measure: { min_samples: 3, max_time: 0.02 }\n";
+
 /* Every point of the newest run of the database at path (or of run_sql's run), as
  * "idx variant params status" lines in idx order, into buf. */
 static const char *points_of(const char *path, const char *run_sql, char *buf, size_t n)
@@ -42,18 +56,18 @@ static const char *points_of(const char *path, const char *run_sql, char *buf, s
     return db_text(path, sql, buf, n);
 }
 
-/* Runs the sweep at sw as SHARDS parallel processes, shard i into dir/s<i>.sqlite, and
- * whole into dir/whole.sqlite. */
-static void run_shards(fixture *f, const char *sw)
+/* Runs the sweep at sw as SHARDS parallel processes, shard i into dir/<tag>s<i>.sqlite,
+ * and whole into dir/<tag>whole.sqlite. */
+static void run_shards(fixture *f, const char *sw, const char *tag)
 {
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "pids=; for i in $(seq 1 %d); do CUDA_VISIBLE_DEVICES= %s run %s --shard $i/%d"
-             " --db %s/s$i.sqlite --quiet & pids=\"$pids $!\"; done; rc=0;"
+             " --db %s/%ss$i.sqlite --quiet & pids=\"$pids $!\"; done; rc=0;"
              " for p in $pids; do wait $p || rc=1; done; exit $rc",
-             SHARDS, DMBENCH, sw, SHARDS, f->dir);
+             SHARDS, DMBENCH, sw, SHARDS, f->dir, tag);
     assert_int_equal(system(cmd), 0);
-    assert_int_equal(dmbench(f, "run %s --db %s/whole.sqlite --quiet", sw, f->dir), 0);
+    assert_int_equal(dmbench(f, "run %s --db %s/%swhole.sqlite --quiet", sw, f->dir, tag), 0);
 }
 
 static int setup_shards(void **state)
@@ -64,7 +78,7 @@ static int setup_shards(void **state)
     char sw[160];
     snprintf(sw, sizeof sw, "%s/shards.yaml", f->dir);
     write_file(sw, sweep);
-    run_shards(f, sw);
+    run_shards(f, sw, "");
     return 0;
 }
 
@@ -200,6 +214,26 @@ static void refused(fixture *f, const char *out, int64_t before, const char *pat
     assert_int_equal(db_int(out, "SELECT count(*) FROM runs"), before);
 }
 
+static void skipped_and_unsupported_points_fall_in_one_shard_each(void **state)
+{
+    fixture *f = *state;
+    static char combined[8192], whole[8192];
+    char sw[160], out[160], path[160];
+    snprintf(sw, sizeof sw, "%s/mixed.yaml", f->dir);
+    write_file(sw, mixed_sweep);
+    run_shards(f, sw, "m");
+    snprintf(out, sizeof out, "%s/mixed.sqlite", f->dir);
+    snprintf(path, sizeof path, "%s/mwhole.sqlite", f->dir);
+    assert_int_equal(dmbench(f, "merge %s %s/ms1.sqlite %s/ms2.sqlite %s/ms3.sqlite --combine",
+                             out, f->dir, f->dir, f->dir), 0);
+    points_of(out, "SELECT max(id) FROM runs", combined, sizeof combined);
+    points_of(path, "SELECT max(id) FROM runs", whole, sizeof whole);
+    assert_string_equal(combined, whole);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM points WHERE status = 'pruned'"), 2);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM points WHERE status = 'ok'"),
+                     db_int(path, "SELECT count(*) FROM points WHERE status = 'ok'"));
+}
+
 static void bad_inputs_are_refused_and_change_nothing(void **state)
 {
     fixture *f = *state;
@@ -285,6 +319,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(merging_twice_writes_nothing, setup_shards, teardown),
         cmocka_unit_test_setup_teardown(every_table_under_a_run_is_copied, setup_shards,
                                         teardown),
+        cmocka_unit_test_setup_teardown(skipped_and_unsupported_points_fall_in_one_shard_each,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(bad_inputs_are_refused_and_change_nothing, setup_shards,
                                         teardown),
         cmocka_unit_test_setup_teardown(combine_folds_the_shards_into_one_run, setup_shards,

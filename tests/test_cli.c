@@ -91,6 +91,30 @@ static void bad_shard_is_a_one_line_error_naming_the_flag(void **state)
     assert_non_null(strstr(slurp(f->errf), "--shard: reproduce compares a whole run"));
 }
 
+static void bad_devices_are_one_line_errors_naming_the_flag(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/tiny.yaml", f->dir);
+    write_file(path, tiny_sweep);
+    const char *bad[] = { "", "some", "0,", ",1", "0,,1", "1,1", "-1", "0;1", "1024" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(dmbench(f, "run %s --db %s --devices '%s'", path, f->db, bad[i]), 2);
+        assert_int_equal(count_lines(slurp(f->errf)), 1);
+        assert_non_null(strstr(slurp(f->errf), "--devices"));
+    }
+    assert_int_equal(dmbench(f, "run %s --db %s --device 0 --devices 0,1", path, f->db), 2);
+    assert_non_null(strstr(slurp(f->errf), "--device and --devices both given"));
+    /* with no GPU there is nothing to spread a run over (with GPUs, none past the last) */
+    int gpus = 0;
+    if (cudaGetDeviceCount(&gpus) != cudaSuccess)
+        gpus = 0;
+    assert_int_equal(dmbench(f, "run %s --db %s --devices %d", path, f->db, gpus), 2);
+    assert_non_null(strstr(slurp(f->errf), gpus ? "--devices: there is no GPU"
+                                                 : "--devices: no GPU here"));
+    assert_false(exists(f->db));
+}
+
 static void bad_sweep_names_file_line_column_and_writes_nothing(void **state)
 {
     fixture *f = *state;
@@ -423,6 +447,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(every_command_has_help, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_flags_exit_2_with_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_shard_is_a_one_line_error_naming_the_flag, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_devices_are_one_line_errors_naming_the_flag, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_sweep_names_file_line_column_and_writes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_axis_override_is_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(dry_run_counts_points_and_runs_nothing, setup, teardown),

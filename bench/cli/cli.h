@@ -52,6 +52,7 @@ int cli_open_existing(const char *opt, int writes, struct dm_store **st, dm_err 
 /* ---- running a sweep (cli_run.c): `dmbench run`, and `dmbench reproduce` ---------- */
 
 #define CLI_RUN_MAX_OVERRIDES 64
+#define CLI_RUN_MAX_DEVICES 64
 
 /* `dmbench run`'s options. */
 typedef struct cli_run_args {
@@ -60,7 +61,10 @@ typedef struct cli_run_args {
     const char *overrides[CLI_RUN_MAX_OVERRIDES]; /* -a AXIS=VALUES, in order */
     int noverrides;
     int dry_run, resume, force_new_run, quiet, timeline;
-    long device_index;       /* --device: the GPU to run on */
+    long device_index;       /* --device: the GPU to run on; < 0: not given (GPU 0) */
+    int devices[CLI_RUN_MAX_DEVICES]; /* --devices 0,1,...: a worker on each */
+    int ndevices;
+    int all_devices;         /* --devices all */
     const char *mode;        /* "cold", "hot", or NULL: the sweep's */
     const char *criterion;   /* "median", "stdrel", or NULL: the sweep's */
     long min_samples;        /* < 0: the sweep's, as are the two below */

@@ -35,6 +35,10 @@ void cli_run_usage(FILE *out)
             "                       or build differs, instead of refusing\n"
             "  --quiet              no progress and no summary\n"
             "  --device N           the GPU to use (default 0)\n"
+            "  --devices all|0,1,...\n"
+            "                       one worker per GPU (all of one model), taking points from\n"
+            "                       one queue; each point runs on one GPU, which it records;\n"
+            "                       no --metrics or --timeline (docs/scale-out.md)\n"
             "  --mode cold|hot      override the sweep's measurement mode\n"
             "  --min-samples N, --max-noise FRACTION, --max-time SECONDS\n"
             "                       override the sweep's stopping rule\n"
@@ -194,6 +198,61 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, dm_shard sha
     }
 }
 
+/* Parses --devices' text, "all" or GPU indices "0,1,..." each once, into a. Returns
+ * DM_EXIT_OK, or DM_EXIT_USAGE after the error. */
+static int parse_devices(const char *text, cli_run_args *a)
+{
+    if (strcmp(text, "all") == 0) {
+        a->all_devices = 1;
+        return DM_EXIT_OK;
+    }
+    for (const char *p = text;;) {
+        char *end = (char *)p;
+        long v = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : -1;
+        if (v < 0 || v > 1023 || (*end && *end != ','))
+            return cli_usage_error("run", "--devices %s: expected 'all' or GPU indices such "
+                                   "as 0,1", text);
+        for (int k = 0; k < a->ndevices; k++)
+            if (a->devices[k] == v)
+                return cli_usage_error("run", "--devices %s: GPU %ld given twice", text, v);
+        if (a->ndevices == CLI_RUN_MAX_DEVICES)
+            return cli_usage_error("run", "--devices %s: more than %d GPUs", text,
+                                   CLI_RUN_MAX_DEVICES);
+        a->devices[a->ndevices++] = (int)v;
+        if (!*end)
+            return DM_EXIT_OK;
+        p = end + 1;
+    }
+}
+
+/* The GPUs --devices names (a), queried into devs[0..*n): all of one model, since the
+ * sweep's constraints are judged on the first. Returns 0, or DM_EINPUT naming
+ * --devices. */
+static int pick_devices(const cli_run_args *a, dm_device *devs, int *n, dm_err *err)
+{
+    char why[512] = "";
+    int count = 0, rc;
+    if ((rc = device_count(&count, why, sizeof why)) != 0)
+        return rc;
+    if (count == 0)
+        return dm_err_set(err, DM_EINPUT, "--devices: no GPU here (%s)", why);
+    *n = a->all_devices ? (count < CLI_RUN_MAX_DEVICES ? count : CLI_RUN_MAX_DEVICES)
+                        : a->ndevices;
+    for (int i = 0; i < *n; i++) {
+        int index = a->all_devices ? i : a->devices[i];
+        if (index >= count)
+            return dm_err_set(err, DM_EINPUT, "--devices: there is no GPU %d (GPUs 0 to %d "
+                              "here)", index, count - 1);
+        if ((rc = device_query(index, &devs[i], err)) != 0)
+            return rc;
+        if (strcmp(devs[i].name, devs[0].name) != 0)
+            return dm_err_set(err, DM_EINPUT, "--devices: GPU %d is %s and GPU %d is %s; a "
+                              "run measures one model of card (run each on its own)",
+                              devs[0].index, devs[0].name, index, devs[i].name);
+    }
+    return 0;
+}
+
 /* Parses --shard's text "I/N" (1 <= I <= N) into *shard. Returns DM_EXIT_OK, or
  * DM_EXIT_USAGE after the error. */
 static int parse_shard(const char *text, dm_shard *shard)
@@ -214,9 +273,9 @@ static int parse_shard(const char *text, dm_shard *shard)
 
 int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
 {
-    const char *shard = NULL;
+    const char *shard = NULL, *devices = NULL;
     *a = (cli_run_args){ .min_samples = -1, .max_noise = -1, .max_time = -1, .argc = argc,
-                         .argv = argv };
+                         .argv = argv, .device_index = -1 };
     const cli_opt opts[] = {
         CLI_OPT_STR("db", &a->db),
         { .name = "axis", .short_name = 'a', .kind = CLI_LIST, .dest = a->overrides,
@@ -235,6 +294,7 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
         CLI_OPT_FLAG("timeline", &a->timeline),
         CLI_OPT_STR("chip", &a->chip),
         CLI_OPT_STR("shard", &shard),
+        CLI_OPT_STR("devices", &devices),
         { 0 },
     };
     int first, rc = cli_parse(argc, argv, opts, cli_run_usage, &first);
@@ -242,6 +302,11 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
     if (rc >= 0)
         return rc;
     if (shard && parse_shard(shard, &a->shard) != DM_EXIT_OK)
+        return DM_EXIT_USAGE;
+    if (devices && a->device_index >= 0)
+        return cli_usage_error("run", "--device and --devices both given; --devices %s names "
+                               "every GPU to use", devices);
+    if (devices && parse_devices(devices, a) != DM_EXIT_OK)
         return DM_EXIT_USAGE;
     if (!want_sweep)
         return first == argc ? DM_EXIT_OK
@@ -281,11 +346,20 @@ int cli_run_sweep(const cli_run_args *a)
         mo.max_samples = mo.min_samples;
     sweep_set_measure(s, &mo);
 
-    dm_device dev;
-    const dm_device *devp;
+    dm_device devs[CLI_RUN_MAX_DEVICES];
+    const dm_device *devp, *devps[CLI_RUN_MAX_DEVICES];
     char no_gpu[512] = "";
-    if (device_pick((int)a->device_index, &dev, &devp, no_gpu, sizeof no_gpu, &err) != 0)
+    int ndev = 0;
+    if (a->all_devices || a->ndevices) {
+        if (pick_devices(a, devs, &ndev, &err) != 0)
+            goto fail;
+        for (int i = 0; i < ndev; i++)
+            devps[i] = &devs[i];
+        devp = devps[0];
+    } else if (device_pick(a->device_index < 0 ? 0 : (int)a->device_index, &devs[0], &devp,
+                           no_gpu, sizeof no_gpu, &err) != 0) {
         goto fail;
+    }
     /* Metric names are checked before anything runs. */
     cupti_metric_list metrics;
     char chip[64] = "", chip_why[DM_ERR_MAX + 16] = "";
@@ -300,10 +374,17 @@ int cli_run_sweep(const cli_run_args *a)
                    "and no metrics are asked (--metrics, or the sweep's metrics)", a->chip);
         goto fail;
     }
+    if (ndev > 1 && (metrics.n > 0 || timeline)) { /* CUPTI profiles one GPU at a time */
+        dm_err_set(&err, DM_EINPUT, "--devices: %d GPUs, and %s asked; profiling runs on one "
+                   "GPU (--device N)", ndev, metrics.n > 0 ? "metrics are" : "a timeline is");
+        goto fail;
+    }
     if (sweep_expand(s, devp, &e, &err) != 0)
         goto fail;
     if (a->dry_run) {
         print_dry_run(s, &e, a->shard, devp, no_gpu);
+        for (int i = 1; i < ndev; i++)
+            printf("device %d: %s, a worker of its own\n", devs[i].index, devs[i].name);
         print_dry_run_cupti(&metrics, passes, chip, chip_why, timeline);
         status = DM_EXIT_OK;
         goto out;
@@ -351,6 +432,8 @@ int cli_run_sweep(const cli_run_args *a)
         .metrics = &metrics,
         .timeline = timeline,
         .shard = a->shard,
+        .devices = devps,
+        .ndevices = ndev,
     };
     dm_run_result res;
     if (runner_run(s, &e, &ro, &res, &err) != 0) {

@@ -19,7 +19,12 @@ typedef struct dm_run_opts {
     dm_progress_style progress;
     const char *argv_text;     /* the full command line, for the fingerprint */
     const char *sweep_key;     /* sweep text plus overrides: what --resume matches */
-    const dm_device *device;   /* NULL: no GPU */
+    const dm_device *device;   /* NULL: no GPU; with devices, devices[0] */
+    /* ndevices > 1: a worker thread per device (NULL: a worker without a GPU), taking
+     * points from one queue, this thread writing them; no CUPTI (metrics, timeline,
+     * kernel attributes): profiling is one GPU's at a time */
+    const dm_device *const *devices;
+    int ndevices;
     const char *no_gpu_reason;
     const cupti_metric_list *metrics; /* checked; NULL or empty: no profiling pass */
     int timeline;              /* 1: a trace pass after each GPU point is timed */
@@ -38,7 +43,8 @@ int runner_in_shard(dm_shard shard, size_t idx);
 /* The points of e in shard that constraints and supports kept. */
 size_t runner_shard_planned(const dm_expansion *e, dm_shard shard);
 
-/* Runs the points of e (an expansion of s) in o->shard into o->sink, closing it at the end, and
+/* Runs the points of e (an expansion of s) in o->shard, on o->device or o->devices,
+ * into o->sink, closing it at the end, and
  * returns counts in res. Returns 0 when the run was carried out (points may still have failed:
  * see res), DM_EINPUT for bad input found while running (a dataset file; the run's rows
  * are then removed), or DM_ERUNTIME (the sink). SIGINT stops after the current

@@ -47,6 +47,7 @@ typedef struct dm_point_result {
     int64_t run_id;
     int64_t index;            /* position in the sweep's expansion */
     int64_t dataset_id;       /* 0 when no dataset was made (skipped points) */
+    const dm_device *device;  /* the GPU it ran on; NULL: none */
     const dm_point *point;
     const char *status;       /* "ok", "failed", "skipped", "pruned" */
     const char *reason;       /* why not ok; NULL or "" when ok */

@@ -363,8 +363,11 @@ LEFT JOIN verifications v ON v.point_id = p.id;
 -- theirs here); `dmbench merge` knows a run by it, so merging twice copies nothing twice.
 -- shard_index/shard_count: `dmbench run --shard I/N` ran the points whose expansion index
 -- idx has idx % N = I - 1; NULL for a run of the whole sweep.
+-- points.device: the index of the GPU the point ran on (`run --devices` spreads a run's
+-- points over several); NULL without a GPU, and for points from before version 7.
 ALTER TABLE runs ADD COLUMN uid TEXT;
 ALTER TABLE runs ADD COLUMN shard_index INTEGER;
 ALTER TABLE runs ADD COLUMN shard_count INTEGER;
 UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
 CREATE UNIQUE INDEX runs_by_uid ON runs (uid);
+ALTER TABLE points ADD COLUMN device INTEGER;

@@ -131,6 +131,52 @@ static void test_fresh_db_gets_schema_version_7(void **state)
                      13);
 }
 
+static void test_runs_have_a_uid_and_a_shard_and_points_a_device(void **state)
+{
+    afx *f = *state;
+    dm_store *st = open_ok(f);
+    dm_err err = { 0 };
+    int64_t whole = begin_run(st, "s", "t", NULL), shard = 0;
+    dm_run_info info = { .sweep_name = "s", .sweep_text = "t", .sm_clock_mhz_start = NAN,
+                         .mem_clock_mhz_start = NAN, .shard = { .index = 2, .count = 5 } };
+    assert_int_equal(store_run_begin(st, &info, &shard, &err), 0);
+    assert_int_equal(afx_int(st, "SELECT count(DISTINCT uid) FROM runs WHERE length(uid) = 32"
+                                 " AND uid NOT GLOB '*[^0-9a-f]*'"), 2);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM runs WHERE id = %lld AND shard_index IS NULL"
+             " AND shard_count IS NULL", (long long)whole);
+    assert_int_equal(afx_int(st, sql), 1);
+    snprintf(sql, sizeof sql, "SELECT shard_index * 10 + shard_count FROM runs WHERE id = %lld",
+             (long long)shard);
+    assert_int_equal(afx_int(st, sql), 25);
+    /* a point knows the GPU it ran on; one that ran on none, none */
+    dm_point pt;
+    dm_device dev = { .index = 1 };
+    afx_toy_point(&pt, 0, 1024, "copy", 128, 0.25);
+    dm_point_result r = { .run_id = shard, .index = 1, .point = &pt, .status = "skipped",
+                          .device = &dev };
+    assert_int_equal(store_point(st, &r, NULL, &err), 0);
+    r.index = 6;
+    r.device = NULL;
+    assert_int_equal(store_point(st, &r, NULL, &err), 0);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM points WHERE idx = 1 AND device = 1"), 1);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM points WHERE idx = 6 AND device IS NULL"),
+                     1);
+    /* --resume finds a shard's run only for that shard */
+    int64_t found = -1;
+    dm_run_origin origin;
+    assert_int_equal(store_run_end(st, shard, "interrupted", &err), 0);
+    assert_int_equal(store_run_end(st, whole, "interrupted", &err), 0);
+    assert_int_equal(store_find_resumable(st, "s", "t", info.shard, &found, &origin, &err), 0);
+    assert_int_equal(found, shard);
+    assert_int_equal(store_find_resumable(st, "s", "t", (dm_shard){ .index = 1, .count = 5 },
+                                          &found, &origin, &err), 0);
+    assert_int_equal(found, 0);
+    assert_int_equal(store_find_resumable(st, "s", "t", (dm_shard){ 0 }, &found, &origin, &err),
+                     0);
+    assert_int_equal(found, whole);
+}
+
 static void test_reopen_is_idempotent(void **state)
 {
     afx *f = *state;
@@ -193,6 +239,8 @@ static void test_version_3_migrates_with_below_unknown(void **state)
     /* version 7 gave the old runs an identity of their own each, and no shard */
     assert_int_equal(afx_int(st, "SELECT count(DISTINCT uid) FROM runs WHERE length(uid) = 32"
                                  " AND shard_count IS NULL"), 2);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM pragma_table_info('points')"
+                                 " WHERE name = 'device'"), 1);
     /* version 6's columns are there, the summary view with them */
     assert_int_equal(afx_int(st, "SELECT count(*) FROM pragma_table_info('v_point_summary')"
                                  " WHERE name IN ('criterion', 'criterion_value', 'n_outliers')"),
@@ -760,6 +808,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_7, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_runs_have_a_uid_and_a_shard_and_points_a_device,
+                                        setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_version_3_migrates_with_below_unknown, setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, afx_teardown),

@@ -46,7 +46,7 @@ static void unknown_command_is_a_one_line_usage_error(void **state)
 static void every_command_has_help(void **state)
 {
     fixture *f = *state;
-    const char *cmds[] = { "devices", "list", "run", "show", "export" };
+    const char *cmds[] = { "devices", "list", "run", "show", "export", "merge" };
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         assert_int_equal(dmbench(f, "%s --help", cmds[i]), 0);
         assert_non_null(strstr(slurp(f->out), "usage: dmbench"));

@@ -113,6 +113,23 @@ static inline int64_t db_int(const char *path, const char *sql)
     return v;
 }
 
+/* The text the query gives on the database at path, opened read-only, into buf (of size
+ * n): "" when there is no such database, the query fails or gives no row or NULL. */
+static inline const char *db_text(const char *path, const char *sql, char *buf, size_t n)
+{
+    sqlite3 *db;
+    sqlite3_stmt *q = NULL;
+    buf[0] = '\0';
+    if (!exists(path) || sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        return buf;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW &&
+        sqlite3_column_text(q, 0))
+        snprintf(buf, n, "%s", (const char *)sqlite3_column_text(q, 0));
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return buf;
+}
+
 /* Runs "dmbench ARGS" with no GPU visible, stdout and stderr together into *out (a
  * static buffer, up to 128 KiB); returns the exit status. For tests with a fixture of
  * their own. */

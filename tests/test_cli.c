@@ -46,7 +46,7 @@ static void unknown_command_is_a_one_line_usage_error(void **state)
 static void every_command_has_help(void **state)
 {
     fixture *f = *state;
-    const char *cmds[] = { "devices", "list", "run", "show", "export" };
+    const char *cmds[] = { "devices", "list", "run", "show", "export", "merge" };
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         assert_int_equal(dmbench(f, "%s --help", cmds[i]), 0);
         assert_non_null(strstr(slurp(f->out), "usage: dmbench"));
@@ -69,6 +69,49 @@ static void bad_flags_exit_2_with_one_line(void **state)
     assert_non_null(strstr(slurp(f->errf), "--device 1.5: expected an integer in 0..1023"));
     assert_int_equal(dmbench(f, "export --format xml --db %s", f->db), 2);
     assert_int_equal(dmbench(f, "show nonsense --db %s", f->db), 2);
+    assert_false(exists(f->db));
+}
+
+static void bad_shard_is_a_one_line_error_naming_the_flag(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/tiny.yaml", f->dir);
+    write_file(path, tiny_sweep);
+    const char *bad[] = { "0/2", "3/2", "1/0", "junk", "1/2x", "-1/2", "1/", "/2", "" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(dmbench(f, "run %s --db %s --shard '%s'", path, f->db, bad[i]), 2);
+        const char *err = slurp(f->errf);
+        assert_int_equal(count_lines(err), 1);
+        assert_non_null(strstr(err, "--shard"));
+        assert_non_null(strstr(err, "expected I/N"));
+    }
+    assert_false(exists(f->db));
+    assert_int_equal(dmbench(f, "reproduce tdm-table2 --no-run -- --shard 1/2"), 2);
+    assert_non_null(strstr(slurp(f->errf), "--shard: reproduce compares a whole run"));
+}
+
+static void bad_devices_are_one_line_errors_naming_the_flag(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/tiny.yaml", f->dir);
+    write_file(path, tiny_sweep);
+    const char *bad[] = { "", "some", "0,", ",1", "0,,1", "1,1", "-1", "0;1", "1024" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(dmbench(f, "run %s --db %s --devices '%s'", path, f->db, bad[i]), 2);
+        assert_int_equal(count_lines(slurp(f->errf)), 1);
+        assert_non_null(strstr(slurp(f->errf), "--devices"));
+    }
+    assert_int_equal(dmbench(f, "run %s --db %s --device 0 --devices 0,1", path, f->db), 2);
+    assert_non_null(strstr(slurp(f->errf), "--device and --devices both given"));
+    /* with no GPU there is nothing to spread a run over (with GPUs, none past the last) */
+    int gpus = 0;
+    if (cudaGetDeviceCount(&gpus) != cudaSuccess)
+        gpus = 0;
+    assert_int_equal(dmbench(f, "run %s --db %s --devices %d", path, f->db, gpus), 2);
+    assert_non_null(strstr(slurp(f->errf), gpus ? "--devices: there is no GPU"
+                                                 : "--devices: no GPU here"));
     assert_false(exists(f->db));
 }
 
@@ -292,6 +335,10 @@ static void twenty_kills_and_resumes_lose_and_repeat_nothing(void **state)
     unsigned seed = 12345;
     for (int kill_no = 0; kill_no < 20; kill_no++) {
         pid_t pid = start_run(path, f->db, 1);
+        /* the first kill after the run began: on a loaded machine (other tests running
+         * shards beside this one) starting may take longer than all twenty delays */
+        if (kill_no == 0)
+            wait_for_points(f->db, 1);
         seed = seed * 1103515245u + 12345u;
         usleep(100000 + (seed >> 8) % 300000); /* 0.1 to 0.4 s in */
         kill(pid, SIGKILL);
@@ -403,6 +450,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(unknown_command_is_a_one_line_usage_error, setup, teardown),
         cmocka_unit_test_setup_teardown(every_command_has_help, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_flags_exit_2_with_one_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_shard_is_a_one_line_error_naming_the_flag, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_devices_are_one_line_errors_naming_the_flag, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_sweep_names_file_line_column_and_writes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_axis_override_is_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(dry_run_counts_points_and_runs_nothing, setup, teardown),

@@ -110,18 +110,18 @@ static int64_t begin_run(dm_store *st, const char *sweep, const char *text, cons
 
 /* ---- schema and opening ---- */
 
-static void test_fresh_db_gets_schema_version_6(void **state)
+static void test_fresh_db_gets_schema_version_7(void **state)
 {
     afx *f = *state;
     char buf[64];
     dm_err err = { 0 };
     int version = -1;
     dm_store *st = open_ok(f);
-    assert_int_equal(store_schema_version(), 6);
+    assert_int_equal(store_schema_version(), 7);
     assert_int_equal(store_db_version(st, &version, &err), 0);
-    assert_int_equal(version, 6);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 6);
-    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 6);
+    assert_int_equal(version, 7);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 7);
+    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 7);
     assert_string_equal(afx_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     assert_int_equal(afx_int(st, "PRAGMA foreign_keys"), 1);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
@@ -131,6 +131,52 @@ static void test_fresh_db_gets_schema_version_6(void **state)
                      13);
 }
 
+static void test_runs_have_a_uid_and_a_shard_and_points_a_device(void **state)
+{
+    afx *f = *state;
+    dm_store *st = open_ok(f);
+    dm_err err = { 0 };
+    int64_t whole = begin_run(st, "s", "t", NULL), shard = 0;
+    dm_run_info info = { .sweep_name = "s", .sweep_text = "t", .sm_clock_mhz_start = NAN,
+                         .mem_clock_mhz_start = NAN, .shard = { .index = 2, .count = 5 } };
+    assert_int_equal(store_run_begin(st, &info, &shard, &err), 0);
+    assert_int_equal(afx_int(st, "SELECT count(DISTINCT uid) FROM runs WHERE length(uid) = 32"
+                                 " AND uid NOT GLOB '*[^0-9a-f]*'"), 2);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM runs WHERE id = %lld AND shard_index IS NULL"
+             " AND shard_count IS NULL", (long long)whole);
+    assert_int_equal(afx_int(st, sql), 1);
+    snprintf(sql, sizeof sql, "SELECT shard_index * 10 + shard_count FROM runs WHERE id = %lld",
+             (long long)shard);
+    assert_int_equal(afx_int(st, sql), 25);
+    /* a point knows the GPU it ran on; one that ran on none, none */
+    dm_point pt;
+    dm_device dev = { .index = 1 };
+    afx_toy_point(&pt, 0, 1024, "copy", 128, 0.25);
+    dm_point_result r = { .run_id = shard, .index = 1, .point = &pt, .status = "skipped",
+                          .device = &dev };
+    assert_int_equal(store_point(st, &r, NULL, &err), 0);
+    r.index = 6;
+    r.device = NULL;
+    assert_int_equal(store_point(st, &r, NULL, &err), 0);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM points WHERE idx = 1 AND device = 1"), 1);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM points WHERE idx = 6 AND device IS NULL"),
+                     1);
+    /* --resume finds a shard's run only for that shard */
+    int64_t found = -1;
+    dm_run_origin origin;
+    assert_int_equal(store_run_end(st, shard, "interrupted", &err), 0);
+    assert_int_equal(store_run_end(st, whole, "interrupted", &err), 0);
+    assert_int_equal(store_find_resumable(st, "s", "t", info.shard, &found, &origin, &err), 0);
+    assert_int_equal(found, shard);
+    assert_int_equal(store_find_resumable(st, "s", "t", (dm_shard){ .index = 1, .count = 5 },
+                                          &found, &origin, &err), 0);
+    assert_int_equal(found, 0);
+    assert_int_equal(store_find_resumable(st, "s", "t", (dm_shard){ 0 }, &found, &origin, &err),
+                     0);
+    assert_int_equal(found, whole);
+}
+
 static void test_reopen_is_idempotent(void **state)
 {
     afx *f = *state;
@@ -138,14 +184,14 @@ static void test_reopen_is_idempotent(void **state)
     int64_t run = begin_run(st, "s", "t", NULL);
     store_close(st);
     st = open_ok(f);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 6);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 6);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 7);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 7);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM runs"), 1);
     assert_int_equal(afx_int(st, "SELECT max(id) FROM runs"), run);
 }
 
 /* Makes path a version-3 database: schema.sql up to its version-4 section, with a
- * crossover fit stored as dmbench 3 wrote them (no `below`). */
+ * crossover fit stored as dmbench 3 wrote them (no `below`) and two runs (no uid). */
 static void make_version_3(const char *path)
 {
     char file[512], *sql = malloc(1 << 20);
@@ -171,7 +217,9 @@ static void make_version_3(const char *path)
                                   " variant_a, variant_b, axis, grp, form, a, b, n, better)"
                                   " VALUES ('2026-01-03', 'NVIDIA H100 80GB HBM3', 'tdm',"
                                   " 'block-tex', 'thread-tex', 'count', 'level', 'a/N + b',"
-                                  " 100000, 5000, 4, 1);",
+                                  " 100000, 5000, 4, 1);"
+                                  "INSERT INTO runs (started_at, status) VALUES"
+                                  " ('2026-01-03', 'complete'), ('2026-01-04', 'failed');",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(db);
@@ -186,8 +234,13 @@ static void test_version_3_migrates_with_below_unknown(void **state)
     assert_int_equal(mkdir(sub, 0700), 0);
     make_version_3(f->path);
     dm_store *st = open_ok(f);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 6);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 6);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 7);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 7);
+    /* version 7 gave the old runs an identity of their own each, and no shard */
+    assert_int_equal(afx_int(st, "SELECT count(DISTINCT uid) FROM runs WHERE length(uid) = 32"
+                                 " AND shard_count IS NULL"), 2);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM pragma_table_info('points')"
+                                 " WHERE name = 'device'"), 1);
     /* version 6's columns are there, the summary view with them */
     assert_int_equal(afx_int(st, "SELECT count(*) FROM pragma_table_info('v_point_summary')"
                                  " WHERE name IN ('criterion', 'criterion_value', 'n_outliers')"),
@@ -212,12 +265,12 @@ static void test_newer_version_is_rejected(void **state)
     store_close(open_ok(f)); /* makes sub/ */
     f->st = NULL;
     assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 7", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 8", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(store_open(f->path, &f->st, &err), DM_EINPUT);
     assert_null(f->st);
     char want[256];
-    snprintf(want, sizeof want, "%s: database schema version 7 is newer than this dmbench (%d)",
+    snprintf(want, sizeof want, "%s: database schema version 8 is newer than this dmbench (%d)",
              f->path, store_schema_version());
     assert_string_equal(err.msg, want);
 }
@@ -566,21 +619,21 @@ static void test_resume_helpers(void **state)
     dm_run_origin origin;
     int64_t a = begin_run(st, "sw", "text-1", NULL);
     assert_int_equal(store_run_end(st, a, "complete", &err), 0);
-    assert_int_equal(store_find_resumable(st, "sw", "text-1", &found, &origin, &err), 0);
+    assert_int_equal(store_find_resumable(st, "sw", "text-1", (dm_shard){ 0 }, &found, &origin, &err), 0);
     assert_int_equal(found, 0); /* complete runs are not resumed */
 
     int64_t b = begin_run(st, "sw", "text-1", NULL);
     assert_int_equal(store_run_end(st, b, "interrupted", &err), 0);
     int64_t c = begin_run(st, "sw", "text-2", NULL);
     assert_int_equal(store_run_end(st, c, "failed", &err), 0);
-    assert_int_equal(store_find_resumable(st, "sw", "text-1", &found, &origin, &err), 0);
+    assert_int_equal(store_find_resumable(st, "sw", "text-1", (dm_shard){ 0 }, &found, &origin, &err), 0);
     assert_int_equal(found, b);
-    assert_int_equal(store_find_resumable(st, "sw", "text-2", &found, &origin, &err), 0);
+    assert_int_equal(store_find_resumable(st, "sw", "text-2", (dm_shard){ 0 }, &found, &origin, &err), 0);
     assert_int_equal(found, c);
     /* where it was measured: begin_run's runs have no GPU and no build recorded */
     assert_string_equal(origin.gpu_uuid, "");
     assert_string_equal(origin.git_commit, "");
-    assert_int_equal(store_find_resumable(st, "other", "text-1", &found, &origin, &err), 0);
+    assert_int_equal(store_find_resumable(st, "other", "text-1", (dm_shard){ 0 }, &found, &origin, &err), 0);
     assert_int_equal(found, 0);
 
     toy_store(st, b, 3, 0, 1024, "copy", 1e-3);
@@ -754,7 +807,9 @@ static void test_two_processes_write_one_database(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_6, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_7, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_runs_have_a_uid_and_a_shard_and_points_a_device,
+                                        setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_version_3_migrates_with_below_unknown, setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup, afx_teardown),

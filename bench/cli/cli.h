@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "dm.h"
+#include "sink.h"
 
 enum {
     DM_EXIT_OK = 0,
@@ -21,6 +22,7 @@ int cmd_run(int argc, char **argv);
 int cmd_mine(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
@@ -37,6 +39,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_fail(const dm_err *err);
 /* Prints "dmbench CMD: unknown option ..." style usage errors and returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Removes the database file at path and its WAL and shared-memory files (a database
+ * made for a command that then failed on bad input). */
+void cli_remove_db(const char *path);
 /* The database path: opt when given, else $DMBENCH_DB, else STORE_DEFAULT_PATH. */
 const char *cli_db_path(const char *opt);
 /* Opens the database named by opt (see cli_db_path): read-only (store_open_readonly)
@@ -47,6 +52,7 @@ int cli_open_existing(const char *opt, int writes, struct dm_store **st, dm_err 
 /* ---- running a sweep (cli_run.c): `dmbench run`, and `dmbench reproduce` ---------- */
 
 #define CLI_RUN_MAX_OVERRIDES 64
+#define CLI_RUN_MAX_DEVICES 64
 
 /* `dmbench run`'s options. */
 typedef struct cli_run_args {
@@ -55,13 +61,17 @@ typedef struct cli_run_args {
     const char *overrides[CLI_RUN_MAX_OVERRIDES]; /* -a AXIS=VALUES, in order */
     int noverrides;
     int dry_run, resume, force_new_run, quiet, timeline;
-    long device_index;       /* --device: the GPU to run on */
+    long device_index;       /* --device: the GPU to run on; < 0: not given (GPU 0) */
+    int devices[CLI_RUN_MAX_DEVICES]; /* --devices 0,1,...: a worker on each */
+    int ndevices;
+    int all_devices;         /* --devices all */
     const char *mode;        /* "cold", "hot", or NULL: the sweep's */
     const char *criterion;   /* "median", "stdrel", or NULL: the sweep's */
     long min_samples;        /* < 0: the sweep's, as are the two below */
     double max_noise, max_time;
     const char *metrics_csv; /* --metrics, or NULL: the sweep's */
     const char *chip;        /* --chip, or NULL */
+    dm_shard shard;          /* --shard I/N; count 0 without it */
     int help;                /* --help was given (and its text printed) */
     int argc;                /* the command line, stored with the run */
     char **argv;

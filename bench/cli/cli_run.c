@@ -1,6 +1,7 @@
 /* cli_run.c - running a sweep as `dmbench run` does, for the commands that run one (run,
  * reproduce): its options parsed into cli_run_args, then the sweep loaded, expanded and
  * shown (--dry-run) or handed to the runner, and the run's summary printed. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "store.h"
 
 #define DRY_RUN_SHOWN 20
+#define CLI_SHARDS_MAX 100000
 
 void cli_run_usage(FILE *out)
 {
@@ -33,6 +35,10 @@ void cli_run_usage(FILE *out)
             "                       or build differs, instead of refusing\n"
             "  --quiet              no progress and no summary\n"
             "  --device N           the GPU to use (default 0)\n"
+            "  --devices all|0,1,...\n"
+            "                       one worker per GPU (all of one model), taking points from\n"
+            "                       one queue; each point runs on one GPU, which it records;\n"
+            "                       no --metrics or --timeline (docs/scale-out.md)\n"
             "  --mode cold|hot      override the sweep's measurement mode\n"
             "  --min-samples N, --max-noise FRACTION, --max-time SECONDS\n"
             "                       override the sweep's stopping rule\n"
@@ -49,6 +55,8 @@ void cli_run_usage(FILE *out)
             "                       unprofiled pass after it is timed\n"
             "  --chip NAME          check metrics against this chip (default: the GPU's, or\n"
             "                       " CUPTI_DEFAULT_CHIP " without one)\n"
+            "  --shard I/N          run only shard I of N: the points whose position idx in\n"
+            "                       the expansion has idx %% N = I - 1 (docs/scale-out.md)\n"
             "  -h, --help           this text\n");
 }
 
@@ -144,8 +152,8 @@ static void print_dry_run_cupti(const cupti_metric_list *l, int passes, const ch
     printf("timeline: %s\n", timeline ? "traced after each GPU point" : "no");
 }
 
-static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_device *dev,
-                          const char *no_gpu)
+static void print_dry_run(const dm_sweep *s, const dm_expansion *e, dm_shard shard,
+                          const dm_device *dev, const char *no_gpu)
 {
     const dm_measure_opts *mo = sweep_measure(s);
     const dm_variant *base = sweep_baseline(s);
@@ -165,6 +173,10 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_dev
     }
     printf("points: %zu before pruning, %zu after (%zu pruned by constraints, %zu unsupported)\n",
            e->n, e->n - e->n_pruned, by_constraint, by_support);
+    if (shard.count)
+        printf("shard %d/%d: %zu of the points after pruning (position %% %d = %d); "
+               "only they are listed\n", shard.index, shard.count, runner_shard_planned(e, shard),
+               shard.count, shard.index - 1);
     printf("measurement: %s, min_samples %d, max_noise %.2f%% (%s), max_time %g s, "
            "max_samples %d, outliers above %g robust sd\n",
            mo->mode == DM_MODE_HOT ? "hot" : "cold", mo->min_samples, mo->max_noise * 100,
@@ -174,7 +186,7 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_dev
         shown = 0;
         for (size_t i = 0; i < e->n && shown < DRY_RUN_SHOWN; i++) {
             const dm_sweep_point *sp = &e->points[i];
-            if ((pass == 0) != (sp->pruned == 0))
+            if ((pass == 0) != (sp->pruned == 0) || !runner_in_shard(shard, i))
                 continue;
             if (shown++ == 0)
                 printf(pass == 0 ? "first points:\n" : "first pruned points:\n");
@@ -186,10 +198,84 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, const dm_dev
     }
 }
 
+/* Parses --devices' text, "all" or GPU indices "0,1,..." each once, into a. Returns
+ * DM_EXIT_OK, or DM_EXIT_USAGE after the error. */
+static int parse_devices(const char *text, cli_run_args *a)
+{
+    if (strcmp(text, "all") == 0) {
+        a->all_devices = 1;
+        return DM_EXIT_OK;
+    }
+    for (const char *p = text;;) {
+        char *end = (char *)p;
+        long v = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : -1;
+        if (v < 0 || v > 1023 || (*end && *end != ','))
+            return cli_usage_error("run", "--devices %s: expected 'all' or GPU indices such "
+                                   "as 0,1", text);
+        for (int k = 0; k < a->ndevices; k++)
+            if (a->devices[k] == v)
+                return cli_usage_error("run", "--devices %s: GPU %ld given twice", text, v);
+        if (a->ndevices == CLI_RUN_MAX_DEVICES)
+            return cli_usage_error("run", "--devices %s: more than %d GPUs", text,
+                                   CLI_RUN_MAX_DEVICES);
+        a->devices[a->ndevices++] = (int)v;
+        if (!*end)
+            return DM_EXIT_OK;
+        p = end + 1;
+    }
+}
+
+/* The GPUs --devices names (a), queried into devs[0..*n): all of one model, since the
+ * sweep's constraints are judged on the first. Returns 0, or DM_EINPUT naming
+ * --devices. */
+static int pick_devices(const cli_run_args *a, dm_device *devs, int *n, dm_err *err)
+{
+    char why[512] = "";
+    int count = 0, rc;
+    if ((rc = device_count(&count, why, sizeof why)) != 0)
+        return rc;
+    if (count == 0)
+        return dm_err_set(err, DM_EINPUT, "--devices: no GPU here (%s)", why);
+    *n = a->all_devices ? (count < CLI_RUN_MAX_DEVICES ? count : CLI_RUN_MAX_DEVICES)
+                        : a->ndevices;
+    for (int i = 0; i < *n; i++) {
+        int index = a->all_devices ? i : a->devices[i];
+        if (index >= count)
+            return dm_err_set(err, DM_EINPUT, "--devices: there is no GPU %d (GPUs 0 to %d "
+                              "here)", index, count - 1);
+        if ((rc = device_query(index, &devs[i], err)) != 0)
+            return rc;
+        if (strcmp(devs[i].name, devs[0].name) != 0)
+            return dm_err_set(err, DM_EINPUT, "--devices: GPU %d is %s and GPU %d is %s; a "
+                              "run measures one model of card (run each on its own)",
+                              devs[0].index, devs[0].name, index, devs[i].name);
+    }
+    return 0;
+}
+
+/* Parses --shard's text "I/N" (1 <= I <= N) into *shard. Returns DM_EXIT_OK, or
+ * DM_EXIT_USAGE after the error. */
+static int parse_shard(const char *text, dm_shard *shard)
+{
+    char *end;
+    long i = 0, n = 0;
+    if (isdigit((unsigned char)text[0])) {
+        i = strtol(text, &end, 10);
+        if (*end == '/' && isdigit((unsigned char)end[1]))
+            n = strtol(end + 1, &end, 10);
+    }
+    if (n < 1 || n > CLI_SHARDS_MAX || i < 1 || i > n || *end)
+        return cli_usage_error("run", "--shard %s: expected I/N with 1 <= I <= N <= %d, "
+                               "e.g. --shard 2/8", text, CLI_SHARDS_MAX);
+    *shard = (dm_shard){ .index = (int)i, .count = (int)n };
+    return DM_EXIT_OK;
+}
+
 int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
 {
+    const char *shard = NULL, *devices = NULL;
     *a = (cli_run_args){ .min_samples = -1, .max_noise = -1, .max_time = -1, .argc = argc,
-                         .argv = argv };
+                         .argv = argv, .device_index = -1 };
     const cli_opt opts[] = {
         CLI_OPT_STR("db", &a->db),
         { .name = "axis", .short_name = 'a', .kind = CLI_LIST, .dest = a->overrides,
@@ -207,12 +293,21 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
         CLI_OPT_STR("metrics", &a->metrics_csv),
         CLI_OPT_FLAG("timeline", &a->timeline),
         CLI_OPT_STR("chip", &a->chip),
+        CLI_OPT_STR("shard", &shard),
+        CLI_OPT_STR("devices", &devices),
         { 0 },
     };
     int first, rc = cli_parse(argc, argv, opts, cli_run_usage, &first);
     a->help = rc == DM_EXIT_OK;
     if (rc >= 0)
         return rc;
+    if (shard && parse_shard(shard, &a->shard) != DM_EXIT_OK)
+        return DM_EXIT_USAGE;
+    if (devices && a->device_index >= 0)
+        return cli_usage_error("run", "--device and --devices both given; --devices %s names "
+                               "every GPU to use", devices);
+    if (devices && parse_devices(devices, a) != DM_EXIT_OK)
+        return DM_EXIT_USAGE;
     if (!want_sweep)
         return first == argc ? DM_EXIT_OK
                              : cli_usage_error("run", "unexpected argument '%s'", argv[first]);
@@ -220,17 +315,6 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
         return cli_usage_error("run", first == argc ? "no sweep file given" : "more than one sweep file given");
     a->sweep = argv[first];
     return DM_EXIT_OK;
-}
-
-/* Removes the database file at path and its WAL and shared-memory files. */
-static void cli_remove_db(const char *path)
-{
-    char side[4096];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
 }
 
 int cli_run_sweep(const cli_run_args *a)
@@ -262,11 +346,20 @@ int cli_run_sweep(const cli_run_args *a)
         mo.max_samples = mo.min_samples;
     sweep_set_measure(s, &mo);
 
-    dm_device dev;
-    const dm_device *devp;
+    dm_device devs[CLI_RUN_MAX_DEVICES];
+    const dm_device *devp, *devps[CLI_RUN_MAX_DEVICES];
     char no_gpu[512] = "";
-    if (device_pick((int)a->device_index, &dev, &devp, no_gpu, sizeof no_gpu, &err) != 0)
+    int ndev = 0;
+    if (a->all_devices || a->ndevices) {
+        if (pick_devices(a, devs, &ndev, &err) != 0)
+            goto fail;
+        for (int i = 0; i < ndev; i++)
+            devps[i] = &devs[i];
+        devp = devps[0];
+    } else if (device_pick(a->device_index < 0 ? 0 : (int)a->device_index, &devs[0], &devp,
+                           no_gpu, sizeof no_gpu, &err) != 0) {
         goto fail;
+    }
     /* Metric names are checked before anything runs. */
     cupti_metric_list metrics;
     char chip[64] = "", chip_why[DM_ERR_MAX + 16] = "";
@@ -281,10 +374,17 @@ int cli_run_sweep(const cli_run_args *a)
                    "and no metrics are asked (--metrics, or the sweep's metrics)", a->chip);
         goto fail;
     }
+    if (ndev > 1 && (metrics.n > 0 || timeline)) { /* CUPTI profiles one GPU at a time */
+        dm_err_set(&err, DM_EINPUT, "--devices: %d GPUs, and %s asked; profiling runs on one "
+                   "GPU (--device N)", ndev, metrics.n > 0 ? "metrics are" : "a timeline is");
+        goto fail;
+    }
     if (sweep_expand(s, devp, &e, &err) != 0)
         goto fail;
     if (a->dry_run) {
-        print_dry_run(s, &e, devp, no_gpu);
+        print_dry_run(s, &e, a->shard, devp, no_gpu);
+        for (int i = 1; i < ndev; i++)
+            printf("device %d: %s, a worker of its own\n", devs[i].index, devs[i].name);
         print_dry_run_cupti(&metrics, passes, chip, chip_why, timeline);
         status = DM_EXIT_OK;
         goto out;
@@ -331,6 +431,9 @@ int cli_run_sweep(const cli_run_args *a)
         .no_gpu_reason = devp ? NULL : no_gpu,
         .metrics = &metrics,
         .timeline = timeline,
+        .shard = a->shard,
+        .devices = devps,
+        .ndevices = ndev,
     };
     dm_run_result res;
     if (runner_run(s, &e, &ro, &res, &err) != 0) {

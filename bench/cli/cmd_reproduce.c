@@ -120,6 +120,10 @@ int cmd_reproduce(int argc, char **argv)
     status = cli_run_parse(nrun, run_argv, 0, &run_args);
     if (status || run_args.help)
         return status;
+    if (run_args.shard.count) /* a shard's run is part of the table: compared, it would mislead */
+        return cli_usage_error("reproduce", "--shard: reproduce compares a whole run; run the "
+                               "shards with 'dmbench run', 'dmbench merge --combine' them, then "
+                               "'dmbench reproduce NAME --no-run --db OUT'");
     run_args.argc = argc; /* the run records the reproduce command that made it */
     run_args.argv = argv;
     if (!ndb)

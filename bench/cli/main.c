@@ -24,6 +24,8 @@ static const command commands[] = {
       .summary = "run one variant once and write its mining result as CSV" },
     { .name = "show", .fn = cmd_show, .summary = "show runs, points and statistics" },
     { .name = "export", .fn = cmd_export, .summary = "export a run as CSV or JSON" },
+    { .name = "merge", .fn = cmd_merge,
+      .summary = "copy the runs of other databases (shards of a sweep) into one" },
     { .name = "tune", .fn = cmd_tune,
       .summary = "best block size per card, variant and problem size" },
     { .name = "crossover", .fn = cmd_crossover,
@@ -72,6 +74,16 @@ int cli_open_existing(const char *opt, int writes, dm_store **st, dm_err *err)
         return dm_err_set(err, DM_EINPUT, "%s: no results database here ('dmbench run' makes "
                                           "one; --db or $DMBENCH_DB name another)", path);
     return writes ? store_open(path, st, err) : store_open_readonly(path, st, err);
+}
+
+void cli_remove_db(const char *path)
+{
+    char side[4096];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
 }
 
 int cli_parse_run_id(const char *s, int64_t *id, dm_err *err)

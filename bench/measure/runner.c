@@ -3,6 +3,7 @@
  * points profiled and traced (when asked) only after they are timed; one database
  * transaction per point. */
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,17 +40,15 @@ static double unix_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-typedef struct run_state {
-    const dm_sweep *sweep;
-    const dm_workload *w;
-    const dm_sink *sink;
-    int sink_open;   /* the sink is open: datasets are recorded as they are made */
-    int64_t run_id;
+typedef struct run_state run_state;
+
+/* One worker: its device (or none), stream and measurement context, and the dataset and
+ * CPU reference it has open. A run has one on the calling thread, or a thread each
+ * (dm_run_opts.ndevices > 1) taking points from one queue. */
+typedef struct worker {
+    run_state *rs;
     dm_exec ex;
     dm_measure_ctx *mc;
-    dm_progress *progress;
-    dm_cupti *cupti;  /* GPU runs: kernel launches, metrics, timelines */
-    int profile, trace;
     /* the one open dataset and reference (points are ordered so these change rarely) */
     dm_dataset ds;
     int ds_open;
@@ -57,7 +56,46 @@ typedef struct run_state {
     char ds_key[KEY_MAX];
     void *ref;
     char ref_key[KEY_MAX];
-} run_state;
+    pthread_t thread;
+    int rc;     /* how its points ended: 0, or the error in err that stopped the run */
+    dm_err err;
+} worker;
+
+/* A write a worker thread hands to the thread that owns the sink, and waits for. */
+typedef enum write_kind { WRITE_DATASET, WRITE_POINT, WRITE_POINT_DONE } write_kind;
+typedef struct write_job {
+    write_kind kind;
+    const dm_dataset *ds;        /* WRITE_DATASET: into *id */
+    int64_t *id;
+    const dm_point_result *r;    /* WRITE_POINT */
+    int64_t idx;                 /* WRITE_POINT_DONE: into *done */
+    int *done;
+    dm_err *err;
+    int rc, finished;
+    struct write_job *next;
+} write_job;
+
+struct run_state {
+    const dm_sweep *sweep;
+    const dm_workload *w;
+    const dm_sink *sink;
+    int sink_open;   /* the sink is open: datasets are recorded as they are made */
+    int64_t run_id;
+    dm_progress *progress;
+    dm_cupti *cupti;  /* one-GPU runs: kernel launches, metrics, timelines */
+    int profile, trace, resume;
+    /* the queue: points order[next..norder) are still to run; lock guards it, the counts
+     * in res, the progress, and (threaded) the writes handed to this thread */
+    const dm_expansion *e;
+    const size_t *order;
+    size_t norder, next;
+    int halt;         /* a worker stopped the run (bad input, the sink) */
+    dm_run_result *res;
+    int threaded, workers_left;
+    pthread_mutex_t lock;
+    pthread_cond_t wake, written;
+    write_job *jobs, *last_job;
+};
 
 /* ---- execution order: by dataset, then problem, then expansion order ---- */
 
@@ -106,16 +144,21 @@ static void rank_keys(order_entry *o, size_t n, int (*cmp)(const void *, const v
     }
 }
 
-/* The indices of e's points that constraints kept, in execution order; NULL when out
- * of memory. */
-static size_t *execution_order(const dm_expansion *e, size_t *count)
+int runner_in_shard(dm_shard shard, size_t idx)
+{
+    return shard.count == 0 || idx % (size_t)shard.count == (size_t)(shard.index - 1);
+}
+
+/* The indices of e's points in shard that constraints kept, in execution order; NULL
+ * when out of memory. */
+static size_t *execution_order(const dm_expansion *e, dm_shard shard, size_t *count)
 {
     order_entry *o = calloc(e->n + 1, sizeof *o);
     size_t *out = malloc((e->n + 1) * sizeof *out);
     size_t n = 0;
     int ok = o && out;
     for (size_t i = 0; ok && i < e->n; i++) {
-        if (e->points[i].pruned == 1)
+        if (e->points[i].pruned == 1 || !runner_in_shard(shard, i))
             continue;
         char key[KEY_MAX];
         o[n].idx = i;
@@ -146,54 +189,115 @@ static size_t *execution_order(const dm_expansion *e, size_t *count)
     return out;
 }
 
+/* ---- writes: on the thread that owns the sink ---- */
+
+/* Carries out job with the sink. Returns its status. */
+static int write_now(run_state *rs, write_job *job)
+{
+    switch (job->kind) {
+    case WRITE_DATASET:
+        return SINK(rs, dataset, job->ds, job->id, job->err);
+    case WRITE_POINT:
+        return SINK(rs, point, job->r, job->err);
+    case WRITE_POINT_DONE:
+        return SINK(rs, point_done, rs->run_id, job->idx, job->done, job->err);
+    }
+    return dm_err_set(job->err, DM_ERUNTIME, "unknown write");
+}
+
+/* Writes job through the sink: at once when the run has one worker, else handed to the
+ * thread that owns the sink (serve_writes), waiting for it. Returns its status. */
+static int write_sink(run_state *rs, write_job *job)
+{
+    if (!rs->threaded)
+        return write_now(rs, job);
+    pthread_mutex_lock(&rs->lock);
+    job->next = NULL;
+    if (rs->last_job)
+        rs->last_job->next = job;
+    else
+        rs->jobs = job;
+    rs->last_job = job;
+    pthread_cond_signal(&rs->wake);
+    while (!job->finished)
+        pthread_cond_wait(&rs->written, &rs->lock);
+    pthread_mutex_unlock(&rs->lock);
+    return job->rc;
+}
+
+/* The owner of the sink while worker threads run: carries out their writes in the order
+ * handed, until the last worker has ended. */
+static void serve_writes(run_state *rs)
+{
+    pthread_mutex_lock(&rs->lock);
+    while (rs->workers_left > 0 || rs->jobs) {
+        write_job *job = rs->jobs;
+        if (!job) {
+            pthread_cond_wait(&rs->wake, &rs->lock);
+            continue;
+        }
+        if (!(rs->jobs = job->next))
+            rs->last_job = NULL;
+        pthread_mutex_unlock(&rs->lock);
+        int rc = write_now(rs, job);
+        pthread_mutex_lock(&rs->lock);
+        job->rc = rc;
+        job->finished = 1;
+        pthread_cond_broadcast(&rs->written);
+    }
+    pthread_mutex_unlock(&rs->lock);
+}
+
 /* ---- datasets and references ---- */
 
-static void close_dataset(run_state *rs)
+static void close_dataset(worker *wk)
 {
-    if (rs->ref) {
-        rs->w->reference_free(rs->ref);
-        rs->ref = NULL;
-        rs->ref_key[0] = '\0';
+    if (wk->ref) {
+        wk->rs->w->reference_free(wk->ref);
+        wk->ref = NULL;
+        wk->ref_key[0] = '\0';
     }
-    if (rs->ds_open) {
-        rs->w->dataset_close(&rs->ds);
-        rs->ds_open = 0;
-        rs->ds_key[0] = '\0';
+    if (wk->ds_open) {
+        wk->rs->w->dataset_close(&wk->ds);
+        wk->ds_open = 0;
+        wk->ds_key[0] = '\0';
     }
 }
 
 /* Makes pt's dataset current (and stores it when a run is open). DM_EINPUT: bad file. */
-static int ensure_dataset(run_state *rs, const dm_point *pt, dm_err *err)
+static int ensure_dataset(worker *wk, const dm_point *pt, dm_err *err)
 {
+    run_state *rs = wk->rs;
     char key[KEY_MAX];
     dm_point_dataset_key(pt, key, sizeof key);
-    if (rs->ds_open && strcmp(key, rs->ds_key) == 0)
+    if (wk->ds_open && strcmp(key, wk->ds_key) == 0)
         return 0;
-    close_dataset(rs);
-    memset(&rs->ds, 0, sizeof rs->ds);
-    if (rs->w->dataset_open(sweep_data_source(rs->sweep), pt, &rs->ds, err) != 0)
+    close_dataset(wk);
+    memset(&wk->ds, 0, sizeof wk->ds);
+    if (rs->w->dataset_open(sweep_data_source(rs->sweep), pt, &wk->ds, err) != 0)
         return err->code;
-    rs->ds_open = 1;
-    snprintf(rs->ds_key, sizeof rs->ds_key, "%s", key);
-    rs->ds_id = 0;
-    if (rs->sink_open && SINK(rs, dataset, &rs->ds, &rs->ds_id, err) != 0)
+    wk->ds_open = 1;
+    snprintf(wk->ds_key, sizeof wk->ds_key, "%s", key);
+    wk->ds_id = 0;
+    write_job job = { .kind = WRITE_DATASET, .ds = &wk->ds, .id = &wk->ds_id, .err = err };
+    if (rs->sink_open && write_sink(rs, &job) != 0)
         return err->code;
     return 0;
 }
 
-static int ensure_reference(run_state *rs, const dm_point *pt, dm_err *err)
+static int ensure_reference(worker *wk, const dm_point *pt, dm_err *err)
 {
     char key[KEY_MAX];
     dm_point_problem_key(pt, key, sizeof key);
-    if (rs->ref && strcmp(key, rs->ref_key) == 0)
+    if (wk->ref && strcmp(key, wk->ref_key) == 0)
         return 0;
-    if (rs->ref) {
-        rs->w->reference_free(rs->ref);
-        rs->ref = NULL;
+    if (wk->ref) {
+        wk->rs->w->reference_free(wk->ref);
+        wk->ref = NULL;
     }
-    if (rs->w->reference(&rs->ds, pt, &rs->ref, err) != 0)
+    if (wk->rs->w->reference(&wk->ds, pt, &wk->ref, err) != 0)
         return dm_err_prefix(err, "CPU reference");
-    snprintf(rs->ref_key, sizeof rs->ref_key, "%s", key);
+    snprintf(wk->ref_key, sizeof wk->ref_key, "%s", key);
     return 0;
 }
 
@@ -260,12 +364,13 @@ static int take_facts(const dm_workload *w, const dm_variant *v, void *state,
  * DM_EINPUT with fatal set for bad input: a dataset that cannot be read, or a problem
  * its CPU reference refuses as input (an unreadable episodes file, say); the run stops
  * and is discarded. */
-static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r,
+static int run_point(worker *wk, const dm_sweep_point *sp, dm_point_result *r,
                      dm_measurement *m, dm_work *work, dm_cupti_point *cp, dm_fact *facts,
                      char *reason, size_t rlen, char *detail, size_t dlen, dm_err *fatal)
 {
     const dm_point *pt = &sp->point;
     const dm_variant *v = pt->variant;
+    run_state *rs = wk->rs;
     dm_err err = { 0 };
     void *state = NULL;
     r->status = "failed";
@@ -275,12 +380,12 @@ static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r
         snprintf(reason, rlen, "%s", sp->reason);
         return 0;
     }
-    if (v->needs_gpu && !rs->ex.device) {
+    if (v->needs_gpu && !wk->ex.device) {
         r->status = "skipped";
         snprintf(reason, rlen, "no GPU");
         return 0;
     }
-    if (ensure_dataset(rs, pt, &err) != 0) {
+    if (ensure_dataset(wk, pt, &err) != 0) {
         if (err.code == DM_EINPUT) {
             *fatal = err;
             return DM_EINPUT;
@@ -288,8 +393,8 @@ static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r
         snprintf(reason, rlen, "dataset: %s", err.msg);
         return 0;
     }
-    r->dataset_id = rs->ds_id;
-    if (ensure_reference(rs, pt, &err) != 0) {
+    r->dataset_id = wk->ds_id;
+    if (ensure_reference(wk, pt, &err) != 0) {
         if (err.code == DM_EINPUT) {
             char params[KEY_MAX];
             dm_point_format(pt, params, sizeof params);
@@ -304,7 +409,7 @@ static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r
     dm_cupti *cupti = v->needs_gpu ? rs->cupti : NULL;
     run_watch wctx = { .cupti = cupti, .cp = cp };
     dm_verify_watch watch = { .begin = watch_begin, .end = watch_end, .ctx = &wctx };
-    dm_verify_stage stage = verify_point(&rs->ex, &rs->ds, pt, rs->ref, cupti ? &watch : NULL,
+    dm_verify_stage stage = verify_point(&wk->ex, &wk->ds, pt, wk->ref, cupti ? &watch : NULL,
                                          &state, &out, detail, dlen, &err);
     if (stage == DM_VERIFY_SETUP) {
         snprintf(reason, rlen, "setup: %s", err.msg);
@@ -322,7 +427,7 @@ static int run_point(run_state *rs, const dm_sweep_point *sp, dm_point_result *r
         goto done;
     }
     r->verify = "match";
-    if (measure_point(rs->mc, v, state, sweep_measure(rs->sweep), m, &err) != 0) {
+    if (measure_point(wk->mc, v, state, sweep_measure(rs->sweep), m, &err) != 0) {
         snprintf(reason, rlen, "measurement: %s", err.msg);
         goto done;
     }
@@ -378,14 +483,23 @@ static int origin_differs(const dm_run_origin *was, const dm_device *dev, char *
     return 1;
 }
 
-static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
-                     dm_err *err)
+size_t runner_shard_planned(const dm_expansion *e, dm_shard shard)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->n; i++)
+        n += !e->points[i].pruned && runner_in_shard(shard, i);
+    return n;
+}
+
+static int begin_run(run_state *rs, dm_measure_ctx *mc, const dm_expansion *e,
+                     const dm_run_opts *o, dm_err *err)
 {
     const dm_sweep *s = rs->sweep;
     if (o->resume) {
         dm_run_origin was;
         char why[512];
-        if (SINK(rs, find_resumable, sweep_name(s), o->sweep_key, &rs->run_id, &was, err) != 0)
+        if (SINK(rs, find_resumable, sweep_name(s), o->sweep_key, o->shard, &rs->run_id, &was,
+                 err) != 0)
             return err->code;
         if (rs->run_id && origin_differs(&was, o->device, why, sizeof why)) {
             if (!o->force_new_run)
@@ -410,9 +524,9 @@ static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
         .host = host,
         .device = o->device,
         .no_gpu_reason = o->no_gpu_reason,
-        .sm_clock_mhz_start = measure_sm_clock(rs->mc),
-        .mem_clock_mhz_start = measure_mem_clock(rs->mc),
-        .clock_source = measure_clock_source(rs->mc),
+        .sm_clock_mhz_start = measure_sm_clock(mc),
+        .mem_clock_mhz_start = measure_mem_clock(mc),
+        .clock_source = measure_clock_source(mc),
         .dmbench_version = dm_version,
         .git_commit = dm_git_commit,
         .git_dirty = dm_git_dirty,
@@ -425,7 +539,8 @@ static int begin_run(run_state *rs, const dm_expansion *e, const dm_run_opts *o,
         .baseline = base ? base->name : NULL,
         .measure = sweep_measure(s),
         .points_total = (int64_t)e->n,
-        .points_planned = (int64_t)(e->n - (e->n_pruned)),
+        .points_planned = (int64_t)runner_shard_planned(e, o->shard),
+        .shard = o->shard,
     };
     return SINK(rs, run_begin, &info, &rs->run_id, err);
 }
@@ -490,123 +605,264 @@ static int open_cupti(run_state *rs, const dm_run_opts *o, dm_err *err)
     return 0;
 }
 
+/* ---- the points: one worker, or a thread per device ---- */
+
+/* Verifies, measures and writes point idx of the run, then counts it. Returns 0, or the
+ * status (in wk->err) that stops the run: bad input, or the sink. */
+static int run_one(worker *wk, size_t idx)
+{
+    run_state *rs = wk->rs;
+    const dm_sweep_point *sp = &rs->e->points[idx];
+    dm_err *err = &wk->err;
+    char label[KEY_MAX + 64], params[KEY_MAX];
+    int rc;
+    dm_point_format(&sp->point, params, sizeof params);
+    snprintf(label, sizeof label, "%s %s", sp->point.variant->name, params);
+    if (rs->resume) {
+        int done = 0;
+        write_job job = { .kind = WRITE_POINT_DONE, .idx = (int64_t)idx, .done = &done,
+                          .err = err };
+        if ((rc = write_sink(rs, &job)) != 0)
+            return rc;
+        if (done) {
+            pthread_mutex_lock(&rs->lock);
+            rs->res->resumed++;
+            progress_done(rs->progress, label, "already stored");
+            pthread_mutex_unlock(&rs->lock);
+            return 0;
+        }
+    }
+    pthread_mutex_lock(&rs->lock);
+    progress_start(rs->progress, label);
+    pthread_mutex_unlock(&rs->lock);
+    dm_measurement m = { 0 };
+    dm_work work = { 0 };
+    dm_cupti_point cp = { 0 };
+    dm_fact facts[DM_MAX_FACTS];
+    char reason[DM_ERR_MAX + 128] = "", detail[512] = "";
+    dm_point_result r = { .run_id = rs->run_id, .index = (int64_t)idx, .point = &sp->point,
+                          .device = wk->ex.device, .started = unix_now() };
+    if ((rc = run_point(wk, sp, &r, &m, &work, &cp, facts, reason, sizeof reason, detail,
+                        sizeof detail, err)) != 0) {
+        cupti_point_free(&cp);
+        return rc;
+    }
+    r.ended = unix_now();
+    /* A fault that kills the context fails every later point of this device in this
+     * process: store this one with why, and stop the run for a new process to resume. */
+    char lost[sizeof rs->res->context_lost] = "";
+    if (strcmp(r.status, "failed") == 0 && sp->point.variant->needs_gpu &&
+        device_context_lost(lost, sizeof lost)) {
+        dm_append(reason, sizeof reason, "; the CUDA context is lost (%s)", lost);
+        pthread_mutex_lock(&rs->lock);
+        snprintf(rs->res->context_lost, sizeof rs->res->context_lost, "%s", lost);
+        stop_requested = 1;
+        pthread_mutex_unlock(&rs->lock);
+    }
+    r.reason = reason;
+    r.verify_detail = detail;
+    write_job job = { .kind = WRITE_POINT, .r = &r, .err = err };
+    rc = write_sink(rs, &job);
+    char outcome[DM_ERR_MAX + 64];
+    if (r.m)
+        describe(&m, outcome, sizeof outcome);
+    else
+        snprintf(outcome, sizeof outcome, "%s: %s", r.status, reason);
+    measure_free(&m);
+    cupti_point_free(&cp);
+    if (rc != 0)
+        return rc;
+    pthread_mutex_lock(&rs->lock);
+    dm_run_result *res = rs->res;
+    if (strcmp(r.status, "ok") == 0)
+        res->ok++;
+    else if (strcmp(r.status, "failed") == 0) {
+        res->failed++;
+        progress_note(rs->progress, 1, "point %zu (%s) failed: %s", idx, label, reason);
+    } else if (strcmp(r.status, "skipped") == 0)
+        res->skipped++;
+    else
+        res->pruned++;
+    progress_done(rs->progress, label, outcome);
+    pthread_mutex_unlock(&rs->lock);
+    return 0;
+}
+
+/* Takes points from the queue until it is empty, the run halts or SIGINT asks to stop.
+ * Returns 0, or the status (in wk->err) that halted the run. */
+static int work_points(worker *wk)
+{
+    run_state *rs = wk->rs;
+    for (;;) {
+        pthread_mutex_lock(&rs->lock);
+        int stop = stop_requested || rs->halt || rs->next >= rs->norder;
+        size_t idx = stop ? 0 : rs->order[rs->next++];
+        pthread_mutex_unlock(&rs->lock);
+        int rc = stop ? 0 : run_one(wk, idx);
+        if (stop || rc) {
+            pthread_mutex_lock(&rs->lock);
+            rs->halt |= rc != 0;
+            pthread_mutex_unlock(&rs->lock);
+            return rc;
+        }
+    }
+}
+
+static void *worker_thread(void *arg)
+{
+    worker *wk = arg;
+    run_state *rs = wk->rs;
+    /* the device is current per thread; its stream and memory were made on this one's */
+    wk->rc = wk->ex.device && DM_CUDA(&wk->err, cudaSetDevice(wk->ex.device->index))
+                 ? wk->err.code
+                 : work_points(wk);
+    pthread_mutex_lock(&rs->lock);
+    rs->halt |= wk->rc != 0;
+    rs->workers_left--;
+    pthread_cond_signal(&rs->wake);
+    pthread_mutex_unlock(&rs->lock);
+    return NULL;
+}
+
+/* Runs the queue with workers wks[0..n): on this thread when n is 1, else a thread each
+ * while this one writes for them. Returns 0, or the error that halted the run into err
+ * (bad input first: it discards the run). */
+static int run_points(run_state *rs, worker *wks, int n, dm_err *err)
+{
+    int started = 0, rc = 0;
+    if (n == 1) {
+        wks[0].rc = work_points(&wks[0]);
+    } else {
+        rs->threaded = 1;
+        rs->workers_left = n;
+        for (; started < n; started++)
+            if (pthread_create(&wks[started].thread, NULL, worker_thread, &wks[started]) != 0)
+                break;
+        pthread_mutex_lock(&rs->lock);
+        rs->workers_left -= n - started;
+        if (started < n) {
+            rs->halt = 1;
+            wks[started].rc = dm_err_set(&wks[started].err, DM_ERUNTIME, "cannot start "
+                                         "worker %d of %d", started + 1, n);
+        }
+        pthread_mutex_unlock(&rs->lock);
+        serve_writes(rs);
+        for (int i = 0; i < started; i++)
+            pthread_join(wks[i].thread, NULL);
+        rs->threaded = 0;
+    }
+    for (int i = 0; i < n; i++)
+        if (wks[i].rc && (!rc || wks[i].rc == DM_EINPUT)) {
+            rc = wks[i].rc;
+            *err = wks[i].err;
+        }
+    return rc;
+}
+
+/* Readies worker wk of rs on device dev (NULL: none), on this thread: the device
+ * current, a stream, its memory pool kept, a measurement context. Returns 0 or the
+ * error. */
+static int worker_open(worker *wk, run_state *rs, const dm_device *dev, dm_err *err)
+{
+    int rc;
+    wk->rs = rs;
+    wk->ex.device = dev;
+    if (dev) {
+        cudaStream_t stream;
+        if (DM_CUDA(err, cudaSetDevice(dev->index)) ||
+            DM_CUDA(err, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)))
+            return err->code;
+        wk->ex.stream = stream;
+        /* The pool keeps up to a quarter of the card's memory between points. */
+        if ((rc = dm_gpu_pool_keep(dev->index, (uint64_t)dev->mem_bytes / 4, err)))
+            return rc;
+    }
+    return measure_ctx_create(&wk->ex, &wk->mc, err);
+}
+
+static void worker_close(worker *wk)
+{
+    if (!wk->rs)
+        return;
+    close_dataset(wk);
+    measure_ctx_free(wk->mc);
+    if (wk->ex.stream)
+        DM_CUDA_WARN(cudaStreamDestroy((cudaStream_t)wk->ex.stream));
+}
+
+/* Notes the run's devices, one worker each, as "devices" ("0 NAME UUID; 1 ..."). Returns
+ * 0 or DM_ERUNTIME. */
+static int note_devices(run_state *rs, const worker *wks, int n, dm_err *err)
+{
+    char list[2048] = "";
+    for (int i = 0; i < n; i++) {
+        const dm_device *d = wks[i].ex.device;
+        if (d)
+            dm_append(list, sizeof list, "%s%d %s %s", list[0] ? "; " : "", d->index, d->name,
+                      d->uuid);
+        else
+            dm_append(list, sizeof list, "%sno GPU", list[0] ? "; " : "");
+    }
+    return SINK(rs, run_note, rs->run_id, "devices", list, err);
+}
+
 int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
                dm_run_result *res, dm_err *err)
 {
-    run_state rs = { .sweep = s, .w = sweep_workload(s), .sink = o->sink,
-                     .ex = { .device = o->device } };
+    int nw = o->ndevices > 1 ? o->ndevices : 1;
+    run_state rs = { .sweep = s, .w = sweep_workload(s), .sink = o->sink, .e = e,
+                     .resume = o->resume, .res = res };
     dm_progress progress;
     size_t norder = 0, *order = NULL;
+    worker *wks = calloc((size_t)nw, sizeof *wks);
     int rc = 0;
     struct sigaction sa = { .sa_handler = on_sigint }, old_sa;
     memset(res, 0, sizeof *res);
     rs.progress = &progress;
+    pthread_mutex_init(&rs.lock, NULL);
+    pthread_cond_init(&rs.wake, NULL);
+    pthread_cond_init(&rs.written, NULL);
 
-    order = execution_order(e, &norder);
-    if (!order)
-        return dm_err_set(err, DM_ERUNTIME, "out of memory ordering %zu points", e->n);
+    order = execution_order(e, o->shard, &norder);
     progress_begin(&progress, o->progress, norder);
-
-    if (o->device) {
-        cudaStream_t stream;
-        if (DM_CUDA(err, cudaSetDevice(o->device->index)) ||
-            DM_CUDA(err, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking))) {
-            rc = err->code;
+    if (!order || !wks) {
+        rc = dm_err_set(err, DM_ERUNTIME, "out of memory ordering %zu points", e->n);
+        goto out;
+    }
+    rs.order = order;
+    rs.norder = norder;
+    for (int i = 0; i < nw; i++)
+        if ((rc = worker_open(&wks[i], &rs, nw > 1 ? o->devices[i] : o->device, err)))
             goto out;
-        }
-        rs.ex.stream = stream;
-        /* The pool keeps up to a quarter of the card's memory between points. */
-        if ((rc = dm_gpu_pool_keep(o->device->index, (uint64_t)o->device->mem_bytes / 4, err)))
-            goto out;
-    } else if (has_gpu_variants(s)) {
+    if (!o->device && has_gpu_variants(s))
         progress_note(&progress, 1, "no GPU (%s): the GPU variants' points are skipped",
                       o->no_gpu_reason ? o->no_gpu_reason : "none found");
-    }
-    if ((rc = measure_ctx_create(&rs.ex, &rs.mc, err)) != 0 ||
-        (o->device && has_gpu_variants(s) && (rc = open_cupti(&rs, o, err)) != 0))
+    if (nw == 1 && o->device && has_gpu_variants(s) && (rc = open_cupti(&rs, o, err)) != 0)
         goto out;
     /* Bad data is found before the run is recorded: open the first point's dataset. */
     for (size_t i = 0; i < norder; i++) {
         const dm_sweep_point *sp = &e->points[order[i]];
         if (sp->pruned || (sp->point.variant->needs_gpu && !o->device))
             continue;
-        if ((rc = ensure_dataset(&rs, &sp->point, err)) != 0)
+        if ((rc = ensure_dataset(&wks[0], &sp->point, err)) != 0)
             goto out;
         break;
     }
     if ((rc = SINK(&rs, open, err)) != 0)
         goto out;
     rs.sink_open = 1;
-    if ((rc = begin_run(&rs, e, o, err)) != 0)
+    if ((rc = begin_run(&rs, wks[0].mc, e, o, err)) != 0)
         goto out;
     res->run_id = rs.run_id;
-    if ((rs.ds_open && (rc = SINK(&rs, dataset, &rs.ds, &rs.ds_id, err)) != 0) ||
+    if ((wks[0].ds_open && (rc = SINK(&rs, dataset, &wks[0].ds, &wks[0].ds_id, err)) != 0) ||
         (o->device && (rc = note_device(&rs, o->device, err)) != 0) ||
-        (rs.cupti && (rc = note_cupti(&rs, o, err)) != 0))
+        (rs.cupti && (rc = note_cupti(&rs, o, err)) != 0) ||
+        (nw > 1 && (rc = note_devices(&rs, wks, nw, err)) != 0))
         goto out;
 
     stop_requested = 0;
     sigaction(SIGINT, &sa, &old_sa);
-    for (size_t k = 0; k < norder && !stop_requested; k++) {
-        const dm_sweep_point *sp = &e->points[order[k]];
-        char label[KEY_MAX + 64], params[KEY_MAX];
-        dm_point_format(&sp->point, params, sizeof params);
-        snprintf(label, sizeof label, "%s %s", sp->point.variant->name, params);
-        if (o->resume) {
-            int done = 0;
-            if ((rc = SINK(&rs, point_done, rs.run_id, (int64_t)order[k], &done, err)) != 0)
-                break;
-            if (done) {
-                res->resumed++;
-                progress_done(&progress, label, "already stored");
-                continue;
-            }
-        }
-        progress_start(&progress, label);
-        dm_measurement m = { 0 };
-        dm_work work = { 0 };
-        dm_cupti_point cp = { 0 };
-        dm_fact facts[DM_MAX_FACTS];
-        char reason[DM_ERR_MAX + 128] = "", detail[512] = "";
-        dm_point_result r = { .run_id = rs.run_id, .index = (int64_t)order[k],
-                              .point = &sp->point, .started = unix_now() };
-        if ((rc = run_point(&rs, sp, &r, &m, &work, &cp, facts, reason, sizeof reason, detail,
-                            sizeof detail, err)) != 0) {
-            cupti_point_free(&cp);
-            break;
-        }
-        r.ended = unix_now();
-        /* A fault that kills the context fails every later point in this process: store
-         * this one with why, and stop for a new process to resume the rest. */
-        if (strcmp(r.status, "failed") == 0 && sp->point.variant->needs_gpu &&
-            device_context_lost(res->context_lost, sizeof res->context_lost)) {
-            dm_append(reason, sizeof reason, "; the CUDA context is lost (%s)",
-                      res->context_lost);
-            stop_requested = 1;
-        }
-        r.reason = reason;
-        r.verify_detail = detail;
-        rc = SINK(&rs, point, &r, err);
-        char outcome[DM_ERR_MAX + 64];
-        if (r.m)
-            describe(&m, outcome, sizeof outcome);
-        else
-            snprintf(outcome, sizeof outcome, "%s: %s", r.status, reason);
-        measure_free(&m);
-        cupti_point_free(&cp);
-        if (rc != 0)
-            break;
-        if (strcmp(r.status, "ok") == 0)
-            res->ok++;
-        else if (strcmp(r.status, "failed") == 0) {
-            res->failed++;
-            progress_note(&progress, 1, "point %zu (%s) failed: %s", order[k], label, reason);
-        } else if (strcmp(r.status, "skipped") == 0)
-            res->skipped++;
-        else
-            res->pruned++;
-        progress_done(&progress, label, outcome);
-    }
+    rc = run_points(&rs, wks, nw, err);
     sigaction(SIGINT, &old_sa, NULL);
     res->interrupted = stop_requested && rc == 0;
     if (rc == DM_EINPUT) {
@@ -627,12 +883,14 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
     }
 out:
     progress_end(&progress);
-    close_dataset(&rs);
-    measure_ctx_free(rs.mc);
+    for (int i = 0; wks && i < nw; i++)
+        worker_close(&wks[i]);
     cupti_close(rs.cupti);
-    if (rs.ex.stream)
-        DM_CUDA_WARN(cudaStreamDestroy((cudaStream_t)rs.ex.stream));
     rs.sink->ops->close(rs.sink->ctx);
     free(order);
+    free(wks);
+    pthread_cond_destroy(&rs.written);
+    pthread_cond_destroy(&rs.wake);
+    pthread_mutex_destroy(&rs.lock);
     return rc;
 }

@@ -19,10 +19,16 @@ typedef struct dm_run_opts {
     dm_progress_style progress;
     const char *argv_text;     /* the full command line, for the fingerprint */
     const char *sweep_key;     /* sweep text plus overrides: what --resume matches */
-    const dm_device *device;   /* NULL: no GPU */
+    const dm_device *device;   /* NULL: no GPU; with devices, devices[0] */
+    /* ndevices > 1: a worker thread per device (NULL: a worker without a GPU), taking
+     * points from one queue, this thread writing them; no CUPTI (metrics, timeline,
+     * kernel attributes): profiling is one GPU's at a time */
+    const dm_device *const *devices;
+    int ndevices;
     const char *no_gpu_reason;
     const cupti_metric_list *metrics; /* checked; NULL or empty: no profiling pass */
     int timeline;              /* 1: a trace pass after each GPU point is timed */
+    dm_shard shard;            /* the points to run (sink.h); count 0: all of them */
 } dm_run_opts;
 
 typedef struct dm_run_result {
@@ -34,7 +40,14 @@ typedef struct dm_run_result {
     char context_lost[256];
 } dm_run_result;
 
-/* Runs the points of e (an expansion of s) into o->sink, closing it at the end, and
+/* 1 when point idx of an expansion belongs to shard (every point does when its count is
+ * 0). */
+int runner_in_shard(dm_shard shard, size_t idx);
+/* The points of e in shard that constraints and supports kept. */
+size_t runner_shard_planned(const dm_expansion *e, dm_shard shard);
+
+/* Runs the points of e (an expansion of s) in o->shard, on o->device or o->devices,
+ * into o->sink, closing it at the end, and
  * returns counts in res. Returns 0 when the run was carried out (points may still have failed:
  * see res), DM_EINPUT for bad input found while running (a dataset file; the run's rows
  * are then removed), or DM_ERUNTIME (the sink). SIGINT stops after the current

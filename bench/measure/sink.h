@@ -12,6 +12,12 @@
 extern "C" {
 #endif
 
+/* The part of a sweep a run carries out (`dmbench run --shard I/N`): the points whose
+ * position idx in the expansion has idx % count == index - 1. count 0: the whole sweep. */
+typedef struct dm_shard {
+    int index, count;
+} dm_shard;
+
 /* The fingerprint of a run, written when it begins. Strings may be NULL or "". */
 typedef struct dm_run_info {
     const char *host;
@@ -31,8 +37,9 @@ typedef struct dm_run_info {
     const char *workload;
     const char *baseline;      /* variant name or NULL */
     const dm_measure_opts *measure;
-    int64_t points_total;      /* before pruning by constraints */
-    int64_t points_planned;    /* after */
+    int64_t points_total;      /* before pruning by constraints, of the whole sweep */
+    int64_t points_planned;    /* after, of this run's shard */
+    dm_shard shard;
 } dm_run_info;
 
 /* Everything known about one point, written at once. */
@@ -40,6 +47,7 @@ typedef struct dm_point_result {
     int64_t run_id;
     int64_t index;            /* position in the sweep's expansion */
     int64_t dataset_id;       /* 0 when no dataset was made (skipped points) */
+    const dm_device *device;  /* the GPU it ran on; NULL: none */
     const dm_point *point;
     const char *status;       /* "ok", "failed", "skipped", "pruned" */
     const char *reason;       /* why not ok; NULL or "" when ok */
@@ -66,11 +74,12 @@ typedef struct dm_sink_ops {
     /* Opens the destination; the runner calls it once the first dataset has loaded, so
      * bad input leaves nothing behind. */
     int (*open)(void *ctx, dm_err *err);
-    /* For --resume: the newest unfinished run of the same sweep name and text (0 in
-     * *run_id when none) and where it was measured; reopen marks it running again;
+    /* For --resume: the newest unfinished run of the same sweep name, text and shard (0
+     * in *run_id when none) and where it was measured; reopen marks it running again;
      * point_done says whether point idx of it is stored. */
     int (*find_resumable)(void *ctx, const char *sweep_name, const char *sweep_text,
-                          int64_t *run_id, dm_run_origin *origin, dm_err *err);
+                          dm_shard shard, int64_t *run_id, dm_run_origin *origin,
+                          dm_err *err);
     int (*run_reopen)(void *ctx, int64_t run_id, dm_err *err);
     int (*point_done)(void *ctx, int64_t run_id, int64_t idx, int *done, dm_err *err);
     int (*run_begin)(void *ctx, const dm_run_info *info, int64_t *run_id, dm_err *err);

@@ -1,4 +1,4 @@
--- schema.sql - the results database, schema version 6 (compiled into dmbench). Each
+-- schema.sql - the results database, schema version 7 (compiled into dmbench). Each
 -- section below opens with a marked line naming the version N it makes, and takes a
 -- database from version N-1 to N: an empty file gets them all in order, an older
 -- database the ones it lacks (store.c). Times are ISO-8601 UTC text; a real that was NaN (unknown) is NULL.
@@ -357,3 +357,17 @@ SELECT p.run_id, p.id AS point_id, p.idx, p.variant, p.problem_key, p.params, p.
 FROM points p
 LEFT JOIN point_stats s ON s.point_id = p.id
 LEFT JOIN verifications v ON v.point_id = p.id;
+
+-- ==== version 7: a run's stable identity, and the shard of a sweep it ran
+-- uid: 128 random bits in hex, made when the run begins (runs from before version 7 get
+-- theirs here); `dmbench merge` knows a run by it, so merging twice copies nothing twice.
+-- shard_index/shard_count: `dmbench run --shard I/N` ran the points whose expansion index
+-- idx has idx % N = I - 1; NULL for a run of the whole sweep.
+-- points.device: the index of the GPU the point ran on (`run --devices` spreads a run's
+-- points over several); NULL without a GPU, and for points from before version 7.
+ALTER TABLE runs ADD COLUMN uid TEXT;
+ALTER TABLE runs ADD COLUMN shard_index INTEGER;
+ALTER TABLE runs ADD COLUMN shard_count INTEGER;
+UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
+CREATE UNIQUE INDEX runs_by_uid ON runs (uid);
+ALTER TABLE points ADD COLUMN device INTEGER;

@@ -58,14 +58,15 @@ static const char *const store_sql[SQL_COUNT] = {
         " sm_clock_mhz_start, mem_clock_mhz_start, clock_source, no_gpu_reason,"
         " dmbench_version, git_commit, git_dirty, build_flags, argv, sweep_name, sweep_path,"
         " sweep_text, workload, baseline, measure_mode, min_samples, max_noise, max_time,"
-        " max_samples, criterion, outlier_k, points_total, points_planned, pid)"
+        " max_samples, criterion, outlier_k, points_total, points_planned, pid, uid,"
+        " shard_index, shard_count)"
         " VALUES (:started_at, 'running', :host, :gpu_name, :gpu_uuid, :gpu_cc, :gpu_sms,"
         " :gpu_l2_bytes, :gpu_mem_bytes, :gpu_pci_bus_id, :driver_version, :runtime_version,"
         " :sm_clock_mhz_start, :mem_clock_mhz_start, :clock_source, :no_gpu_reason,"
         " :dmbench_version, :git_commit, :git_dirty, :build_flags, :argv, :sweep_name,"
         " :sweep_path, :sweep_text, :workload, :baseline, :measure_mode, :min_samples,"
         " :max_noise, :max_time, :max_samples, :criterion, :outlier_k, :points_total,"
-        " :points_planned, :pid)",
+        " :points_planned, :pid, lower(hex(randomblob(16))), :shard_index, :shard_count)",
     [SQL_RUN_END] = "UPDATE runs SET status = :status, ended_at = :ended_at WHERE id = :id",
     [SQL_RUN_DISCARD] = "DELETE FROM runs WHERE id = :id",
     [SQL_RUN_NOTE] = "INSERT INTO run_notes (run_id, key, value) VALUES (:id, :key, :value)"
@@ -75,7 +76,9 @@ static const char *const store_sql[SQL_COUNT] = {
     [SQL_FIND_RESUMABLE] = "SELECT id, coalesce(gpu_uuid, ''), coalesce(git_commit, ''),"
                            " coalesce(git_dirty, 0), coalesce(build_flags, '') FROM runs"
                            " WHERE sweep_name IS :name"
-                           " AND sweep_text IS :text AND status IN ('interrupted', 'failed')"
+                           " AND sweep_text IS :text AND shard_index IS :shard_index"
+                           " AND shard_count IS :shard_count"
+                           " AND status IN ('interrupted', 'failed')"
                            " ORDER BY id DESC LIMIT 1",
     [SQL_POINT_DONE] = "SELECT 1 FROM points WHERE run_id = :id AND idx = :idx",
     [SQL_DATASET_INSERT] =
@@ -85,9 +88,9 @@ static const char *const store_sql[SQL_COUNT] = {
                          " AND path = :path AND content_hash = :hash",
     [SQL_POINT] =
         "INSERT INTO points (run_id, idx, variant, dataset_id, problem_key, params, status,"
-        " reason, started_at, ended_at, bytes_per_run, ops_per_run, ops_unit)"
+        " reason, started_at, ended_at, bytes_per_run, ops_per_run, ops_unit, device)"
         " VALUES (:run_id, :idx, :variant, :dataset_id, :problem_key, :params, :status,"
-        " :reason, :started_at, :ended_at, :bytes, :ops, :ops_unit)",
+        " :reason, :started_at, :ended_at, :bytes, :ops, :ops_unit, :device)",
     [SQL_PARAM] = "INSERT INTO point_params (point_id, name, type, value_text, value_num)"
                   " VALUES (:point_id, :name, :type, :text, :num)",
     [SQL_SAMPLE] = "INSERT INTO samples (point_id, idx, seconds, batch, throttled, sm_mhz,"
@@ -555,6 +558,16 @@ const char *store_path(const dm_store *st)
 
 /* ---- runs ---- */
 
+/* Binds shard to :shard_index and :shard_count, NULL for the whole sweep. Returns an
+ * SQLite code. */
+static int bind_shard(sqlite3_stmt *s, dm_shard shard)
+{
+    return bind_id(s, ":shard_index", shard.count ? shard.index : 0) ||
+                   bind_id(s, ":shard_count", shard.count)
+               ? SQLITE_ERROR
+               : SQLITE_OK;
+}
+
 /* Binds the run's fingerprint to SQL_RUN_BEGIN's parameters. Returns an SQLite code. */
 static int bind_run(sqlite3_stmt *s, const dm_run_info *info)
 {
@@ -582,7 +595,7 @@ static int bind_run(sqlite3_stmt *s, const dm_run_info *info)
              bind_text(s, ":baseline", info->baseline) ||
              bind_int(s, ":points_total", info->points_total) ||
              bind_int(s, ":points_planned", info->points_planned) ||
-             bind_int(s, ":pid", getpid());
+             bind_int(s, ":pid", getpid()) || bind_shard(s, info->shard);
     if (rc == 0 && d)
         rc = bind_int(s, ":gpu_sms", d->sms) || bind_int(s, ":gpu_l2_bytes", d->l2_bytes) ||
              bind_int(s, ":gpu_mem_bytes", d->mem_bytes) ||
@@ -667,13 +680,15 @@ static int lookup_id(sqlite3_stmt *s, int *found, int64_t *id)
 }
 
 int store_find_resumable(dm_store *st, const char *sweep_name, const char *sweep_text,
-                         int64_t *run_id, dm_run_origin *origin, dm_err *err)
+                         dm_shard shard, int64_t *run_id, dm_run_origin *origin,
+                         dm_err *err)
 {
     sqlite3_stmt *s = store_stmt(st, SQL_FIND_RESUMABLE);
     *run_id = 0;
     memset(origin, 0, sizeof *origin);
     int rc = !s || bind_text(s, ":name", sweep_name) != SQLITE_OK ||
-                     bind_text(s, ":text", sweep_text) != SQLITE_OK
+                     bind_text(s, ":text", sweep_text) != SQLITE_OK ||
+                     bind_shard(s, shard) != SQLITE_OK
                  ? SQLITE_ERROR
                  : sqlite3_step(s);
     if (rc == SQLITE_ROW) {
@@ -758,7 +773,8 @@ static int insert_point_row(dm_store *st, const dm_point_result *r)
               bind_time(s, ":started_at", r->started) || bind_time(s, ":ended_at", r->ended) ||
               bind_real(s, ":bytes", w && w->bytes > 0 ? w->bytes : NAN) ||
               bind_real(s, ":ops", w && w->ops > 0 ? w->ops : NAN) ||
-              bind_text(s, ":ops_unit", w && w->ops > 0 ? w->ops_unit : NULL);
+              bind_text(s, ":ops_unit", w && w->ops > 0 ? w->ops_unit : NULL) ||
+              (r->device && bind_int(s, ":device", r->device->index));
     return bad ? SQLITE_ERROR : step_done(s);
 }
 

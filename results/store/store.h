@@ -60,11 +60,12 @@ int store_run_discard(dm_store *st, int64_t run_id, dm_err *err);
 int store_run_note(dm_store *st, int64_t run_id, const char *key, const char *value,
                    dm_err *err);
 
-/* For --resume: the newest run of the same sweep name and sweep text that was
+/* For --resume: the newest run of the same sweep name, sweep text and shard that was
  * interrupted or failed (0 in *run_id when none) with its card and build in *origin, and
  * whether point index idx is stored. */
 int store_find_resumable(dm_store *st, const char *sweep_name, const char *sweep_text,
-                         int64_t *run_id, dm_run_origin *origin, dm_err *err);
+                         dm_shard shard, int64_t *run_id, dm_run_origin *origin,
+                         dm_err *err);
 int store_point_done(dm_store *st, int64_t run_id, int64_t idx, int *done, dm_err *err);
 /* Marks a run as running again (resume), keeping its fingerprint. */
 int store_run_reopen(dm_store *st, int64_t run_id, dm_err *err);
@@ -75,6 +76,27 @@ int store_dataset(dm_store *st, const dm_dataset *ds, int64_t *dataset_id, dm_er
 /* Writes r (sink.h) in one transaction. */
 
 int store_point(dm_store *st, const dm_point_result *r, int64_t *point_id, dm_err *err);
+
+/* ---- merging databases (store_merge.c) ---- */
+
+typedef struct store_merge_counts {
+    int runs_copied;   /* runs written (a combined run counts once) */
+    int runs_present;  /* runs skipped: one of their uid was here already */
+    int runs_combined; /* shard runs folded into combined runs */
+    int64_t points;    /* points written */
+} store_merge_counts;
+
+/* Copies every run of the dmbench databases at inputs[0..n) into st with everything
+ * stored under it (notes, points and what hangs off them, their datasets), keeping its
+ * fingerprint and uid; a run whose uid st has already is skipped, so merging twice
+ * writes nothing the second time. With combine, the shard runs (`run --shard I/N`) of
+ * one sweep text, card model and build become one run (fingerprint of shard 1, a note
+ * "shard.I" per shard, status the worst of theirs, uid made of theirs). One transaction:
+ * on any error nothing is written. Returns 0; DM_EINPUT for an input that is missing,
+ * not dmbench's, of another schema version or st itself, and with combine for a sweep
+ * missing a shard, having one twice, or one still running; or DM_ERUNTIME. */
+int store_merge(dm_store *st, const char *const *inputs, int n, int combine,
+                store_merge_counts *counts, dm_err *err);
 
 /* ---- reading back (show, export) ---- */
 

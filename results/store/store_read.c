@@ -163,10 +163,12 @@ int store_show_runs(dm_store *st, FILE *out, dm_err *err)
 {
     static const char *const sql =
         "SELECT r.id, r.started_at, " STORE_READ_STATUS " AS status, r.workload,"
-        " r.sweep_name, r.gpu_name,"
+        " r.sweep_name || coalesce(' ' || r.shard_index || '/' || r.shard_count, '')"
+        " AS sweep_name, r.gpu_name,"
         " (SELECT count(*) FROM points p WHERE p.run_id = r.id) AS stored,"
         " (SELECT count(*) FROM points p WHERE p.run_id = r.id AND p.status = 'ok') AS ok,"
-        " (SELECT max(length(sweep_name)) FROM runs) AS sweep_w,"
+        " (SELECT max(length(sweep_name || coalesce(' ' || shard_index || '/' || shard_count,"
+        " ''))) FROM runs) AS sweep_w,"
         " (SELECT max(length(workload)) FROM runs) AS workload_w"
         " FROM runs r ORDER BY r.id";
     sqlite3_stmt *s = read_prepare(st, sql, 0);
@@ -299,8 +301,12 @@ static void show_fingerprint(sqlite3_stmt *r, FILE *out)
 static int show_counts_notes(dm_store *st, sqlite3_stmt *r, int64_t id, FILE *out, dm_err *err)
 {
     char line[512] = "";
-    dm_append(line, sizeof line, "%lld in the sweep, %lld planned; stored:",
-           col_int(r, "points_total"), col_int(r, "points_planned"));
+    dm_append(line, sizeof line, "%lld in the sweep, %lld planned", col_int(r, "points_total"),
+              col_int(r, "points_planned"));
+    if (!col_null(r, "shard_count"))
+        dm_append(line, sizeof line, " in shard %lld/%lld", col_int(r, "shard_index"),
+                  col_int(r, "shard_count"));
+    dm_append(line, sizeof line, "; stored:");
     sqlite3_stmt *s = read_prepare(st, "SELECT status, count(*) FROM points WHERE run_id = ?1"
                                        " GROUP BY status ORDER BY status", id);
     if (!s)

@@ -16,10 +16,11 @@ static int sink_open(void *ctx, dm_err *err)
     return s->st ? 0 : store_open(s->path, &s->st, err);
 }
 
-static int sink_find_resumable(void *ctx, const char *name, const char *text, int64_t *run_id,
-                               dm_run_origin *origin, dm_err *err)
+static int sink_find_resumable(void *ctx, const char *name, const char *text, dm_shard shard,
+                               int64_t *run_id, dm_run_origin *origin, dm_err *err)
 {
-    return store_find_resumable(((store_sink *)ctx)->st, name, text, run_id, origin, err);
+    return store_find_resumable(((store_sink *)ctx)->st, name, text, shard, run_id, origin,
+                                err);
 }
 
 static int sink_run_reopen(void *ctx, int64_t run_id, dm_err *err)

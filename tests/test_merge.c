@@ -1,0 +1,330 @@
+/* test_merge.c - `dmbench run --shard` and `dmbench merge` end to end on a CPU sweep:
+ * shards run as parallel processes and merged hold the unsharded run's points, merging
+ * twice writes nothing, every table under a run is copied, bad inputs (another schema
+ * version, a foreign or missing database) are refused with OUT untouched, and --combine
+ * folds the shards into one run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "cli_fixture.h"
+
+#define SHARDS 3
+
+/* The points of n = 2048 are pruned by a constraint: positions count them all the same. */
+static const char sweep[] = "name: shards\n"
+                            "workload: membw\n"
+                            "dataset: { generator: random }\n"
+                            "variants: [cpu]\n"
+                            "baseline: cpu\n"
+                            "axes:\n"
+                            "  n: [256, 512, 1024, 2048]\n"
+                            "  op: [copy, triad]\n"
+                            "constraints:\n"
+                            "  - \"n != 2048\"\n"
+                            "measure: { min_samples: 3, max_time: 0.02 }\n";
+
+/* A sweep whose GPU points are skipped here and two of which its variant does not
+ * support (stored as pruned): each is stored by the one shard its position gives. */
+static const char mixed_sweep[] = "name: mixed\n"
+                                  "workload: tdm\n"
+                                  "dataset: { generator: uniform }\n"
+                                  "variants: [cpu, thread-tex]\n"
+                                  "baseline: cpu\n"
+                                  "axes:\n"
+                                  "  length: 4000\n"
+                                  "  level: [1, 2]\n"
+                                  "  block: [64, 128]\n"
+                                  "  table: [shared, constant]\n"
+                                  "measure: { min_samples: 3, max_time: 0.02 }\n";
+
+/* Every point of the newest run of the database at path (or of run_sql's run), as
+ * "idx variant params status" lines in idx order, into buf. */
+static const char *points_of(const char *path, const char *run_sql, char *buf, size_t n)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT group_concat(x, char(10)) FROM (SELECT idx || ' ' || variant || ' ' ||"
+             " params || ' ' || status AS x FROM points WHERE run_id = (%s) ORDER BY idx)",
+             run_sql);
+    return db_text(path, sql, buf, n);
+}
+
+/* Runs the sweep at sw as SHARDS parallel processes, shard i into dir/<tag>s<i>.sqlite,
+ * and whole into dir/<tag>whole.sqlite. */
+static void run_shards(fixture *f, const char *sw, const char *tag)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "pids=; for i in $(seq 1 %d); do CUDA_VISIBLE_DEVICES= %s run %s --shard $i/%d"
+             " --db %s/%ss$i.sqlite --quiet & pids=\"$pids $!\"; done; rc=0;"
+             " for p in $pids; do wait $p || rc=1; done; exit $rc",
+             SHARDS, DMBENCH, sw, SHARDS, f->dir, tag);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(dmbench(f, "run %s --db %s/%swhole.sqlite --quiet", sw, f->dir, tag), 0);
+}
+
+static int setup_shards(void **state)
+{
+    if (setup(state))
+        return -1;
+    fixture *f = *state;
+    char sw[160];
+    snprintf(sw, sizeof sw, "%s/shards.yaml", f->dir);
+    write_file(sw, sweep);
+    run_shards(f, sw, "");
+    return 0;
+}
+
+/* The inputs "DIR/s1.sqlite DIR/s2.sqlite ..." into buf. */
+static const char *inputs(const fixture *f, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int i = 1; i <= SHARDS; i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), " %s/s%d.sqlite", f->dir, i);
+    return buf;
+}
+
+static void shards_partition_the_sweep_by_position(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    for (int i = 1; i <= SHARDS; i++) {
+        snprintf(path, sizeof path, "%s/s%d.sqlite", f->dir, i);
+        char sql[256];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM points WHERE idx %% %d != %d", SHARDS,
+                 i - 1);
+        assert_int_equal(db_int(path, sql), 0);
+        assert_int_equal(db_int(path, "SELECT shard_index FROM runs"), i);
+        assert_int_equal(db_int(path, "SELECT shard_count FROM runs"), SHARDS);
+        assert_int_equal(db_int(path, "SELECT points_total FROM runs"), 8);
+    }
+    snprintf(path, sizeof path, "%s/whole.sqlite", f->dir);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM runs WHERE shard_count IS NULL"), 1);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM points"), 6); /* 2048 pruned */
+}
+
+static void merged_shards_equal_the_unsharded_run(void **state)
+{
+    fixture *f = *state;
+    static char merged[8192], whole[8192];
+    char in[1024], out[160], path[160];
+    snprintf(out, sizeof out, "%s/out.sqlite", f->dir);
+    snprintf(path, sizeof path, "%s/whole.sqlite", f->dir);
+    assert_int_equal(dmbench(f, "merge %s%s", out, inputs(f, in, sizeof in)), 0);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM runs"), SHARDS);
+    assert_non_null(strstr(slurp(f->errf), "3 runs copied"));
+    /* the union of the shards' points, by position, is the whole run's */
+    db_text(out, "SELECT group_concat(x, char(10)) FROM (SELECT idx || ' ' || variant || ' ' ||"
+                 " params || ' ' || status AS x FROM points ORDER BY idx)", merged, sizeof merged);
+    points_of(path, "SELECT max(id) FROM runs", whole, sizeof whole);
+    assert_true(whole[0] != '\0');
+    assert_string_equal(merged, whole);
+    /* each run keeps its fingerprint and identity */
+    for (int i = 1; i <= SHARDS; i++) {
+        char sql[256], a[256], b[256];
+        snprintf(path, sizeof path, "%s/s%d.sqlite", f->dir, i);
+        snprintf(sql, sizeof sql, "SELECT uid || argv || host || started_at FROM runs"
+                 " WHERE shard_index = %d", i);
+        assert_string_equal(db_text(out, sql, a, sizeof a), db_text(path, sql, b, sizeof b));
+    }
+}
+
+static void merging_twice_writes_nothing(void **state)
+{
+    fixture *f = *state;
+    char in[1024], out[160], sql[256];
+    snprintf(out, sizeof out, "%s/out.sqlite", f->dir);
+    assert_int_equal(dmbench(f, "merge %s%s", out, inputs(f, in, sizeof in)), 0);
+    int64_t tables = db_int(out, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'");
+    int64_t rows[64] = { 0 };
+    for (int t = 0; t < tables; t++) {
+        char name[64];
+        snprintf(sql, sizeof sql, "SELECT name FROM sqlite_schema WHERE type = 'table'"
+                 " ORDER BY name LIMIT 1 OFFSET %d", t);
+        db_text(out, sql, name, sizeof name);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", name);
+        rows[t] = db_int(out, sql);
+    }
+    assert_int_equal(dmbench(f, "merge %s%s%s", out, in, in), 0);
+    assert_non_null(strstr(slurp(f->errf), "0 runs copied"));
+    assert_non_null(strstr(slurp(f->errf), "6 already there"));
+    for (int t = 0; t < tables; t++) {
+        char name[64];
+        snprintf(sql, sizeof sql, "SELECT name FROM sqlite_schema WHERE type = 'table'"
+                 " ORDER BY name LIMIT 1 OFFSET %d", t);
+        db_text(out, sql, name, sizeof name);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", name);
+        assert_int_equal(db_int(out, sql), rows[t]);
+    }
+}
+
+static void every_table_under_a_run_is_copied(void **state)
+{
+    fixture *f = *state;
+    char in[1024], out[160], sql[256], path[160];
+    snprintf(out, sizeof out, "%s/out.sqlite", f->dir);
+    assert_int_equal(dmbench(f, "merge %s%s", out, inputs(f, in, sizeof in)), 0);
+    /* every table but the schema's own, the shared datasets and the per-card fits */
+    int64_t tables = db_int(out, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+                                 " AND name NOT IN ('schema_version', 'datasets',"
+                                 " 'crossover_fits')");
+    assert_int_equal(tables, 13);
+    for (int t = 0; t < tables; t++) {
+        char name[64];
+        int64_t sum = 0;
+        snprintf(sql, sizeof sql, "SELECT name FROM sqlite_schema WHERE type = 'table' AND"
+                 " name NOT IN ('schema_version', 'datasets', 'crossover_fits') ORDER BY name"
+                 " LIMIT 1 OFFSET %d", t);
+        db_text(out, sql, name, sizeof name);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", name);
+        for (int i = 1; i <= SHARDS; i++) {
+            snprintf(path, sizeof path, "%s/s%d.sqlite", f->dir, i);
+            sum += db_int(path, sql);
+        }
+        if (db_int(out, sql) != sum)
+            fail_msg("table %s: %lld rows merged, %lld in the inputs", name,
+                     (long long)db_int(out, sql), (long long)sum);
+    }
+    /* one dataset per problem, shared by the shards that made it */
+    snprintf(path, sizeof path, "%s/whole.sqlite", f->dir);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM datasets"),
+                     db_int(path, "SELECT count(*) FROM datasets"));
+    assert_int_equal(db_int(out, "SELECT count(*) FROM points p LEFT JOIN datasets d"
+                                 " ON d.id = p.dataset_id WHERE d.id IS NULL"), 0);
+}
+
+/* Runs merge into out with the one bad input path (after a good one) and checks it is
+ * refused with a line naming path and want, out left as it was (runs before of them). */
+static void refused(fixture *f, const char *out, int64_t before, const char *path,
+                    const char *want)
+{
+    assert_int_equal(dmbench(f, "merge %s %s/s1.sqlite %s", out, f->dir, path), 2);
+    const char *err = slurp(f->errf);
+    assert_int_equal(count_lines(err), 1);
+    assert_non_null(strstr(err, path));
+    if (!strstr(err, want))
+        fail_msg("'%s' does not say '%s'", err, want);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM runs"), before);
+}
+
+static void skipped_and_unsupported_points_fall_in_one_shard_each(void **state)
+{
+    fixture *f = *state;
+    static char combined[8192], whole[8192];
+    char sw[160], out[160], path[160];
+    snprintf(sw, sizeof sw, "%s/mixed.yaml", f->dir);
+    write_file(sw, mixed_sweep);
+    run_shards(f, sw, "m");
+    snprintf(out, sizeof out, "%s/mixed.sqlite", f->dir);
+    snprintf(path, sizeof path, "%s/mwhole.sqlite", f->dir);
+    assert_int_equal(dmbench(f, "merge %s %s/ms1.sqlite %s/ms2.sqlite %s/ms3.sqlite --combine",
+                             out, f->dir, f->dir, f->dir), 0);
+    points_of(out, "SELECT max(id) FROM runs", combined, sizeof combined);
+    points_of(path, "SELECT max(id) FROM runs", whole, sizeof whole);
+    assert_string_equal(combined, whole);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM points WHERE status = 'pruned'"), 2);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM points WHERE status = 'ok'"),
+                     db_int(path, "SELECT count(*) FROM points WHERE status = 'ok'"));
+}
+
+static void bad_inputs_are_refused_and_change_nothing(void **state)
+{
+    fixture *f = *state;
+    char out[160], path[160], cmd[512];
+    snprintf(out, sizeof out, "%s/out.sqlite", f->dir);
+    assert_int_equal(dmbench(f, "merge %s %s/s2.sqlite", out, f->dir), 0);
+    /* another schema version, older and newer */
+    for (int v = 6; v <= 8; v += 2) {
+        sqlite3 *db;
+        snprintf(path, sizeof path, "%s/v%d.sqlite", f->dir, v);
+        snprintf(cmd, sizeof cmd, "cp %s/s3.sqlite %s", f->dir, path);
+        assert_int_equal(system(cmd), 0);
+        assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+        snprintf(cmd, sizeof cmd, "PRAGMA user_version = %d", v);
+        assert_int_equal(sqlite3_exec(db, cmd, NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(db);
+        refused(f, out, 1, path, v == 6 ? "schema version 6, and this dmbench merges version 7"
+                                         : "newer than this dmbench");
+    }
+    /* another application's database, a file that is not one, none at all, OUT itself */
+    sqlite3 *db;
+    snprintf(path, sizeof path, "%s/foreign.sqlite", f->dir);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA application_id = 42; CREATE TABLE runs (id);",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    refused(f, out, 1, path, "not a dmbench results database (application id 0x2a)");
+    snprintf(path, sizeof path, "%s/shards.yaml", f->dir);
+    refused(f, out, 1, path, "not an SQLite database");
+    snprintf(path, sizeof path, "%s/missing.sqlite", f->dir);
+    refused(f, out, 1, path, "no such database to merge");
+    refused(f, out, 1, out, "is the output database");
+    /* an output made for a refused merge does not stay */
+    snprintf(path, sizeof path, "%s/new.sqlite", f->dir);
+    assert_int_equal(dmbench(f, "merge %s %s/missing.sqlite", path, f->dir), 2);
+    assert_false(exists(path));
+    assert_int_equal(dmbench(f, "merge %s", path), 2);
+    assert_non_null(strstr(slurp(f->errf), "no input database given"));
+}
+
+static void combine_folds_the_shards_into_one_run(void **state)
+{
+    fixture *f = *state;
+    static char combined[8192], whole[8192];
+    char in[1024], out[160], path[160], text[256];
+    snprintf(out, sizeof out, "%s/combined.sqlite", f->dir);
+    snprintf(path, sizeof path, "%s/whole.sqlite", f->dir);
+    inputs(f, in, sizeof in);
+    /* every shard must be there */
+    assert_int_equal(dmbench(f, "merge %s %s/s1.sqlite %s/s3.sqlite --combine", out, f->dir,
+                             f->dir), 2);
+    assert_non_null(strstr(slurp(f->errf), "shard 2/3 of the sweep"));
+    assert_false(exists(out));
+    assert_int_equal(dmbench(f, "merge %s%s --combine", out, in), 0);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM runs WHERE shard_count IS NULL AND"
+                                 " status = 'complete' AND points_planned = 6"), 1);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM run_notes WHERE key LIKE 'shard.%'"),
+                     SHARDS);
+    points_of(out, "SELECT max(id) FROM runs", combined, sizeof combined);
+    points_of(path, "SELECT max(id) FROM runs", whole, sizeof whole);
+    assert_string_equal(combined, whole);
+    /* speedups are against the baseline wherever its point was measured */
+    assert_int_equal(db_int(out, "SELECT count(*) FROM v_speedup WHERE speedup IS NULL"), 0);
+    /* in any order, again: the same run, not written twice */
+    db_text(out, "SELECT uid FROM runs", text, sizeof text);
+    assert_int_equal(dmbench(f, "merge %s %s/s3.sqlite %s/s1.sqlite %s/s2.sqlite --combine",
+                             out, f->dir, f->dir, f->dir), 0);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM runs"), 1);
+    char again[256];
+    assert_string_equal(db_text(out, "SELECT uid FROM runs", again, sizeof again), text);
+    assert_int_equal(dmbench(f, "show --db %s", out), 0);
+    assert_non_null(strstr(slurp(f->out), "shards"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(shards_partition_the_sweep_by_position, setup_shards,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(merged_shards_equal_the_unsharded_run, setup_shards,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(merging_twice_writes_nothing, setup_shards, teardown),
+        cmocka_unit_test_setup_teardown(every_table_under_a_run_is_copied, setup_shards,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(skipped_and_unsupported_points_fall_in_one_shard_each,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_inputs_are_refused_and_change_nothing, setup_shards,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(combine_folds_the_shards_into_one_run, setup_shards,
+                                        teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

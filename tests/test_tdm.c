@@ -890,8 +890,10 @@ static void test_plan_sizes(void **state)
     int64_t c = tdm_packed_chunk(393019, 672, 132, 0);
     int64_t chunks = (393019 + c - 1) / c;
     assert_true(chunks * 21 >= 132 * 32 && chunks * 21 < 132 * 32 + 2 * 21);
-    /* level 1: one warp per chunk, but chunks of at least 256 letters */
-    assert_int_equal(tdm_packed_chunk(393019, 32, 132, 0), 256);
+    /* level 1: one warp per chunk, 4224 chunks wanted: 96 letters each */
+    assert_int_equal(tdm_packed_chunk(393019, 32, 132, 0), 96);
+    /* a short database: chunks of at least 64 letters */
+    assert_int_equal(tdm_packed_chunk(24563, 32, 132, 0), 64);
     assert_int_equal(tdm_packed_chunk(393019, 672, 132, 4096), 4096);
     /* compose: no segments up to 32 chunks; else segments of about sqrt(chunks), which
      * cover every chunk once, the last one possibly short */

@@ -213,7 +213,7 @@ int64_t tdm_thread_table_pitch(int64_t neps);
  * letters, each padded to an odd number of 16-byte vectors against bank conflicts). */
 int64_t tdm_block_smem(int block, int64_t piece, int level);
 /* The packed kernel's chunk for chunk_param (0: enough chunks of the database to give
- * about 32 warps per SM to sms SMs, but at least 256 letters) in letters, a multiple of
+ * about 32 warps per SM to sms SMs, but at least 64 letters) in letters, a multiple of
  * 16 in 16..32768. */
 int64_t tdm_packed_chunk(int64_t n, int64_t groups, int sms, int64_t chunk_param);
 

@@ -34,7 +34,7 @@ int64_t tdm_packed_chunk(int64_t n, int64_t groups, int sms, int64_t chunk_param
     int64_t nchunks = (target + warps_per_chunk - 1) / warps_per_chunk;
     int64_t chunk = (n + nchunks - 1) / nchunks;
     chunk = (chunk + 15) / 16 * 16;
-    return chunk < 256 ? 256 : chunk > 32768 ? 32768 : chunk;
+    return chunk < 64 ? 64 : chunk > 32768 ? 32768 : chunk;
 }
 
 void tdm_packed_plan_segments(int64_t nchunks, int64_t *seglen, int64_t *nseg)

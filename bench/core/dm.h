@@ -138,6 +138,11 @@ const dm_value *dm_point_get(const dm_point *pt, const char *name);
 int64_t dm_point_int(const dm_point *pt, const char *name);
 double dm_point_real(const dm_point *pt, const char *name);
 const char *dm_point_str(const dm_point *pt, const char *name);
+/* 1 (why set, n bytes) when the point's "block" is not whole warps, exceeds dev's
+ * threads per block (dev NULL: not judged), or exceeds kernel_max (0: no such limit;
+ * what the kernels' registers allow a block); 0 when the block can run. */
+int dm_point_block_refused(const dm_point *pt, const dm_device *dev, int kernel_max,
+                           char *why, size_t n);
 /* Typed setters, for variants that resolve their own open parameters at expansion (the
  * same rule: the parameter exists with that type). The text is truncated to fit. */
 void dm_point_set_int(dm_point *pt, const char *name, int64_t v);

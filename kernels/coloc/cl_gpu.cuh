@@ -44,6 +44,16 @@ static inline unsigned clg_blocks(uint64_t n, int block)
     return (unsigned)((n + (uint64_t)block - 1) / (uint64_t)block);
 }
 
+/* Runs one of a pass's two runs (count, or write): kernel with a thread per row of a, on
+ * a's stream. Returns 0, or DM_ERUNTIME with err set when the launch fails. */
+static inline int clg_launch_pass(void (*kernel)(clg_pass), const clg_pass *a, dm_err *err)
+{
+    if (a->n == 0)
+        return 0;
+    kernel<<<clg_blocks(a->n, a->block), a->block, 0, (cudaStream_t)a->stream>>>(*a);
+    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+}
+
 /* The most instances any feature of f has in s: the x extent of a launch over them. */
 static inline uint32_t clg_widest(const clg_set *s, const clg_feats *f)
 {

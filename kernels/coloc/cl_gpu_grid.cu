@@ -84,18 +84,10 @@ __global__ void clg_grid_kernel(clg_pass a)
 
 extern "C" int clg_grid_count(const clg_pass *a, dm_err *err)
 {
-    if (a->n == 0)
-        return 0;
-    clg_grid_kernel<false><<<clg_blocks(a->n, a->block), a->block, 0,
-                             (cudaStream_t)a->stream>>>(*a);
-    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+    return clg_launch_pass(clg_grid_kernel<false>, a, err);
 }
 
 extern "C" int clg_grid_write(const clg_pass *a, dm_err *err)
 {
-    if (a->n == 0)
-        return 0;
-    clg_grid_kernel<true><<<clg_blocks(a->n, a->block), a->block, 0,
-                            (cudaStream_t)a->stream>>>(*a);
-    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+    return clg_launch_pass(clg_grid_kernel<true>, a, err);
 }

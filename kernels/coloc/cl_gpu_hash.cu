@@ -123,18 +123,10 @@ extern "C" int clg_hash_build(const uint32_t *t, uint64_t rows, int k, unsigned 
 
 extern "C" int clg_hash_count(const clg_pass *a, dm_err *err)
 {
-    if (a->n == 0)
-        return 0;
-    clg_hash_kernel<false><<<clg_blocks(a->n, a->block), a->block, 0,
-                             (cudaStream_t)a->stream>>>(*a);
-    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+    return clg_launch_pass(clg_hash_kernel<false>, a, err);
 }
 
 extern "C" int clg_hash_write(const clg_pass *a, dm_err *err)
 {
-    if (a->n == 0)
-        return 0;
-    clg_hash_kernel<true><<<clg_blocks(a->n, a->block), a->block, 0,
-                            (cudaStream_t)a->stream>>>(*a);
-    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+    return clg_launch_pass(clg_hash_kernel<true>, a, err);
 }

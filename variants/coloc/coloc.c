@@ -148,17 +148,7 @@ static int cl_gpu_output(void *state, const void **out, dm_err *err)
 /* Refuses a block that is not whole warps or more than the device launches. */
 static int cl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
-    int64_t block = dm_point_int(pt, "block");
-    if (block % 32) {
-        snprintf(why, n, "block %lld is not a multiple of 32", (long long)block);
-        return 1;
-    }
-    if (dev && block > dev->max_threads_per_block) {
-        snprintf(why, n, "block %lld exceeds the device's %d", (long long)block,
-                 dev->max_threads_per_block);
-        return 1;
-    }
-    return 0;
+    return dm_point_block_refused(pt, dev, 0, why, n);
 }
 
 /* ---- the table ------------------------------------------------------------------ */

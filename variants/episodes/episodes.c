@@ -660,28 +660,13 @@ static int ep_gpu_lists_fit(const dm_point *pt, const dm_device *dev, char *why,
 static int ep_gpu_block_supports(const dm_point *pt, const dm_device *dev, char *why,
                                  size_t n)
 {
-    int64_t block = dm_point_int(pt, "block");
     if (ep_cpu_supports(pt, dev, why, n))
         return 1;
     if (strcmp(dm_point_str(pt, "precision"), "double") != 0) {
         snprintf(why, n, "the GPU variants count in double precision");
         return 1;
     }
-    if (block % 32) {
-        snprintf(why, n, "block %lld is not a multiple of 32", (long long)block);
-        return 1;
-    }
-    if (dev && block > dev->max_threads_per_block) {
-        snprintf(why, n, "block %lld exceeds the device's %d", (long long)block,
-                 dev->max_threads_per_block);
-        return 1;
-    }
-    if (dev && block > ep_gpu_max_block()) {
-        snprintf(why, n, "block %lld exceeds the %d threads the kernels' registers allow a "
-                 "block", (long long)block, ep_gpu_max_block());
-        return 1;
-    }
-    return 0;
+    return dm_point_block_refused(pt, dev, ep_gpu_max_block(), why, n);
 }
 
 /* As ep_gpu_block_supports, and refuses lists that do not fit a block's shared memory. */

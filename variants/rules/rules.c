@@ -56,22 +56,7 @@ static void rl_cpu_teardown(void *state)
  * that the device or the kernels' registers do not allow. */
 static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
-    int64_t block = dm_point_int(pt, "block");
-    if (block % 32) {
-        snprintf(why, n, "block %lld is not a multiple of 32", (long long)block);
-        return 1;
-    }
-    if (dev && block > dev->max_threads_per_block) {
-        snprintf(why, n, "block %lld exceeds the device's %d", (long long)block,
-                 dev->max_threads_per_block);
-        return 1;
-    }
-    if (dev && block > rl_gpu_max_block()) {
-        snprintf(why, n, "block %lld exceeds the %d threads the kernels' registers allow a "
-                 "block", (long long)block, rl_gpu_max_block());
-        return 1;
-    }
-    return 0;
+    return dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
 }
 
 static int rl_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,

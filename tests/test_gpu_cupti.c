@@ -21,7 +21,7 @@
 #include "cupti_dm.h"
 #include "device.h"
 #include "runner.h"
-#include "store_fixture.h"
+#include "gpu_run_fixture.h"
 #include "sweep.h"
 
 /* 256 MiB per array: more than the L2, and halves of about 100 us, so two streams have
@@ -29,35 +29,10 @@
 #define N_FLOATS (1 << 26)
 #define N_TEXT "67108864"
 
-typedef struct fixture {
-    dm_device dev;
-    afx db; /* the runs' database, opened by run_sweep */
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    dm_err err = {0};
-    if (!f || device_query(0, &f->dev, &err)) {
-        fprintf(stderr, "setup: %s\n", err.msg);
-        free(f);
-        return -1;
-    }
-    *state = f;
-    return afx_make(&f->db);
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    int rc = afx_close(&f->db);
-    free(f);
-    return rc;
-}
 
 /* Runs the sweep text with metrics csv (NULL: none) and timeline into the fixture's
  * database, and opens it; returns the open database. */
-static dm_store *run_sweep(fixture *f, const char *text, const char *csv, int timeline)
+static dm_store *run_sweep(gpu_run_fixture *f, const char *text, const char *csv, int timeline)
 {
     dm_sweep *s = NULL;
     dm_expansion e = {0};
@@ -97,7 +72,7 @@ static dm_store *run_sweep(fixture *f, const char *text, const char *csv, int ti
 
 static void test_every_launch_gets_every_metric(void **state)
 {
-    fixture *f = *state;
+    gpu_run_fixture *f = *state;
     char buf[2048];
     dm_store *st = run_sweep(f, SWEEP("kernel, streams-serial, streams-concurrent", "triad"),
                              "all", 0);
@@ -139,7 +114,7 @@ static void test_every_launch_gets_every_metric(void **state)
 
 static void test_two_streams_overlap_and_one_does_not(void **state)
 {
-    fixture *f = *state;
+    gpu_run_fixture *f = *state;
     char buf[256];
     /* In traced executions on an H100 the second stream's kernel started 14 to 125 us
      * after the first's, so halves of 100 to 300 us (block 256, two blocks per SM) did
@@ -168,7 +143,7 @@ static void test_two_streams_overlap_and_one_does_not(void **state)
 
 static void test_counters_forced_off_keep_the_timings(void **state)
 {
-    fixture *f = *state;
+    gpu_run_fixture *f = *state;
     char buf[256];
     setenv("DMBENCH_CUPTI_DISABLE", "1", 1);
     dm_store *st = run_sweep(f, SWEEP("kernel, streams-concurrent", "triad"),

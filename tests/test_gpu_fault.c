@@ -19,34 +19,9 @@
 #include "device.h"
 #include "gpu_probe.h"
 #include "runner.h"
-#include "store_fixture.h"
+#include "gpu_run_fixture.h"
 #include "sweep.h"
 
-typedef struct fixture {
-    dm_device dev;
-    afx db;
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    dm_err err = {0};
-    if (!f || device_query(0, &f->dev, &err)) {
-        fprintf(stderr, "setup: %s\n", err.msg);
-        free(f);
-        return -1;
-    }
-    *state = f;
-    return afx_make(&f->db);
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    int rc = afx_close(&f->db);
-    free(f);
-    return rc;
-}
 
 /* Launches the clock probe with an output address no allocation has, and waits for it. */
 static void fault(void)
@@ -88,7 +63,7 @@ static int point_done_then_fault(void *ctx, int64_t run_id, int64_t idx, int *do
 
 static void test_a_kernel_fault_stops_the_run_for_a_new_process(void **state)
 {
-    fixture *f = *state;
+    gpu_run_fixture *f = *state;
     static const char text[] =
         "workload: membw\ndataset: {generator: random}\nvariants: [kernel]\n"
         "axes: {n: [4096], op: [copy], block: [64, 128, 256, 512]}\n"

@@ -8,6 +8,7 @@
  * launch's longest episode and the runs its intervals need. */
 #include <cuda_runtime.h>
 
+#include "kernel_block.cuh"
 #include "episodes/ep_gpu.h"
 
 /* Thread threadIdx.x's lists in the block's dynamic shared memory. */
@@ -230,24 +231,14 @@ extern "C" int ep_gpu_ptpe_blocks_per_sm(int block, int lists, int cap, int *blo
                             blocks, ep_ptpe_kernel<EP_READ_STREAM>, block, smem));
 }
 
-/* The most threads a block of kernel may have (its registers' limit). */
-template <typename K>
-static int ep_gpu_kernel_max_block(K kernel, int most)
-{
-    cudaFuncAttributes fa;
-    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess)
-        return most;
-    return fa.maxThreadsPerBlock < most ? fa.maxThreadsPerBlock : most;
-}
-
 extern "C" int ep_gpu_max_block(void)
 {
     int most = 1024;
-    most = ep_gpu_kernel_max_block(ep_ptpe_kernel<EP_READ_STREAM>, most);
-    most = ep_gpu_kernel_max_block(ep_ptpe_kernel<EP_READ_TYPES>, most);
-    most = ep_gpu_kernel_max_block(ep_preelim_kernel<EP_READ_STREAM>, most);
-    most = ep_gpu_kernel_max_block(ep_preelim_kernel<EP_READ_TYPES>, most);
-    most = ep_gpu_kernel_max_block(ep_mtpe_count_kernel<EP_READ_STREAM>, most);
-    most = ep_gpu_kernel_max_block(ep_mtpe_count_kernel<EP_READ_TYPES>, most);
+    most = dm_kernel_max_block(ep_ptpe_kernel<EP_READ_STREAM>, most);
+    most = dm_kernel_max_block(ep_ptpe_kernel<EP_READ_TYPES>, most);
+    most = dm_kernel_max_block(ep_preelim_kernel<EP_READ_STREAM>, most);
+    most = dm_kernel_max_block(ep_preelim_kernel<EP_READ_TYPES>, most);
+    most = dm_kernel_max_block(ep_mtpe_count_kernel<EP_READ_STREAM>, most);
+    most = dm_kernel_max_block(ep_mtpe_count_kernel<EP_READ_TYPES>, most);
     return most / 32 * 32;
 }

@@ -8,6 +8,7 @@
  * measures in double with the host's rl_measures. Then the launchers. */
 #include <cuda_runtime.h>
 
+#include "kernel_block.cuh"
 #include "rules/rl_gpu.h"
 #include "rules/rl_measures.h"
 
@@ -214,23 +215,14 @@ extern "C" int rl_gpu_fitness(const rl_gpu_launch *a, int nrules, const uint32_t
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }
 
-/* The most threads a block of kernel may have (its registers' limit). */
-template <typename K> static int rl_gpu_kernel_max_block(K kernel, int most)
-{
-    cudaFuncAttributes fa;
-    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess)
-        return most;
-    return fa.maxThreadsPerBlock < most ? fa.maxThreadsPerBlock : most;
-}
-
 extern "C" int rl_gpu_max_block(void)
 {
     int most = 1024;
-    most = rl_gpu_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_reg_stack>, most);
-    most = rl_gpu_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack>, most);
-    most = rl_gpu_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_mem_stack>, most);
-    most = rl_gpu_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_mem_stack>, most);
-    most = rl_gpu_kernel_max_block(rl_reduction_kernel, most);
-    most = rl_gpu_kernel_max_block(rl_fitness_kernel, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_reg_stack>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_mem_stack>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_mem_stack>, most);
+    most = dm_kernel_max_block(rl_reduction_kernel, most);
+    most = dm_kernel_max_block(rl_fitness_kernel, most);
     return most / 32 * 32;
 }

@@ -1,4 +1,4 @@
-/* test_gpu_coloc.c - every GPU variant of coloc (MG, MH, CG, CH, G) against the CPU
+/* test_gpu_coloc.c - every GPU variant of coloc (MG, MH, CG, CH, none) against the CPU
  * miner, exactly: the workload's reference (prevalent patterns, PI bit for bit) and the
  * CPU miner with the variant's own filter (every candidate, its bound, whether pruned,
  * its rows and PI bit for bit, each level's counts). Data: the generator's planted
@@ -37,7 +37,7 @@ typedef struct grid_of {
     int ndevice;
 } grid_of;
 
-/* The CPU filter a GPU variant's name begins with (G: none). */
+/* The CPU filter a GPU variant's name begins with (none: no filter). */
 static cl_filter filter_of(const char *variant)
 {
     return variant[0] == 'M' ? CL_FILTER_MULTIRES

@@ -232,7 +232,7 @@ static const dm_variant cl_variants[] = {
     CL_GPU_VARIANT("CG", "GPU: cell-aggregate filter, grid search refinement", cl_cg_setup),
     CL_GPU_VARIANT("CH", "GPU: cell-aggregate filter, prefix hash join refinement",
                    cl_ch_setup),
-    CL_GPU_VARIANT("G", "GPU: no filter, grid search refinement (the issue's `none`)",
+    CL_GPU_VARIANT("none", "GPU: no filter, grid search refinement",
                    cl_g_setup),
     { 0 },
 };

@@ -272,6 +272,33 @@ static void interrupted_run_resumes_where_it_stopped(void **state)
     assert_non_null(strstr(slurp(f->errf), "no unfinished run"));
 }
 
+/* A point that runs past --point-timeout (here tdm's level 3 on one core, seconds long)
+ * ends the process: the point is stored failed with why, the run interrupted, one line
+ * said; --resume finishes the run without it. */
+static void a_point_past_its_time_limit_is_stored_failed_and_resume_goes_on(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/slow.yaml", f->dir);
+    write_file(path, "name: slow\nworkload: tdm\ndataset: { generator: uniform }\n"
+                     "variants: [cpu]\naxes: { length: 393019, level: [1, 3] }\n"
+                     "measure: { mode: hot, min_samples: 1, max_time: 0.05 }\n");
+    assert_int_equal(dmbench(f, "run %s --db %s --quiet --point-timeout 0.5", path, f->db), 1);
+    const char *err = slurp(f->errf);
+    assert_non_null(strstr(err, "dmbench: error: point 1 (cpu length=393019,"));
+    assert_non_null(strstr(err, "ran past the point time limit of 0.5 s; run 1 stopped there"));
+    assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM points WHERE idx = 1 AND status = "
+                                   "'failed' AND reason LIKE 'ran past the point time limit%'"),
+                     1);
+    assert_int_equal(dmbench(f, "run %s --db %s --quiet --resume", path, f->db), 0);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM points WHERE idx = 0 AND status = 'ok'"),
+                     1);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM points"), 2);
+}
+
 /* A run killed outright (SIGKILL) cannot say it ended: show reads it as interrupted at
  * once, the next writing dmbench records it so, and --resume continues it. */
 static void killed_run_is_interrupted_and_resumes(void **state)
@@ -465,6 +492,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(gpu_variants_without_gpu_are_skipped_with_the_reason, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_dataset_is_rejected_before_anything_is_stored, setup, teardown),
         cmocka_unit_test_setup_teardown(interrupted_run_resumes_where_it_stopped, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_point_past_its_time_limit_is_stored_failed_and_resume_goes_on, setup, teardown),
         cmocka_unit_test_setup_teardown(list_shows_parameters_and_rejects_unknown_workloads, setup, teardown),
         cmocka_unit_test_setup_teardown(devices_never_fails, setup, teardown),
     };

@@ -69,6 +69,7 @@ typedef struct cli_run_args {
     const char *criterion;   /* "median", "stdrel", or NULL: the sweep's */
     long min_samples;        /* < 0: the sweep's, as are the two below */
     double max_noise, max_time;
+    double point_timeout; /* 0: none */
     const char *metrics_csv; /* --metrics, or NULL: the sweep's */
     const char *chip;        /* --chip, or NULL */
     dm_shard shard;          /* --shard I/N; count 0 without it */

@@ -42,6 +42,11 @@ void cli_run_usage(FILE *out)
             "  --mode cold|hot      override the sweep's measurement mode\n"
             "  --min-samples N, --max-noise FRACTION, --max-time SECONDS\n"
             "                       override the sweep's stopping rule\n"
+            "  --point-timeout SECONDS\n"
+            "                       a point still running after this long (dataset, reference,\n"
+            "                       verification, samples) is stored as failed, the run as\n"
+            "                       interrupted, and dmbench exits 1 (--resume goes on\n"
+            "                       without it); default: no limit\n"
             "  --criterion median|stdrel\n"
             "                       the noise the rule judges: the median's 95%% confidence\n"
             "                       interval's half-width (default) or the relative\n"
@@ -290,6 +295,7 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
         CLI_OPT_INT("min-samples", &a->min_samples, 1, INT_MAX),
         CLI_OPT_REAL("max-noise", &a->max_noise, 0, 1),
         CLI_OPT_REAL("max-time", &a->max_time, 1e-6, 86400), /* a day per point at most */
+        CLI_OPT_REAL("point-timeout", &a->point_timeout, 1e-3, 7 * 86400),
         CLI_OPT_STR("metrics", &a->metrics_csv),
         CLI_OPT_FLAG("timeline", &a->timeline),
         CLI_OPT_STR("chip", &a->chip),
@@ -432,6 +438,7 @@ int cli_run_sweep(const cli_run_args *a)
         .metrics = &metrics,
         .timeline = timeline,
         .shard = a->shard,
+        .point_timeout = a->point_timeout,
         .devices = devps,
         .ndevices = ndev,
     };

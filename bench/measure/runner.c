@@ -59,6 +59,10 @@ typedef struct worker {
     pthread_t thread;
     int rc;     /* how its points ended: 0, or the error in err that stopped the run */
     dm_err err;
+    /* the point it is in (busy_since > 0), for the watchdog; guarded by the run's lock */
+    const dm_sweep_point *busy_sp;
+    size_t busy_idx;
+    double busy_since;
 } worker;
 
 /* A write a worker thread hands to the thread that owns the sink, and waits for. */
@@ -95,6 +99,11 @@ struct run_state {
     pthread_mutex_t lock;
     pthread_cond_t wake, written;
     write_job *jobs, *last_job;
+    /* the watchdog (dm_run_opts.point_timeout > 0) over workers wks[0..nw) */
+    double point_timeout;
+    worker *wks;
+    int nw, watch_stop;
+    pthread_t watchdog;
 };
 
 /* ---- execution order: by dataset, then problem, then expansion order ---- */
@@ -634,6 +643,9 @@ static int run_one(worker *wk, size_t idx)
     }
     pthread_mutex_lock(&rs->lock);
     progress_start(rs->progress, label);
+    wk->busy_sp = sp;
+    wk->busy_idx = idx;
+    wk->busy_since = unix_now();
     pthread_mutex_unlock(&rs->lock);
     dm_measurement m = { 0 };
     dm_work work = { 0 };
@@ -642,8 +654,12 @@ static int run_one(worker *wk, size_t idx)
     char reason[DM_ERR_MAX + 128] = "", detail[512] = "";
     dm_point_result r = { .run_id = rs->run_id, .index = (int64_t)idx, .point = &sp->point,
                           .device = wk->ex.device, .started = unix_now() };
-    if ((rc = run_point(wk, sp, &r, &m, &work, &cp, facts, reason, sizeof reason, detail,
-                        sizeof detail, err)) != 0) {
+    rc = run_point(wk, sp, &r, &m, &work, &cp, facts, reason, sizeof reason, detail,
+                   sizeof detail, err);
+    pthread_mutex_lock(&rs->lock);
+    wk->busy_since = 0;
+    pthread_mutex_unlock(&rs->lock);
+    if (rc != 0) {
         cupti_point_free(&cp);
         return rc;
     }
@@ -686,6 +702,56 @@ static int run_one(worker *wk, size_t idx)
     progress_done(rs->progress, label, outcome);
     pthread_mutex_unlock(&rs->lock);
     return 0;
+}
+
+/* Ends the process over worker wk's point, which has run past the time limit: a point
+ * cannot be stopped from outside (a kernel that never returns, say), so the point is
+ * stored as failed and the run as interrupted through the sink's own connection, and
+ * the process exits 1 with one line. Called with the run's lock held; does not return. */
+static void abandon_point(run_state *rs, worker *wk)
+{
+    const dm_point *pt = &wk->busy_sp->point;
+    char reason[256], params[KEY_MAX];
+    dm_err err = { 0 };
+    snprintf(reason, sizeof reason, "ran past the point time limit of %g s (--point-timeout); "
+             "the process was ended", rs->point_timeout);
+    dm_point_result r = { .run_id = rs->run_id, .index = (int64_t)wk->busy_idx, .point = pt,
+                          .dataset_id = wk->ds_open ? wk->ds_id : 0, .device = wk->ex.device,
+                          .status = "failed", .reason = reason, .verify = "not-run",
+                          .verify_detail = "", .started = wk->busy_since, .ended = unix_now() };
+    int rc = rs->sink->ops->abandon(rs->sink->ctx, &r, &err);
+    dm_point_format(pt, params, sizeof params);
+    if (rc)
+        fprintf(stderr, "dmbench: error: point %zu (%s %s) ran past the point time limit of "
+                "%g s, and storing that failed: %s\n", wk->busy_idx, pt->variant->name, params,
+                rs->point_timeout, err.msg);
+    else
+        fprintf(stderr, "dmbench: error: point %zu (%s %s) ran past the point time limit of "
+                "%g s; run %lld stopped there, and `dmbench run --resume` continues it "
+                "without that point\n", wk->busy_idx, pt->variant->name, params,
+                rs->point_timeout, (long long)rs->run_id);
+    fflush(stderr);
+    _exit(1); /* the status of a run that failed (cli.h's DM_EXIT_FAIL) */
+}
+
+/* The watchdog: every 50 ms, whether a worker's point has run past the time limit. */
+static void *watchdog_thread(void *arg)
+{
+    run_state *rs = arg;
+    for (;;) {
+        struct timespec nap = { .tv_nsec = 50 * 1000 * 1000 };
+        nanosleep(&nap, NULL);
+        pthread_mutex_lock(&rs->lock);
+        if (rs->watch_stop) {
+            pthread_mutex_unlock(&rs->lock);
+            return NULL;
+        }
+        double now = unix_now();
+        for (int i = 0; i < rs->nw; i++)
+            if (rs->wks[i].busy_since > 0 && now - rs->wks[i].busy_since > rs->point_timeout)
+                abandon_point(rs, &rs->wks[i]);
+        pthread_mutex_unlock(&rs->lock);
+    }
 }
 
 /* Takes points from the queue until it is empty, the run halts or SIGINT asks to stop.
@@ -862,7 +928,20 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
 
     stop_requested = 0;
     sigaction(SIGINT, &sa, &old_sa);
+    rs.point_timeout = o->point_timeout;
+    rs.wks = wks;
+    rs.nw = nw;
+    int watching = o->point_timeout > 0 &&
+                   pthread_create(&rs.watchdog, NULL, watchdog_thread, &rs) == 0;
+    if (o->point_timeout > 0 && !watching)
+        progress_note(&progress, 1, "no watchdog thread: --point-timeout is not enforced");
     rc = run_points(&rs, wks, nw, err);
+    if (watching) {
+        pthread_mutex_lock(&rs.lock);
+        rs.watch_stop = 1;
+        pthread_mutex_unlock(&rs.lock);
+        pthread_join(rs.watchdog, NULL);
+    }
     sigaction(SIGINT, &old_sa, NULL);
     res->interrupted = stop_requested && rc == 0;
     if (rc == DM_EINPUT) {

@@ -29,6 +29,10 @@ typedef struct dm_run_opts {
     const cupti_metric_list *metrics; /* checked; NULL or empty: no profiling pass */
     int timeline;              /* 1: a trace pass after each GPU point is timed */
     dm_shard shard;            /* the points to run (sink.h); count 0: all of them */
+    /* > 0: a point still running after this many seconds (its dataset, reference,
+     * verification and samples) is stored as failed, the run as interrupted, and the
+     * process ends (exit 1): a hung kernel cannot be stopped any other way */
+    double point_timeout;
 } dm_run_opts;
 
 typedef struct dm_run_result {

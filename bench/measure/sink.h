@@ -92,6 +92,10 @@ typedef struct dm_sink_ops {
     int (*run_end)(void *ctx, int64_t run_id, const char *status, dm_err *err);
     /* Removes a run and everything under it (bad input found mid-run). */
     int (*run_discard)(void *ctx, int64_t run_id, dm_err *err);
+    /* From another thread, while the run's own may be stuck inside a point: stores r (a
+     * point that will not finish) and marks run r->run_id interrupted, on a connection
+     * of its own, for the process to end right after. */
+    int (*abandon)(void *ctx, const dm_point_result *r, dm_err *err);
     /* Closes and frees the sink (also when open was never called). */
     void (*close)(void *ctx);
 } dm_sink_ops;

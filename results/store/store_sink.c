@@ -64,6 +64,18 @@ static int sink_run_discard(void *ctx, int64_t run_id, dm_err *err)
     return store_run_discard(((store_sink *)ctx)->st, run_id, err);
 }
 
+static int sink_abandon(void *ctx, const dm_point_result *r, dm_err *err)
+{
+    dm_store *st = NULL;
+    int rc = store_open(((store_sink *)ctx)->path, &st, err);
+    if (rc == 0)
+        rc = store_point(st, r, NULL, err);
+    if (rc == 0)
+        rc = store_run_end(st, r->run_id, "interrupted", err);
+    store_close(st);
+    return rc;
+}
+
 static void sink_close(void *ctx)
 {
     store_sink *s = ctx;
@@ -85,6 +97,7 @@ static const dm_sink_ops store_sink_ops = {
     .point = sink_point,
     .run_end = sink_run_end,
     .run_discard = sink_run_discard,
+    .abandon = sink_abandon,
     .close = sink_close,
 };
 

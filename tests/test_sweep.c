@@ -779,10 +779,31 @@ static void one_point_refused_by_supports_says_why(void **st)
                         "memcpy only copies (op=copy)");
 }
 
+/* A sweep is UTF-8 text, checked before libfyaml sees it (which loops forever on some
+ * malformed bytes in a directive line): any well-formed character is taken; a stray, a
+ * truncated or an overlong sequence, a surrogate or a code point past U+10FFFF is named
+ * by line and column. */
+static void sweep_text_must_be_utf8(void **state)
+{
+    fixture *f = *state;
+#define WELL_FORMED "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf"
+    parse_ok(f, "name: " WELL_FORMED "\n" HEAD "variants: [cpu]\n");
+    assert_string_equal(sweep_name(f->s), WELL_FORMED);
+#undef WELL_FORMED
+    parse_fails("%workload: \xff\xff\n" HEAD, "1:12", "byte 0xff is not UTF-8 text");
+    parse_fails(HEAD "name: caf\xe9\n", "3:10", "byte 0xe9 is not UTF-8 text");
+    parse_fails(HEAD "name: \xe2\x82", "3:7", "byte 0xe2 is not UTF-8 text");
+    parse_fails(HEAD "name: \xc0\xaf\n", "3:7", "byte 0xc0 is not UTF-8 text");
+    parse_fails(HEAD "name: \xe0\x80\xaf\n", "3:7", "byte 0xe0 is not UTF-8 text");
+    parse_fails(HEAD "name: \xed\xa0\x80\n", "3:7", "byte 0xed is not UTF-8 text");
+    parse_fails(HEAD "name: \xf4\x90\x80\x80\n", "3:7", "byte 0xf4 is not UTF-8 text");
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
+        T(sweep_text_must_be_utf8),
         T(list_axis_gives_each_value),
         T(range_axis_includes_to_when_reached),
         T(pow2_axis_doubles_from_to),

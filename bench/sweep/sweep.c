@@ -612,6 +612,30 @@ static int sweep_parse_name(dm_sweep *s, const sweep_src *src, const sy_node *ro
 }
 
 /* Parses text (len bytes) named path; dir is where relative dataset paths start. */
+/* The offset of the first byte of text[0..len) that is not well-formed UTF-8, or len.
+ * (libfyaml loops forever on some malformed bytes in a directive line, so they never
+ * reach it.) */
+static size_t sweep_bad_utf8(const unsigned char *t, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = t[i];
+        size_t more = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2
+                                   : c >= 0xf0 && c <= 0xf4                              ? 3
+                                                                                         : 4;
+        if (more == 4 || i + more >= len + (more == 0))
+            return i;
+        /* the second byte's range excludes overlong forms, surrogates and past U+10FFFF */
+        unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+        unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+        for (size_t k = 1; k <= more; k++)
+            if (t[i + k] < (k == 1 ? lo : 0x80) || t[i + k] > (k == 1 ? hi : 0xbf))
+                return i;
+        i += more + 1;
+    }
+    return len;
+}
+
 static int sweep_parse(const char *text, size_t len, const char *path, const char *dir,
                        dm_sweep **out, dm_err *err)
 {
@@ -629,6 +653,16 @@ static int sweep_parse(const char *text, size_t len, const char *path, const cha
     if (nul) {
         rc = dm_err_set(err, DM_EINPUT, "%s: a NUL byte at offset %zu: not a text file; "
                         "expected a YAML sweep", path, (size_t)(nul - text));
+        goto fail;
+    }
+    size_t bad = sweep_bad_utf8((const unsigned char *)text, len);
+    if (bad < len) {
+        int line = 1, col = 1;
+        for (size_t i = 0; i < bad; i++, col++)
+            if (text[i] == '\n')
+                line++, col = 0;
+        rc = dm_err_set(err, DM_EINPUT, "%s:%d:%d: byte 0x%02x is not UTF-8 text; expected "
+                        "a YAML sweep in UTF-8", path, line, col, (unsigned char)text[bad]);
         goto fail;
     }
     if ((rc = sy_parse(&src, text, len, &root, err)))

@@ -136,33 +136,32 @@ static void merged_shards_equal_the_unsharded_run(void **state)
     }
 }
 
+/* The rows of the database's t-th table, by name. */
+static int64_t table_rows(const char *db, int t)
+{
+    char sql[256], name[64];
+    snprintf(sql, sizeof sql, "SELECT name FROM sqlite_schema WHERE type = 'table'"
+             " ORDER BY name LIMIT 1 OFFSET %d", t);
+    db_text(db, sql, name, sizeof name);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", name);
+    return db_int(db, sql);
+}
+
 static void merging_twice_writes_nothing(void **state)
 {
     fixture *f = *state;
-    char in[1024], out[160], sql[256];
+    char in[1024], out[160];
     snprintf(out, sizeof out, "%s/out.sqlite", f->dir);
     assert_int_equal(dmbench(f, "merge %s%s", out, inputs(f, in, sizeof in)), 0);
     int64_t tables = db_int(out, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'");
     int64_t rows[64] = { 0 };
-    for (int t = 0; t < tables; t++) {
-        char name[64];
-        snprintf(sql, sizeof sql, "SELECT name FROM sqlite_schema WHERE type = 'table'"
-                 " ORDER BY name LIMIT 1 OFFSET %d", t);
-        db_text(out, sql, name, sizeof name);
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", name);
-        rows[t] = db_int(out, sql);
-    }
+    for (int t = 0; t < tables; t++)
+        rows[t] = table_rows(out, t);
     assert_int_equal(dmbench(f, "merge %s%s%s", out, in, in), 0);
     assert_non_null(strstr(slurp(f->errf), "0 runs copied"));
     assert_non_null(strstr(slurp(f->errf), "6 already there"));
-    for (int t = 0; t < tables; t++) {
-        char name[64];
-        snprintf(sql, sizeof sql, "SELECT name FROM sqlite_schema WHERE type = 'table'"
-                 " ORDER BY name LIMIT 1 OFFSET %d", t);
-        db_text(out, sql, name, sizeof name);
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", name);
-        assert_int_equal(db_int(out, sql), rows[t]);
-    }
+    for (int t = 0; t < tables; t++)
+        assert_int_equal(table_rows(out, t), rows[t]);
 }
 
 static void every_table_under_a_run_is_copied(void **state)

@@ -192,9 +192,14 @@ uint64_t dm_hash_bytes(uint64_t h, const void *data, size_t n);
 
 /* ---- execution context handed to variants ----------------------------------------- */
 
+#define DM_MAX_GPUS 16
 typedef struct dm_exec {
     const dm_device *device; /* NULL when running without a GPU */
     void *stream;            /* cudaStream_t the variant must launch on (GPU variants) */
+    /* The run's GPUs (`run --devices`; the one GPU otherwise), device first: a multi_gpu
+     * variant's point uses gpus[0 .. its "gpus" parameter). ngpus 0 without a GPU. */
+    const dm_device *const *gpus;
+    int ngpus;
 } dm_exec;
 
 /* Device memory for variants (gpumem.c): stream-ordered allocations from the device's
@@ -249,6 +254,12 @@ struct dm_variant {
     const char *name;
     const char *description;
     int needs_gpu;
+    /* 1: each point uses as many of the run's GPUs (dm_exec.gpus) as its integer
+     * parameter "gpus" says, which the variant must declare (at least 1), making its own
+     * host thread, streams and memory on each beyond the first; run() returns when every
+     * GPU is done. A point asking more GPUs than the run has is pruned; with several
+     * workers (`run --devices`) such a point runs while no other point does. */
+    int multi_gpu;
     const dm_param_spec *params; /* execution parameters (block size, ...); may be NULL */
     /* Optional: "name=value,..." of problem parameters the variant only counts with (a
      * relaxed problem, say); a point made from defaults for it takes them, and its

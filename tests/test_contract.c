@@ -109,6 +109,14 @@ static void test_every_workload_brings_what_the_commands_need(void **state)
                     if (strcmp(pt.specs[i]->name, pt.specs[j]->name) == 0)
                         fail_msg("%s %s: parameter %s twice", w->name, v->name,
                                  pt.specs[i]->name);
+            /* a multi-GPU variant runs on GPUs and says on how many, at least one */
+            if (v->multi_gpu) {
+                const dm_param_spec *g = registry_param(w, v, "gpus");
+                if (!v->needs_gpu || !g || g->type != DM_P_INT || dm_point_int(&pt, "gpus") < 1 ||
+                    !g->allowed || strncmp(g->allowed, "1..", 3) != 0)
+                    fail_msg("%s %s: multi_gpu without needs_gpu and an INT gpus of 1.. "
+                             "(default at least 1)", w->name, v->name);
+            }
         }
         if (cpu == 0)
             fail_msg("%s: no CPU variant to check the GPU ones by", w->name);

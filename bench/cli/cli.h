@@ -52,7 +52,7 @@ int cli_open_existing(const char *opt, int writes, struct dm_store **st, dm_err 
 /* ---- running a sweep (cli_run.c): `dmbench run`, and `dmbench reproduce` ---------- */
 
 #define CLI_RUN_MAX_OVERRIDES 64
-#define CLI_RUN_MAX_DEVICES 64
+#define CLI_RUN_MAX_DEVICES DM_MAX_GPUS
 
 /* `dmbench run`'s options. */
 typedef struct cli_run_args {

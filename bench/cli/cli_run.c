@@ -387,6 +387,7 @@ int cli_run_sweep(const cli_run_args *a)
     }
     if (sweep_expand(s, devp, &e, &err) != 0)
         goto fail;
+    sweep_limit_gpus(&e, ndev ? ndev : devp != NULL);
     if (a->dry_run) {
         print_dry_run(s, &e, a->shard, devp, no_gpu);
         for (int i = 1; i < ndev; i++)

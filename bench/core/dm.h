@@ -192,7 +192,8 @@ uint64_t dm_hash_bytes(uint64_t h, const void *data, size_t n);
 
 /* ---- execution context handed to variants ----------------------------------------- */
 
-#define DM_MAX_GPUS 16
+/* The most GPUs one run uses (`run --devices`). */
+#define DM_MAX_GPUS 64
 typedef struct dm_exec {
     const dm_device *device; /* NULL when running without a GPU */
     void *stream;            /* cudaStream_t the variant must launch on (GPU variants) */

@@ -39,6 +39,17 @@ static void print_facts(FILE *f, const dm_fact *facts, int n)
         fputc('\n', f);
 }
 
+/* Mining runs on one GPU: a multi-GPU variant's point asking more is refused. */
+static int mine_one_gpu(const dm_variant *v, const dm_point *pt, dm_err *err)
+{
+    int64_t gpus = v->multi_gpu ? dm_point_int(pt, "gpus") : 1;
+    if (gpus > 1)
+        return dm_err_set(err, DM_EINPUT, "-p gpus=%lld: dmbench mine runs on one GPU (its "
+                          "--device); `dmbench run --devices` runs points on several",
+                          (long long)gpus);
+    return DM_OK;
+}
+
 int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
 {
     const dm_workload *w = o->workload;
@@ -53,8 +64,11 @@ int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
 
     if ((rc = mine_device(w, v, o->device, &dev, &ex.device, err)) != 0 ||
         (rc = sweep_point(w, v, o->params, o->nparams, ex.device, pt, err)) != 0 ||
+        (rc = mine_one_gpu(v, pt, err)) != 0 ||
         (rc = w->dataset_open(o->source, pt, &ds, err)) != 0)
         return rc;
+    ex.gpus = &ex.device;
+    ex.ngpus = ex.device != NULL;
     if (o->verify && (rc = w->reference(&ds, pt, &ref, err)) != 0) {
         dm_err_prefix(err, "CPU reference");
         goto done;

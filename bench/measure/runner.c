@@ -48,6 +48,7 @@ typedef struct run_state run_state;
 typedef struct worker {
     run_state *rs;
     dm_exec ex;
+    const dm_device *gpus[DM_MAX_GPUS]; /* ex.gpus: its device, then the run's others */
     dm_measure_ctx *mc;
     /* the one open dataset and reference (points are ordered so these change rarely) */
     dm_dataset ds;
@@ -96,6 +97,8 @@ struct run_state {
     int halt;         /* a worker stopped the run (bad input, the sink) */
     dm_run_result *res;
     int threaded, workers_left;
+    /* threaded: held shared while a point runs, and alone by a point on several GPUs */
+    pthread_rwlock_t alone;
     pthread_mutex_t lock;
     pthread_cond_t wake, written;
     write_job *jobs, *last_job;
@@ -754,6 +757,12 @@ static void *watchdog_thread(void *arg)
     }
 }
 
+/* The GPUs a point uses: its "gpus" for a multi-GPU variant, else 1. */
+static int64_t point_gpus(const dm_point *pt)
+{
+    return pt->variant->multi_gpu ? dm_point_int(pt, "gpus") : 1;
+}
+
 /* Takes points from the queue until it is empty, the run halts or SIGINT asks to stop.
  * Returns 0, or the status (in wk->err) that halted the run. */
 static int work_points(worker *wk)
@@ -764,7 +773,17 @@ static int work_points(worker *wk)
         int stop = stop_requested || rs->halt || rs->next >= rs->norder;
         size_t idx = stop ? 0 : rs->order[rs->next++];
         pthread_mutex_unlock(&rs->lock);
-        int rc = stop ? 0 : run_one(wk, idx);
+        int rc = 0;
+        if (!stop && rs->threaded) {
+            if (point_gpus(&rs->e->points[idx].point) > 1)
+                pthread_rwlock_wrlock(&rs->alone);
+            else
+                pthread_rwlock_rdlock(&rs->alone);
+            rc = run_one(wk, idx);
+            pthread_rwlock_unlock(&rs->alone);
+        } else if (!stop) {
+            rc = run_one(wk, idx);
+        }
         if (stop || rc) {
             pthread_mutex_lock(&rs->lock);
             rs->halt |= rc != 0;
@@ -846,6 +865,21 @@ static int worker_open(worker *wk, run_state *rs, const dm_device *dev, dm_err *
     return measure_ctx_create(&wk->ex, &wk->mc, err);
 }
 
+/* Gives each of workers wks[0..n) the run's GPUs, its own first (ex.gpus). */
+static void worker_gpus(worker *wks, int n)
+{
+    for (int i = 0; i < n; i++) {
+        worker *wk = &wks[i];
+        if (!wk->ex.device)
+            continue;
+        wk->gpus[wk->ex.ngpus++] = wk->ex.device;
+        for (int j = 0; j < n; j++)
+            if (j != i && wks[j].ex.device)
+                wk->gpus[wk->ex.ngpus++] = wks[j].ex.device;
+        wk->ex.gpus = wk->gpus;
+    }
+}
+
 static void worker_close(worker *wk)
 {
     if (!wk->rs)
@@ -885,6 +919,12 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
     struct sigaction sa = { .sa_handler = on_sigint }, old_sa;
     memset(res, 0, sizeof *res);
     rs.progress = &progress;
+    pthread_rwlockattr_t alone_attr;
+    pthread_rwlockattr_init(&alone_attr);
+    /* a point waiting to run alone goes before points that come after it */
+    pthread_rwlockattr_setkind_np(&alone_attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&rs.alone, &alone_attr);
+    pthread_rwlockattr_destroy(&alone_attr);
     pthread_mutex_init(&rs.lock, NULL);
     pthread_cond_init(&rs.wake, NULL);
     pthread_cond_init(&rs.written, NULL);
@@ -900,6 +940,7 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
     for (int i = 0; i < nw; i++)
         if ((rc = worker_open(&wks[i], &rs, nw > 1 ? o->devices[i] : o->device, err)))
             goto out;
+    worker_gpus(wks, nw);
     if (!o->device && has_gpu_variants(s))
         progress_note(&progress, 1, "no GPU (%s): the GPU variants' points are skipped",
                       o->no_gpu_reason ? o->no_gpu_reason : "none found");
@@ -971,5 +1012,6 @@ out:
     pthread_cond_destroy(&rs.written);
     pthread_cond_destroy(&rs.wake);
     pthread_mutex_destroy(&rs.lock);
+    pthread_rwlock_destroy(&rs.alone);
     return rc;
 }

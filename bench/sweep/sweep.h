@@ -125,6 +125,10 @@ typedef struct dm_expansion {
  * different lengths, a constraint naming an unknown identifier, ...). */
 int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_err *err);
 void sweep_expansion_free(dm_expansion *e);
+/* Prunes (as supports() would) the points of multi-GPU variants whose "gpus" exceeds
+ * ngpus, the GPUs the run has, saying so; ngpus 0 (no GPU) prunes none: those points are
+ * skipped for want of a GPU. */
+void sweep_limit_gpus(dm_expansion *e, int ngpus);
 
 /* One point of variant v of workload w, made as an expansion for dev makes it: the
  * defaults, then each "NAME=VALUE" of assign in turn (a later one wins), then the tuned

@@ -264,6 +264,22 @@ static int xplan_fill(const dm_sweep *s, const xplan *p, const dm_device *dev,
     return 0;
 }
 
+void sweep_limit_gpus(dm_expansion *e, int ngpus)
+{
+    for (size_t i = 0; ngpus > 0 && i < e->n; i++) {
+        dm_sweep_point *sp = &e->points[i];
+        if (sp->pruned || !sp->point.variant->multi_gpu)
+            continue;
+        int64_t want = dm_point_int(&sp->point, "gpus");
+        if (want <= ngpus)
+            continue;
+        sp->pruned = 2;
+        snprintf(sp->reason, sizeof sp->reason, "gpus %lld exceeds the %d GPU%s this run has "
+                 "(run --devices)", (long long)want, ngpus, ngpus == 1 ? "" : "s");
+        e->n_pruned++;
+    }
+}
+
 int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_err *err)
 {
     xplan *plans = calloc((size_t)s->nvariants, sizeof *plans);

@@ -347,5 +347,6 @@ int main(void)
         cmocka_unit_test(test_planted_clumpiness_20),
         cmocka_unit_test(test_seattle),
     };
+    gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -33,5 +33,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_variants_match_the_reference_on_the_smallest_dataset),
     };
+    gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -186,5 +186,6 @@ int main(void)
         cmocka_unit_test(test_sym26),
         cmocka_unit_test(test_recorded_stream),
     };
+    gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -137,5 +137,6 @@ int main(void)
         cmocka_unit_test(test_unaligned_arrays_take_the_scalar_path),
         cmocka_unit_test(test_plain_memcpy_reports_bandwidth),
     };
+    gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);
 }

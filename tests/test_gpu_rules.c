@@ -364,5 +364,6 @@ int main(void)
         cmocka_unit_test(stages_are_timed_and_measures_exact),
         cmocka_unit_test(an_expression_longer_than_a_chunk_is_input_error),
     };
+    gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -289,5 +289,6 @@ int main(void)
         cmocka_unit_test(test_gpu_long_episodes_from_a_file),
         cmocka_unit_test(test_gpu_constant_tables_take_turns),
     };
+    gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,6 @@
 /* rl_gpu.cu - the rules workload's kernels (Cano, Luna & Ventura 2013, Sect. 5):
  * coverage (Listing 1) interprets each expression's RPN from constant memory, a thread
- * per (expression, instance), a stack of booleans per thread (a 64-bit register, or bytes
+ * per (expression, 1, 2 or 4 instances), a stack of booleans per thread (a 64-bit register, or bytes
  * in local memory for deep expressions), and writes every token's value as bits, a
  * warp's 32 instances a word (__ballot_sync); reduction (Listing 2) sums a token's row,
  * per-thread partial sums then one pass over the warps' sums; fitness (Listing 3) does
@@ -49,48 +49,97 @@ struct rl_mem_stack {
     __device__ unsigned top() const { return v[sp - 1]; }
 };
 
-/* Whether x satisfies condition t, as rl_eval.c's rl_cond (a categorical code compares
- * as the double it converts to exactly). */
-__device__ static unsigned rl_cond(const rl_token &t, double x)
+/* Whether each x[j] satisfies condition t, as rl_eval.c's rl_cond (a categorical code
+ * compares as the double it converts to exactly): the operation is the same for the
+ * whole warp, so it is picked once for the V values. */
+template <int V>
+__device__ static void rl_cond(const rl_token &t, const double (&x)[V], unsigned (&c)[V])
 {
     switch (t.op) {
-    case RL_EQ: return x == t.lo;
-    case RL_NE: return x != t.lo;
-    case RL_LT: return x < t.lo;
-    case RL_LE: return x <= t.lo;
-    case RL_GT: return x > t.lo;
-    case RL_GE: return x >= t.lo;
-    default: return (x >= t.lo) & (x <= t.hi); /* RL_IN */
+#define RL_COND_CASE(op_, test_)                                                           \
+    case op_:                                                                              \
+        _Pragma("unroll") for (int j = 0; j < V; j++) c[j] = (test_);                      \
+        break;
+        RL_COND_CASE(RL_EQ, x[j] == t.lo)
+        RL_COND_CASE(RL_NE, x[j] != t.lo)
+        RL_COND_CASE(RL_LT, x[j] < t.lo)
+        RL_COND_CASE(RL_LE, x[j] <= t.lo)
+        RL_COND_CASE(RL_GT, x[j] > t.lo)
+        RL_COND_CASE(RL_GE, x[j] >= t.lo)
+        RL_COND_CASE(RL_IN, (x[j] >= t.lo) & (x[j] <= t.hi))
+#undef RL_COND_CASE
+    default:
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            c[j] = 0;
     }
 }
 
-/* Block (e, y): expression e (gridDim.x of them) over the runs of blockDim.x instances
- * y, y + gridDim.y, ... (the paper's 2-D grid: expressions wide, instances high). Every
- * thread of a warp runs the same tokens, so the ballots are whole; instances past n vote
- * 0, and a warp wholly past n writes nothing. */
-template <int SIDE, class Stack>
+/* Stores the V words w to p (V consecutive, aligned to V words: one vector store). */
+template <int V> __device__ static void rl_store_words(uint32_t *p, const unsigned (&w)[V])
+{
+    if (V == 4)
+        *reinterpret_cast<uint4 *>(p) = make_uint4(w[0], w[1 % V], w[2 % V], w[3 % V]);
+    else if (V == 2)
+        *reinterpret_cast<uint2 *>(p) = make_uint2(w[0], w[1 % V]);
+    else
+        *p = w[0];
+}
+
+/* Block (e, y): expression e (gridDim.x of them) over the runs of blockDim.x x V instances
+ * y, y + gridDim.y, ... (the paper's 2-D grid: expressions wide, instances high). A warp
+ * takes 32 x V consecutive instances, lane l instances l, l + 32, ..., so each of its V
+ * loads of a column is coalesced, each token is decoded once for V instances, and its V
+ * ballots are V consecutive words, stored at once by lane 0. Every thread of a warp runs
+ * the same tokens, so the ballots are whole; instances past n are not read and vote 0
+ * (whatever their stack holds), and a warp wholly past n writes nothing. */
+template <int SIDE, class Stack, int V>
 __global__ void rl_coverage_kernel(const double *__restrict__ table, int64_t n, int64_t pitch,
                                    int64_t row, uint32_t *__restrict__ bits)
 {
     const int e = blockIdx.x, k0 = rl_start<SIDE>(e), k1 = rl_start<SIDE>(e + 1);
-    const int64_t runs = (n + blockDim.x - 1) / blockDim.x;
+    const int lane = threadIdx.x & 31;
+    const int64_t span = (int64_t)blockDim.x * V;
+    const int64_t runs = (n + span - 1) / span;
     for (int64_t y = blockIdx.y; y < runs; y += gridDim.y) {
-        const int64_t i = y * blockDim.x + threadIdx.x;
-        const bool valid = i < n;
-        Stack st;
+        const int64_t base = y * span + (int64_t)(threadIdx.x >> 5) * 32 * V;
+        if (base >= n)
+            continue; /* the whole warp */
+        bool valid[V];
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            valid[j] = base + j * 32 + lane < n;
+        Stack st[V];
         for (int k = k0; k < k1; k++) {
             const rl_token t = rl_tok<SIDE>(k);
-            if (RL_IS_COND(t.op))
-                st.push(valid && rl_cond(t, table[(int64_t)t.attr * pitch + i]));
-            else if (t.op == RL_NOT)
-                st.negate();
-            else if (t.op == RL_AND)
-                st.and_top();
-            else
-                st.or_top();
-            const unsigned word = __ballot_sync(0xffffffffu, valid && st.top());
-            if ((threadIdx.x & 31) == 0 && valid)
-                bits[(int64_t)k * row + (i >> 5)] = word;
+            if (RL_IS_COND(t.op)) {
+                const double *col = table + (int64_t)t.attr * pitch + base + lane;
+                double x[V];
+                unsigned c[V];
+#pragma unroll
+                for (int j = 0; j < V; j++)
+                    x[j] = valid[j] ? col[j * 32] : 0.0;
+                rl_cond<V>(t, x, c);
+#pragma unroll
+                for (int j = 0; j < V; j++)
+                    st[j].push(c[j]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < V; j++) {
+                    if (t.op == RL_NOT)
+                        st[j].negate();
+                    else if (t.op == RL_AND)
+                        st[j].and_top();
+                    else
+                        st[j].or_top();
+                }
+            }
+            unsigned word[V];
+#pragma unroll
+            for (int j = 0; j < V; j++)
+                word[j] = __ballot_sync(0xffffffffu, valid[j] && st[j].top());
+            if (lane == 0)
+                rl_store_words<V>(bits + (int64_t)k * row + (base >> 5), word);
         }
     }
 }
@@ -178,24 +227,37 @@ extern "C" int rl_gpu_put_rules(int side, const rl_token *tok, int ntok, const i
                : 0;
 }
 
-template <int SIDE, class Stack>
+template <int SIDE, class Stack, int V>
 static void rl_coverage_launch(const rl_gpu_launch *a, int nexpr, uint32_t *bits)
 {
-    const int64_t runs = (a->n + a->block - 1) / a->block;
+    const int64_t span = (int64_t)a->block * V, runs = (a->n + span - 1) / span;
     const dim3 grid((unsigned)nexpr, (unsigned)(runs < RL_GPU_MAX_GRID_Y ? runs : RL_GPU_MAX_GRID_Y));
-    rl_coverage_kernel<SIDE, Stack><<<grid, a->block, 0, (cudaStream_t)a->stream>>>(
+    rl_coverage_kernel<SIDE, Stack, V><<<grid, a->block, 0, (cudaStream_t)a->stream>>>(
         a->table, a->n, a->pitch, a->row, bits);
+}
+
+/* The register stack at a->per_thread instances a thread (1, 2 or 4), or the stack in
+ * local memory at one. */
+template <int SIDE>
+static void rl_coverage_side(const rl_gpu_launch *a, int nexpr, int deep, uint32_t *bits)
+{
+    if (deep)
+        rl_coverage_launch<SIDE, rl_mem_stack, 1>(a, nexpr, bits);
+    else if (a->per_thread == 4)
+        rl_coverage_launch<SIDE, rl_reg_stack, 4>(a, nexpr, bits);
+    else if (a->per_thread == 2)
+        rl_coverage_launch<SIDE, rl_reg_stack, 2>(a, nexpr, bits);
+    else
+        rl_coverage_launch<SIDE, rl_reg_stack, 1>(a, nexpr, bits);
 }
 
 extern "C" int rl_gpu_coverage(const rl_gpu_launch *a, int side, int nexpr, int deep,
                                uint32_t *bits, dm_err *err)
 {
     if (side == RL_SIDE_A)
-        deep ? rl_coverage_launch<RL_SIDE_A, rl_mem_stack>(a, nexpr, bits)
-             : rl_coverage_launch<RL_SIDE_A, rl_reg_stack>(a, nexpr, bits);
+        rl_coverage_side<RL_SIDE_A>(a, nexpr, deep, bits);
     else
-        deep ? rl_coverage_launch<RL_SIDE_C, rl_mem_stack>(a, nexpr, bits)
-             : rl_coverage_launch<RL_SIDE_C, rl_reg_stack>(a, nexpr, bits);
+        rl_coverage_side<RL_SIDE_C>(a, nexpr, deep, bits);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }
 
@@ -218,10 +280,14 @@ extern "C" int rl_gpu_fitness(const rl_gpu_launch *a, int nrules, const uint32_t
 extern "C" int rl_gpu_max_block(void)
 {
     int most = 1024;
-    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_reg_stack>, most);
-    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack>, most);
-    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_mem_stack>, most);
-    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_mem_stack>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_reg_stack, 1>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack, 1>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_reg_stack, 2>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack, 2>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_reg_stack, 4>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack, 4>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_mem_stack, 1>, most);
+    most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_mem_stack, 1>, most);
     most = dm_kernel_max_block(rl_reduction_kernel, most);
     most = dm_kernel_max_block(rl_fitness_kernel, most);
     return most / 32 * 32;

@@ -1,8 +1,8 @@
 /* rl_gpu.h - the rules workload's GPU kernels (rl_gpu.cu; Cano, Luna & Ventura 2013,
  * Sect. 5, Listings 1-3) and the plan that cuts a rule set into chunks whose expressions
- * fit constant memory (rl_gpu_plan.c). coverage: a thread per (expression, instance) on a
- * 2-D grid, the expressions' RPN in constant memory, each token's truth on each instance
- * written as a bit, a warp's 32 instances to a 32-bit word, rows padded to 128 bytes;
+ * fit constant memory (rl_gpu_plan.c). coverage: a thread per (expression, 1, 2 or 4
+ * instances) on a 2-D grid, the expressions' RPN in constant memory, each token's truth
+ * on each instance written as a bit, a warp's 32 instances to a 32-bit word, rows padded to 128 bytes;
  * reduction: each token's support from its row, per-thread partial sums then one pass;
  * fitness: each rule's contingency table from its antecedent's and consequent's last rows
  * and the five measures (rl_measures.h), an rl_rule_result a rule in one array. */
@@ -30,6 +30,8 @@ enum { RL_SIDE_A = 0, RL_SIDE_C = 1, RL_SIDES = 2 };
  * of bytes in local memory, RL_GPU_DEEP deep (an expression of n tokens needs at most
  * (n + 1) / 2). */
 #define RL_GPU_SHALLOW 64
+/* Instances a coverage thread takes (rl_gpu_launch.per_thread) unless told otherwise. */
+#define RL_GPU_PER_THREAD 4
 #define RL_GPU_DEEP ((RL_GPU_CHUNK_TOKENS + 1) / 2)
 
 /* Rules [r0, r0 + nrules) of a plan: each side's tokens are tok[side][tok0[side] ..
@@ -71,6 +73,7 @@ typedef struct rl_gpu_launch {
     int64_t words; /* 32-bit words of a token's bit row: ceil(n / 32) */
     int64_t row;   /* words from one token's row to the next (words padded to 32) */
     int block;     /* threads per block */
+    int per_thread; /* coverage: instances a thread takes, 1, 2 or 4 */
     void *stream;  /* cudaStream_t */
 } rl_gpu_launch;
 

@@ -1,7 +1,7 @@
 /* test_gpu_rules.c - the rules workload's GPU variants (serial, concurrent) against the
  * one-thread CPU reference, count for count and token support for token support, at
- * block sizes 32 to 1024: synthetic tables of 1 to 2.1 million instances (odd counts, off
- * multiples of 32, more runs of a block than a grid's height), rule sets beyond one
+ * block sizes 32 to 1024 and 1, 2 or 4 instances a coverage thread: synthetic tables of
+ * 1 to 2.1 million instances (odd counts, off multiples of 32, more runs of a block than a grid's height), rule sets beyond one
  * constant-memory chunk (by rules and by tokens), expressions deeper than a register's
  * stack, categorical columns from a file (and the shared Abalone table when present),
  * Poker hands; then the stages each run records, measures bit for bit, and an expression
@@ -54,10 +54,12 @@ static void open_ds(const char *generator, const char *path, const dm_point *pt,
         fail_msg("dataset %s: %s", path ? path : generator, err.msg);
 }
 
-/* Every GPU variant at each block size (blocks[0..nblocks)) on pt's problem over ds. */
+/* Every GPU variant at each block size (blocks[0..nblocks)) and each number of instances a
+ * coverage thread takes on pt's problem over ds. */
 static void check_blocks(gpu_fixture *f, check_cases *c, const dm_point *pt,
                          const dm_dataset *ds, const int *blocks, int nblocks)
 {
+    static const int per_thread[] = {1, 2, 4};
     dm_err err = {0};
     void *ref;
     if (rules_workload.reference(ds, pt, &ref, &err))
@@ -65,13 +67,15 @@ static void check_blocks(gpu_fixture *f, check_cases *c, const dm_point *pt,
     for (const dm_variant *v = rules_workload.variants; v->name; v++) {
         if (!v->needs_gpu)
             continue;
-        for (int b = 0; b < nblocks; b++) {
-            dm_point vp;
-            assert_int_equal(registry_point_defaults(&rules_workload, v, &vp, &err), 0);
-            copy_problem(&vp, pt);
-            set_int(&vp, "block", blocks[b]);
-            check_variant(c, &f->ex, &rules_workload, v, &vp, ds, ref);
-        }
+        for (int b = 0; b < nblocks; b++)
+            for (int k = 0; k < 3; k++) {
+                dm_point vp;
+                assert_int_equal(registry_point_defaults(&rules_workload, v, &vp, &err), 0);
+                copy_problem(&vp, pt);
+                set_int(&vp, "block", blocks[b]);
+                set_int(&vp, "per_thread", per_thread[k]);
+                check_variant(c, &f->ex, &rules_workload, v, &vp, ds, ref);
+            }
     }
     rules_workload.reference_free(ref);
 }

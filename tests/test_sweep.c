@@ -1,7 +1,8 @@
 /* test_sweep.c - sweep matrix files with the real membw workload: each axis form, zip,
  * defaults, the stable point order, constraints (device properties from a fake device),
- * pruning by supports(), command-line overrides, and every load error with its exact
- * "LINE:COL" and the key phrase of its message. */
+ * pruning by supports(), command-line overrides, every load error with its exact "LINE:COL"
+ * and the key phrase of its message; and every sweep file of sweeps/ loads and expands. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -799,6 +800,46 @@ static void sweep_text_must_be_utf8(void **state)
     parse_fails(HEAD "name: \xf4\x90\x80\x80\n", "3:7", "byte 0xf4 is not UTF-8 text");
 }
 
+/* Every sweep file of the repository loads and expands, with no GPU and on a stand-in
+ * H100 (the device constraints then judged), and keeps some point on it. */
+static void every_sweep_of_the_repository_loads_and_expands(void **state)
+{
+    (void)state;
+    const char *dir = DM_SOURCE_DIR "/sweeps";
+    dm_device h100 = {.name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .sms = 132,
+                      .mem_bytes = (int64_t)80 << 30, .l2_bytes = 50 << 20,
+                      .max_threads_per_block = 1024, .max_threads_per_sm = 2048,
+                      .warp_size = 32, .regs_per_block = 65536, .regs_per_sm = 65536,
+                      .max_blocks_per_sm = 32, .smem_per_block = 49152,
+                      .smem_per_block_optin = 232448, .smem_per_sm = 233472,
+                      .sm_clock_khz = 1980000, .mem_clock_khz = 2619000,
+                      .mem_bus_bits = 5120};
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *ent; (ent = readdir(d)) != NULL;) {
+        size_t len = strlen(ent->d_name);
+        if (len < 6 || strcmp(ent->d_name + len - 5, ".yaml") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+        for (int gpu = 0; gpu < 2; gpu++) {
+            dm_sweep *s = NULL;
+            dm_expansion e = {0};
+            dm_err err = {0};
+            if (sweep_load(path, &s, &err) || sweep_expand(s, gpu ? &h100 : NULL, &e, &err))
+                fail_msg("%s: %s", ent->d_name, err.msg);
+            if (gpu && e.n_pruned == e.n)
+                fail_msg("%s: every point is pruned on an H100", ent->d_name);
+            sweep_expansion_free(&e);
+            sweep_free(s);
+        }
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 30);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -850,6 +891,7 @@ int main(void)
         T(one_point_takes_the_last_assignment_of_a_name),
         T(one_point_errors_name_the_assignment),
         T(one_point_refused_by_supports_says_why),
+        cmocka_unit_test(every_sweep_of_the_repository_loads_and_expands),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,8 +30,6 @@ enum { RL_SIDE_A = 0, RL_SIDE_C = 1, RL_SIDES = 2 };
  * of bytes in local memory, RL_GPU_DEEP deep (an expression of n tokens needs at most
  * (n + 1) / 2). */
 #define RL_GPU_SHALLOW 64
-/* Instances a coverage thread takes (rl_gpu_launch.per_thread) unless told otherwise. */
-#define RL_GPU_PER_THREAD 4
 #define RL_GPU_DEEP ((RL_GPU_CHUNK_TOKENS + 1) / 2)
 
 /* Rules [r0, r0 + nrules) of a plan: each side's tokens are tok[side][tok0[side] ..

@@ -181,7 +181,7 @@ int rl_gpu_open(const rl_table *t, const dm_point *pt, int concurrent, int block
     const int64_t words = (t->n + 31) / 32;
     g->la = (rl_gpu_launch){.n = t->n, .pitch = (t->n + 31) / 32 * 32, .words = words,
                             .row = (words + 31) / 32 * 32, .block = block,
-                            .per_thread = RL_GPU_PER_THREAD};
+                            .per_thread = (int)dm_point_int(pt, "per_thread")};
     if (rl_upload_table(g, t, err) || rl_gpu_buffers(g, err)) {
         rl_gpu_free(g);
         return DM_ERUNTIME;

@@ -53,9 +53,15 @@ static void rl_cpu_teardown(void *state)
 /* ---- serial, concurrent ------------------------------------------------------------ */
 
 /* Refuses a block that is not whole warps (the coverage kernel's ballots need them) or
- * that the device or the kernels' registers do not allow. */
+ * that the device or the kernels' registers do not allow, and a per_thread the coverage
+ * kernel is not built for. */
 static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
+    if (dm_point_int(pt, "per_thread") == 3) {
+        snprintf(why, n, "per_thread 3: the coverage kernel takes 1, 2 or 4 instances a "
+                 "thread");
+        return 1;
+    }
     return dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
 }
 
@@ -133,6 +139,9 @@ static const dm_param_spec rl_gpu_params[] = {
     {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",
      .help = "threads per block of the kernels, a multiple of 32 (the paper chose 256 of "
              "128, 256 and 512 by occupancy)"},
+    {.name = "per_thread", .type = DM_P_INT, .def = "4", .allowed = "1..4",
+     .help = "instances each coverage thread interprets a token for: 1 (the paper's thread "
+             "per instance), 2 or 4 (a token decoded once for them)"},
     {0},
 };
 

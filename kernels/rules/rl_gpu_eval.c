@@ -160,6 +160,15 @@ static int rl_gpu_buffers(rl_gpu_eval *g, dm_err *err)
     return 0;
 }
 
+/* pt's "read": auto, shared or global. */
+static rl_gpu_read rl_read_param(const dm_point *pt)
+{
+    const char *r = dm_point_str(pt, "read");
+    return strcmp(r, "shared") == 0 ? RL_READ_SHARED
+           : strcmp(r, "global") == 0 ? RL_READ_GLOBAL
+                                      : RL_READ_AUTO;
+}
+
 int rl_gpu_open(const rl_table *t, const dm_point *pt, int concurrent, int block, void *stream,
                 rl_gpu_eval **out, dm_err *err)
 {
@@ -181,10 +190,12 @@ int rl_gpu_open(const rl_table *t, const dm_point *pt, int concurrent, int block
     const int64_t words = (t->n + 31) / 32;
     g->la = (rl_gpu_launch){.n = t->n, .pitch = (t->n + 31) / 32 * 32, .words = words,
                             .row = (words + 31) / 32 * 32, .block = block,
-                            .per_thread = (int)dm_point_int(pt, "per_thread")};
-    if (rl_upload_table(g, t, err) || rl_gpu_buffers(g, err)) {
+                            .per_thread = (int)dm_point_int(pt, "per_thread"),
+                            .attrs = t->ncols, .read = rl_read_param(pt)};
+    if ((rc = rl_gpu_read_resolve(&g->la, err)) != 0 ||
+        (rc = rl_upload_table(g, t, err)) != 0 || (rc = rl_gpu_buffers(g, err)) != 0) {
         rl_gpu_free(g);
-        return DM_ERUNTIME;
+        return rc;
     }
     g->la.table = g->d_table;
     g->out.t = t;

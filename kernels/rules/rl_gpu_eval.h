@@ -18,8 +18,10 @@ typedef struct rl_gpu_eval rl_gpu_eval;
 
 /* Makes *g: pt's rule set (rl_point_rules) on t, uploaded, its buffers, streams and
  * events; block threads a block (a multiple of 32); the engine's stream (a
- * cudaStream_t) ends every run, so its events time it. Returns 0; DM_EINPUT for a rule
- * set that does not check against t or an expression longer than a chunk holds;
+ * cudaStream_t) ends every run, so its events time it; pt's per_thread and read say
+ * how coverage runs (read auto made shared or global, rl_gpu_read_resolve). Returns 0;
+ * DM_EINPUT for a rule set that does not check against t, an expression longer than a
+ * chunk holds, or read=shared whose tile does not fit shared memory;
  * DM_ERUNTIME with err set (a CUDA failure, no memory). *g is then NULL. */
 int rl_gpu_open(const rl_table *t, const dm_point *pt, int concurrent, int block, void *stream,
                 rl_gpu_eval **g, dm_err *err);

@@ -237,6 +237,21 @@ int ep_point_mine_spec(const dm_point *pt, ep_mine_spec *spec, dm_err *err)
     return ep_mine_spec_check(spec, err);
 }
 
+int ep_point_work(const ep_stream *s, const dm_point *pt, int *mine, ep_mine_spec *spec,
+                  ep_mine_result *m, dm_err *err)
+{
+    *mine = dm_point_int(pt, "support") > 0;
+    if (*mine)
+        return ep_point_mine_spec(pt, spec, err);
+    int rc = ep_candidates(s, pt, &m->eps, &m->n, err);
+    if (rc)
+        return rc;
+    if (!(m->counts = calloc((size_t)(m->n ? m->n : 1), sizeof *m->counts)))
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64 " counts",
+                          m->n);
+    return 0;
+}
+
 ep_result ep_result_of(const ep_stream *s, const ep_mine_result *m)
 {
     return (ep_result){.s = s, .eps = m->eps, .n = m->n, .counts = m->counts,
@@ -254,25 +269,14 @@ int ep_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *e
     const ep_data *d = ds->data;
     ep_ref *r = calloc(1, sizeof *r);
     ep_count_ctx ctx = {.s = &d->s, .iv = ep_point_interval(pt)};
-    int rc;
+    ep_mine_spec spec;
+    int rc, mine;
     if (!r)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
-    if (dm_point_int(pt, "support") > 0) {
-        ep_mine_spec spec;
-        if ((rc = ep_point_mine_spec(pt, &spec, err)) != 0 ||
-            (rc = ep_mine(&d->s, &spec, ep_count_cb, &ctx, &r->m, err)) != 0)
-            goto fail;
-    } else {
-        if ((rc = ep_candidates(&d->s, pt, &r->m.eps, &r->m.n, err)) != 0)
-            goto fail;
-        if (!(r->m.counts = malloc((size_t)(r->m.n ? r->m.n : 1) * sizeof *r->m.counts))) {
-            rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64 " counts",
-                            r->m.n);
-            goto fail;
-        }
-        if ((rc = ep_count_cb(&ctx, r->m.eps, r->m.n, r->m.counts, err)) != 0)
-            goto fail;
-    }
+    if ((rc = ep_point_work(&d->s, pt, &mine, &spec, &r->m, err)) != 0 ||
+        (rc = mine ? ep_mine(&d->s, &spec, ep_count_cb, &ctx, &r->m, err)
+                   : ep_count_cb(&ctx, r->m.eps, r->m.n, r->m.counts, err)) != 0)
+        goto fail;
     r->r = ep_result_of(&d->s, &r->m);
     *ref = r;
     return 0;

@@ -65,6 +65,11 @@ int ep_point_check(const dm_point *pt, char *why, size_t n);
  * gaps (ep_point_gaps) applied per link position or, with links=any or one gap, as the
  * set I. Returns 0, or DM_EINPUT for bad gaps or as ep_mine_spec_check. */
 int ep_point_mine_spec(const dm_point *pt, ep_mine_spec *spec, dm_err *err);
+/* What pt asks of a variant on s: with support > 0, *mine 1 and its mining in spec
+ * (ep_point_mine_spec); else *mine 0 and its episodes (ep_candidates) in m, with counts
+ * zeroed. Returns 0, DM_EINPUT as those do, or DM_ERUNTIME without memory. */
+int ep_point_work(const ep_stream *s, const dm_point *pt, int *mine, ep_mine_spec *spec,
+                  ep_mine_result *m, dm_err *err);
 /* The ep_result over m's episodes and counts on s, with m's levels when it mined. */
 ep_result ep_result_of(const ep_stream *s, const ep_mine_result *m);
 

@@ -51,21 +51,11 @@ static int ep_cpu_prepare(const dm_dataset *ds, const dm_point *pt, int mt, int 
     s->s = &d->s;
     s->ctx = (ep_count_ctx){.s = &d->s, .iv = ep_point_interval(pt), .mt = mt,
                             .threads = mt ? (int)dm_point_int(pt, "threads") : 1};
-    s->mine = dm_point_int(pt, "support") > 0;
-    if (s->mine) {
-        if (ep_point_mine_spec(pt, &s->spec, err) != 0)
-            goto fail;
-        if (twopass) {
-            s->spec.bound = ep_bound_cb;
-            s->spec.bound_ctx = &s->ctx;
-        }
-    } else {
-        if (ep_candidates(&d->s, pt, &s->m.eps, &s->m.n, err) != 0)
-            goto fail;
-        if (!(s->m.counts = calloc((size_t)(s->m.n ? s->m.n : 1), sizeof *s->m.counts))) {
-            dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
-            goto fail;
-        }
+    if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err) != 0)
+        goto fail;
+    if (s->mine && twopass) {
+        s->spec.bound = ep_bound_cb;
+        s->spec.bound_ctx = &s->ctx;
     }
     s->out = ep_result_of(&d->s, &s->m);
     *state = s;
@@ -393,18 +383,14 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
     s->s = st;
     s->kernel = kernel;
     s->twopass = twopass;
-    s->mine = dm_point_int(pt, "support") > 0;
-    if (s->mine ? ep_point_mine_spec(pt, &s->spec, err)
-                : ep_candidates(st, pt, &s->m.eps, &s->m.n, err))
+    if (ep_point_work(st, pt, &s->mine, &s->spec, &s->m, err))
         goto fail;
     if (s->mine && twopass) {
         s->spec.bound = ep_gpu_bound_cb;
         s->spec.bound_ctx = s;
     }
-    if ((!s->mine && !(s->m.counts = calloc((size_t)(s->m.n ? s->m.n : 1),
-                                             sizeof *s->m.counts))) ||
-        ep_by_type_build(st, &by) != 0) {
-        dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
+    if (ep_by_type_build(st, &by) != 0) {
+        dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the stream by type");
         goto fail;
     }
     double margin = ep_stream_margin(st, s->m.eps, s->m.n);

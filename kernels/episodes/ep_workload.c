@@ -366,6 +366,20 @@ int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err)
     return 0;
 }
 
+/* Adds the facts of one pass over several GPUs at level group g: phase's per_gpu,
+ * transfer_s and kernel_s. */
+static void ep_facts_split(dm_fact *f, int max, int *n, const char *g, const char *phase,
+                           const ep_split_pass *p)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s_per_gpu", phase);
+    dm_fact_add(f, max, n, g, name, (double)p->per_gpu, NULL);
+    snprintf(name, sizeof name, "%s_transfer_s", phase);
+    dm_fact_add(f, max, n, g, name, p->transfer_s, "s");
+    snprintf(name, sizeof name, "%s_kernel_s", phase);
+    dm_fact_add(f, max, n, g, name, p->kernel_s, "s");
+}
+
 int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
 {
     const ep_result *o = out;
@@ -387,6 +401,10 @@ int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
         if (lv->survivors >= 0)
             dm_fact_add(f, max, &n, g, "bound_s", lv->bound_s, "s");
         dm_fact_add(f, max, &n, g, "count_s", lv->count_s, "s");
+        if (o->split && lv->survivors >= 0)
+            ep_facts_split(f, max, &n, g, "bound", &o->split[i].bound);
+        if (o->split)
+            ep_facts_split(f, max, &n, g, "count", &o->split[i].count);
     }
     return n;
 }

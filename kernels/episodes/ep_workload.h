@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "episodes/ep_mine.h"
+#include "episodes/ep_split.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,7 +24,9 @@ typedef struct ep_data {
 /* The episodes of a point and their counts: what a variant's output() gives and the
  * reference holds. counts[i] is the count of eps[i]. A point with support > 0 mines:
  * eps are then the frequent episodes of every level, and levels[0..nlevels) what each
- * level did (ep_mine), for storage; else nlevels is 0 and levels NULL. */
+ * level did (ep_mine), for storage; else nlevels is 0 and levels NULL. A mining over
+ * several GPUs (multigpu) also gives split[i], what its GPUs did at levels[i]; NULL
+ * otherwise. */
 typedef struct ep_result {
     const ep_stream *s;
     const ep_episode *eps;
@@ -31,6 +34,7 @@ typedef struct ep_result {
     const int64_t *counts;
     int nlevels;
     const ep_mine_level *levels;
+    const ep_split_level *split;
 } ep_result;
 
 /* The episodes pt counts on s: those of its episodes file (ep_episodes_load), or its
@@ -87,8 +91,11 @@ int ep_compare(const void *ref, const void *out, const dm_point *pt, char *why, 
 int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);
 /* A mining run's facts, level by level ("level 3"): candidates; with a pre-elimination
  * its survivors and the fraction eliminated; the frequent episodes; the wall time of
- * generating the candidates, of the pre-elimination and of counting. None when the point
- * counts without mining. */
+ * generating the candidates, of the pre-elimination and of counting; over several GPUs
+ * (split), for the count and any pre-elimination, the most episodes one GPU took
+ * (count_per_gpu, bound_per_gpu) and the longest any took to move them and their counts
+ * (count_transfer_s, bound_transfer_s) and to count them (count_kernel_s,
+ * bound_kernel_s). None when the point counts without mining. */
 int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max);
 
 #ifdef __cplusplus

@@ -4,14 +4,15 @@
  * column); cpu-twopass mines as cpu-mt with PreElim's bound first, across the cores.
  * ptpe, mtpe and preelim are the papers' GPU kernels (ep_gpu.cu), hybrid picks ptpe or
  * mtpe by the number of episodes, twopass mines with PreElim's bound first; each counts a
- * level's episodes or mines level-wise (support > 0), on one GPU (ep_gpu_count.c).
- * Multi-GPU comes next (issue 12). */
+ * level's episodes or mines level-wise (support > 0), on one GPU (ep_gpu_count.c);
+ * multigpu splits each level over several (ep_multigpu.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include <cuda_runtime.h>
 
 #include "ep_gpu_count.h"
+#include "ep_multigpu.h"
 #include "fits.h"
 #include "tuned.h"
 
@@ -340,6 +341,17 @@ static const dm_param_spec ep_hybrid_params[] = {
     { 0 },
 };
 
+static const dm_param_spec ep_multigpu_params[] = {
+    { .name = "gpus", .type = DM_P_INT, .def = "1", .allowed = "1..16",
+      .help = "GPUs each level's candidates are split over, the run's first ones "
+              "(dmbench run --devices)" },
+    EP_BLOCK_PARAM,
+    { .name = "counting", .type = DM_P_ENUM, .def = "twopass", .allowed = "ptpe|twopass",
+      .help = "each GPU's counting: ptpe, PTPE on its slice; twopass, PreElim's bound on "
+              "its slice, then PTPE on its slice of the survivors (the journal's)" },
+    { 0 },
+};
+
 /* Refuses an ill-posed problem (ep_point_check). */
 static int ep_cpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
@@ -467,6 +479,11 @@ static const dm_variant ep_variants[] = {
       .supports = ep_preelim_supports,
       .setup = ep_preelim_setup, .run = ep_gpu_run, .output = ep_gpu_output,
       .teardown = ep_gpu_teardown },
+    { .name = "multigpu", .description = "mining over several GPUs: each level's candidates "
+                                         "split evenly, PTPE or two-pass on each GPU",
+      .needs_gpu = 1, .multi_gpu = 1, .params = ep_multigpu_params,
+      .supports = ep_gpu_supports, .setup = ep_multigpu_setup, .run = ep_multigpu_run,
+      .output = ep_multigpu_output, .teardown = ep_multigpu_teardown },
     { 0 },
 };
 

@@ -255,6 +255,11 @@ int ep_gpu_batch(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn 
     return 0;
 }
 
+int ep_gpu_run_batch(ep_gpu_counter *c, dm_err *err)
+{
+    return c->batch_kernel(&c->la, err);
+}
+
 int ep_gpu_fetch(ep_gpu_counter *c, int64_t *counts, dm_err *err)
 {
     unsigned long long overflow = 0;
@@ -278,7 +283,7 @@ int ep_gpu_fetch(ep_gpu_counter *c, int64_t *counts, dm_err *err)
 int ep_gpu_count(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn kernel,
                  int64_t *counts, dm_err *err)
 {
-    return ep_gpu_batch(c, eps, n, kernel, err) || c->batch_kernel(&c->la, err)
+    return ep_gpu_batch(c, eps, n, kernel, err) || ep_gpu_run_batch(c, err)
                ? err->code
                : ep_gpu_fetch(c, counts, err);
 }

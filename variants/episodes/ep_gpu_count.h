@@ -69,6 +69,9 @@ void ep_gpu_counter_close(ep_gpu_counter *c);
  * DM_ERUNTIME with err set. */
 int ep_gpu_batch(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn kernel,
                  dm_err *err);
+/* Launches the batch ep_gpu_batch readied; asynchronous. Returns 0, or DM_ERUNTIME with
+ * err set. */
+int ep_gpu_run_batch(ep_gpu_counter *c, dm_err *err);
 /* Copies the batch's counts to counts and checks the lists held. Synchronises. */
 int ep_gpu_fetch(ep_gpu_counter *c, int64_t *counts, dm_err *err);
 /* Counts eps[0..n) into counts with kernel (NULL: hybrid's choice): batch, launch, fetch.

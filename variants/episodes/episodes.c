@@ -222,7 +222,7 @@ static int ep_gpu_run(void *state, dm_err *err)
 {
     ep_gpu_state *s = state;
     if (!s->mine)
-        return s->c.batch_kernel(&s->c.la, err);
+        return ep_gpu_run_batch(&s->c, err);
     ep_mine_result_free(&s->m);
     int rc = ep_mine(s->c.s, &s->spec, ep_gpu_count_cb, s, &s->m, err);
     s->out = ep_result_of(s->c.s, &s->m);

@@ -425,6 +425,39 @@ static void gpu_lists_must_fit_shared_memory(void **state)
     assert_int_equal(pt.variant->supports(&pt, NULL, why, sizeof why), 0);
 }
 
+/* multigpu splits each level over the run's GPUs: a point asking more than the run has
+ * (a run without a list of GPUs has its one device) fails setup, naming both, before any
+ * GPU is touched; its lists must fit a block as PTPE's. */
+static void multigpu_asks_no_more_gpus_than_the_run_has(void **state)
+{
+    (void)state;
+    dm_device dev = { .max_threads_per_block = 1024, .smem_per_block_optin = 232448 };
+    const dm_device *const gpus[] = { &dev, &dev };
+    const char *set[] = { "seconds=2", "level=3", "support=40" };
+    const char *three[] = { "seconds=2", "level=3", "support=40", "gpus=3" };
+    const char *wide[] = { "level=5", "block=1024" };
+    char why[512] = "";
+    dm_point pt;
+    dm_dataset ds;
+    void *ref, *st = NULL;
+    dm_err err = { 0 };
+    open_sym26(&pt, set, 3, &ds, &ref);
+    variant_point("multigpu", &pt, three, 4);
+    assert_true(pt.variant->multi_gpu);
+    const dm_exec one = { .device = &dev }, two = { .device = &dev, .gpus = gpus, .ngpus = 2 };
+    assert_int_equal(pt.variant->setup(&one, &ds, &pt, &st, &err), DM_EINPUT);
+    assert_string_equal(err.msg, "multigpu: the point asks 3 GPUs, and the run has 1 "
+                                 "(dmbench run --devices)");
+    assert_int_equal(pt.variant->setup(&two, &ds, &pt, &st, &err), DM_EINPUT);
+    assert_non_null(strstr(err.msg, "asks 3 GPUs, and the run has 2"));
+    assert_null(st);
+    variant_point("multigpu", &pt, wide, 2);
+    assert_int_equal(pt.variant->supports(&pt, &dev, why, sizeof why), 1);
+    assert_non_null(strstr(why, "262144 for block 1024"));
+    ep_reference_free(ref);
+    ep_dataset_close(&ds);
+}
+
 /* `dmbench run` of a mining sweep stores each point's facts: per level its candidates,
  * frequent episodes and phase times, as the last timed run gave them. */
 static void mining_sweep_stores_facts_per_level(void **state)
@@ -492,6 +525,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(mine_flags_refuse_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(mining_sweep_stores_facts_per_level, setup, teardown),
         cmocka_unit_test(gpu_lists_must_fit_shared_memory),
+        cmocka_unit_test(multigpu_asks_no_more_gpus_than_the_run_has),
         cmocka_unit_test_setup_teardown(run_with_an_unreadable_episodes_file_leaves_nothing,
                                         setup, teardown),
     };

@@ -4,7 +4,10 @@
  * reading the whole stream or only each episode's types,
  * MTPE cut into 1 to 1024 segments (or as many as fill the card) with 1 to 16 machines,
  * hybrid at its own switch point and at each extreme, PreElim on the relaxed problem
- * (and the others there too). Exits 77 (skip) without a GPU. */
+ * (and the others there too); multigpu on one GPU and, where the machine has two, on
+ * both, mining Sym26 with PTPE and two-pass on each GPU, its facts giving each GPU's
+ * share. Exits 77 (skip) without a GPU. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,7 +45,7 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
     if (episodes_workload.reference(ds, pt, &ref, &err))
         fail_msg("reference: %s", err.msg);
     for (const dm_variant *v = episodes_workload.variants; v->name; v++) {
-        if (!v->needs_gpu)
+        if (!v->needs_gpu || v->multi_gpu) /* multigpu: test_multigpu_* */
             continue;
         int hybrid = registry_param(&episodes_workload, v, "switch_at") != NULL;
         int mtpe = !hybrid && registry_param(&episodes_workload, v, "segments") != NULL;
@@ -175,6 +178,127 @@ static void test_recorded_stream(void **state)
     check_end(&c, "sim-64-size20");
 }
 
+/* The value of fact name of level `level` among f[0..n), or NAN when there is none. */
+static double level_fact(const dm_fact *f, int n, int level, const char *name)
+{
+    char group[32];
+    snprintf(group, sizeof group, "level %d", level);
+    for (int i = 0; i < n; i++)
+        if (strcmp(f[i].group, group) == 0 && strcmp(f[i].name, name) == 0)
+            return f[i].value;
+    return NAN;
+}
+
+/* Mines pt with multigpu on ex, checks the answer against ref, and checks the facts of
+ * every level counted: each GPU was given its even share of the candidates (of the
+ * survivors, after a bound) and its transfers and kernel took time. */
+static void check_multigpu_facts(const dm_exec *ex, const dm_point *pt, const dm_dataset *ds,
+                                 const void *ref)
+{
+    dm_err err = {0};
+    char why[512], where[512];
+    void *st;
+    const void *out;
+    dm_fact f[DM_MAX_FACTS];
+    const int64_t gpus = dm_point_int(pt, "gpus");
+    dm_point_format(pt, where, sizeof where);
+    if (pt->variant->setup(ex, ds, pt, &st, &err) || pt->variant->run(st, &err) ||
+        pt->variant->output(st, &out, &err))
+        fail_msg("multigpu %s: %s", where, err.msg);
+    if (episodes_workload.compare(ref, out, pt, why, sizeof why))
+        fail_msg("multigpu %s: %s", where, why);
+    const int n = episodes_workload.facts(out, pt, f, DM_MAX_FACTS);
+    const int twopass = strcmp(dm_point_str(pt, "counting"), "twopass") == 0;
+    /* every level recorded but one whose generation gave no candidate */
+    for (int level = 1; level_fact(f, n, level, "candidates") > 0; level++) {
+        double counted = level_fact(f, n, level, twopass ? "survivors" : "candidates");
+        if (level_fact(f, n, level, "count_per_gpu") != ceil(counted / (double)gpus))
+            fail_msg("multigpu %s: level %d counted %g over %lld GPUs, %g on the busiest",
+                     where, level, counted, (long long)gpus,
+                     level_fact(f, n, level, "count_per_gpu"));
+        assert_true(counted == 0 || level_fact(f, n, level, "count_kernel_s") > 0);
+        assert_true(counted == 0 || level_fact(f, n, level, "count_transfer_s") > 0);
+        if (twopass)
+            assert_true(level_fact(f, n, level, "bound_kernel_s") > 0);
+    }
+    pt->variant->teardown(st);
+}
+
+/* multigpu at gpus on ex (whose run has those GPUs) against Algorithm 1 on Sym26 (10 s):
+ * mining to level 5 at support 20 (as test_sym26), exact and relaxed, with PTPE and
+ * two-pass on each GPU at blocks 32 and 128; every level-3 episode counted; and one
+ * episode, so that some GPUs get none. */
+static void check_multigpu(const dm_exec *ex, int gpus, const char *what)
+{
+    static const char *const countings[] = {"ptpe", "twopass"};
+    static const int blocks[] = {32, 128};
+    dm_err err = {0};
+    dm_point pt;
+    dm_dataset ds;
+    check_cases c;
+    const dm_variant *v = registry_variant(&episodes_workload, "multigpu", &err);
+    assert_non_null(v);
+    assert_true(v->multi_gpu);
+    assert_int_equal(registry_point_defaults(&episodes_workload, v, &pt, &err), 0);
+    set_real(&pt, "seconds", 10);
+    set_int(&pt, "gpus", gpus);
+    open_dataset(NULL, &pt, &ds);
+    check_begin(&c, NULL);
+    const struct {
+        int level;
+        int64_t support, count;
+        int relax;
+    } problems[] = {{5, 20, 0, 0}, {5, 20, 0, 1}, {3, 0, 0, 0}, {1, 0, 1, 0}};
+    for (size_t p = 0; p < sizeof problems / sizeof *problems; p++) {
+        void *ref;
+        set_int(&pt, "level", problems[p].level);
+        set_int(&pt, "support", problems[p].support);
+        set_int(&pt, "count", problems[p].count);
+        set_int(&pt, "relax", problems[p].relax);
+        if (episodes_workload.reference(&ds, &pt, &ref, &err))
+            fail_msg("reference: %s", err.msg);
+        for (int k = 0; k < 2; k++)
+            for (int b = 0; b < 2; b++) {
+                set_str(&pt, "counting", countings[k]);
+                set_int(&pt, "block", blocks[b]);
+                check_variant(&c, ex, &episodes_workload, v, &pt, &ds, ref);
+                if (problems[p].support > 0)
+                    check_multigpu_facts(ex, &pt, &ds, ref);
+            }
+        episodes_workload.reference_free(ref);
+    }
+    episodes_workload.dataset_close(&ds);
+    check_end(&c, what);
+}
+
+/* multigpu on the fixture's GPU, as `dmbench mine` and a run without --devices give it
+ * (no list of GPUs: the one device). */
+static void test_multigpu_one_gpu(void **state)
+{
+    gpu_fixture *f = *state;
+    check_multigpu(&f->ex, 1, "multigpu gpus=1");
+}
+
+/* multigpu on two GPUs, as `dmbench run --devices` gives them, and on the first of them;
+ * skipped where the machine has one. */
+static void test_multigpu_two_gpus(void **state)
+{
+    gpu_fixture *f = *state;
+    int n = 0;
+    dm_device second;
+    dm_err err = {0};
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 2) {
+        fprintf(stderr, "test_multigpu_two_gpus: %d GPU here, two needed: skipped\n", n);
+        skip();
+    }
+    if (device_query(1, &second, &err))
+        fail_msg("%s", err.msg);
+    const dm_device *const gpus[] = {&f->dev, &second};
+    const dm_exec ex = {.device = &f->dev, .stream = f->stream, .gpus = gpus, .ngpus = 2};
+    check_multigpu(&ex, 2, "multigpu gpus=2");
+    check_multigpu(&ex, 1, "multigpu gpus=1 of 2");
+}
+
 int main(void)
 {
     int n = 0;
@@ -185,6 +309,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sym26),
         cmocka_unit_test(test_recorded_stream),
+        cmocka_unit_test(test_multigpu_one_gpu),
+        cmocka_unit_test(test_multigpu_two_gpus),
     };
     gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);

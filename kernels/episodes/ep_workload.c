@@ -237,6 +237,21 @@ int ep_point_mine_spec(const dm_point *pt, ep_mine_spec *spec, dm_err *err)
     return ep_mine_spec_check(spec, err);
 }
 
+int ep_point_work(const ep_stream *s, const dm_point *pt, int *mine, ep_mine_spec *spec,
+                  ep_mine_result *m, dm_err *err)
+{
+    *mine = dm_point_int(pt, "support") > 0;
+    if (*mine)
+        return ep_point_mine_spec(pt, spec, err);
+    int rc = ep_candidates(s, pt, &m->eps, &m->n, err);
+    if (rc)
+        return rc;
+    if (!(m->counts = calloc((size_t)(m->n ? m->n : 1), sizeof *m->counts)))
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64 " counts",
+                          m->n);
+    return 0;
+}
+
 ep_result ep_result_of(const ep_stream *s, const ep_mine_result *m)
 {
     return (ep_result){.s = s, .eps = m->eps, .n = m->n, .counts = m->counts,
@@ -254,25 +269,14 @@ int ep_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *e
     const ep_data *d = ds->data;
     ep_ref *r = calloc(1, sizeof *r);
     ep_count_ctx ctx = {.s = &d->s, .iv = ep_point_interval(pt)};
-    int rc;
+    ep_mine_spec spec;
+    int rc, mine;
     if (!r)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
-    if (dm_point_int(pt, "support") > 0) {
-        ep_mine_spec spec;
-        if ((rc = ep_point_mine_spec(pt, &spec, err)) != 0 ||
-            (rc = ep_mine(&d->s, &spec, ep_count_cb, &ctx, &r->m, err)) != 0)
-            goto fail;
-    } else {
-        if ((rc = ep_candidates(&d->s, pt, &r->m.eps, &r->m.n, err)) != 0)
-            goto fail;
-        if (!(r->m.counts = malloc((size_t)(r->m.n ? r->m.n : 1) * sizeof *r->m.counts))) {
-            rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64 " counts",
-                            r->m.n);
-            goto fail;
-        }
-        if ((rc = ep_count_cb(&ctx, r->m.eps, r->m.n, r->m.counts, err)) != 0)
-            goto fail;
-    }
+    if ((rc = ep_point_work(&d->s, pt, &mine, &spec, &r->m, err)) != 0 ||
+        (rc = mine ? ep_mine(&d->s, &spec, ep_count_cb, &ctx, &r->m, err)
+                   : ep_count_cb(&ctx, r->m.eps, r->m.n, r->m.counts, err)) != 0)
+        goto fail;
     r->r = ep_result_of(&d->s, &r->m);
     *ref = r;
     return 0;
@@ -362,6 +366,20 @@ int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err)
     return 0;
 }
 
+/* Adds the facts of one pass over several GPUs at level group g: phase's per_gpu,
+ * transfer_s and kernel_s. */
+static void ep_facts_split(dm_fact *f, int max, int *n, const char *g, const char *phase,
+                           const ep_split_pass *p)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s_per_gpu", phase);
+    dm_fact_add(f, max, n, g, name, (double)p->per_gpu, NULL);
+    snprintf(name, sizeof name, "%s_transfer_s", phase);
+    dm_fact_add(f, max, n, g, name, p->transfer_s, "s");
+    snprintf(name, sizeof name, "%s_kernel_s", phase);
+    dm_fact_add(f, max, n, g, name, p->kernel_s, "s");
+}
+
 int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
 {
     const ep_result *o = out;
@@ -383,6 +401,10 @@ int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
         if (lv->survivors >= 0)
             dm_fact_add(f, max, &n, g, "bound_s", lv->bound_s, "s");
         dm_fact_add(f, max, &n, g, "count_s", lv->count_s, "s");
+        if (o->split && lv->survivors >= 0)
+            ep_facts_split(f, max, &n, g, "bound", &o->split[i].bound);
+        if (o->split)
+            ep_facts_split(f, max, &n, g, "count", &o->split[i].count);
     }
     return n;
 }

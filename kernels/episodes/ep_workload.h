@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "episodes/ep_mine.h"
+#include "episodes/ep_split.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,7 +24,9 @@ typedef struct ep_data {
 /* The episodes of a point and their counts: what a variant's output() gives and the
  * reference holds. counts[i] is the count of eps[i]. A point with support > 0 mines:
  * eps are then the frequent episodes of every level, and levels[0..nlevels) what each
- * level did (ep_mine), for storage; else nlevels is 0 and levels NULL. */
+ * level did (ep_mine), for storage; else nlevels is 0 and levels NULL. A mining over
+ * several GPUs (multigpu) also gives split[i], what its GPUs did at levels[i]; NULL
+ * otherwise. */
 typedef struct ep_result {
     const ep_stream *s;
     const ep_episode *eps;
@@ -31,6 +34,7 @@ typedef struct ep_result {
     const int64_t *counts;
     int nlevels;
     const ep_mine_level *levels;
+    const ep_split_level *split;
 } ep_result;
 
 /* The episodes pt counts on s: those of its episodes file (ep_episodes_load), or its
@@ -65,6 +69,11 @@ int ep_point_check(const dm_point *pt, char *why, size_t n);
  * gaps (ep_point_gaps) applied per link position or, with links=any or one gap, as the
  * set I. Returns 0, or DM_EINPUT for bad gaps or as ep_mine_spec_check. */
 int ep_point_mine_spec(const dm_point *pt, ep_mine_spec *spec, dm_err *err);
+/* What pt asks of a variant on s: with support > 0, *mine 1 and its mining in spec
+ * (ep_point_mine_spec); else *mine 0 and its episodes (ep_candidates) in m, with counts
+ * zeroed. Returns 0, DM_EINPUT as those do, or DM_ERUNTIME without memory. */
+int ep_point_work(const ep_stream *s, const dm_point *pt, int *mine, ep_mine_spec *spec,
+                  ep_mine_result *m, dm_err *err);
 /* The ep_result over m's episodes and counts on s, with m's levels when it mined. */
 ep_result ep_result_of(const ep_stream *s, const ep_mine_result *m);
 
@@ -82,8 +91,11 @@ int ep_compare(const void *ref, const void *out, const dm_point *pt, char *why, 
 int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);
 /* A mining run's facts, level by level ("level 3"): candidates; with a pre-elimination
  * its survivors and the fraction eliminated; the frequent episodes; the wall time of
- * generating the candidates, of the pre-elimination and of counting. None when the point
- * counts without mining. */
+ * generating the candidates, of the pre-elimination and of counting; over several GPUs
+ * (split), for the count and any pre-elimination, the most episodes one GPU took
+ * (count_per_gpu, bound_per_gpu) and the longest any took to move them and their counts
+ * (count_transfer_s, bound_transfer_s) and to count them (count_kernel_s,
+ * bound_kernel_s). None when the point counts without mining. */
 int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max);
 
 #ifdef __cplusplus

@@ -1,19 +1,18 @@
 /* episodes.c - the variants of frequent episode mining in spike trains (Cao et al.) and
  * the workload's table. cpu is Algorithm 1 over the point's episodes on one thread (the
  * papers' serial baseline); cpu-mt counts them across every core (the papers' CPU
- * column); cpu-twopass mines as cpu-mt with PreElim's bound first, across the cores. ptpe, mtpe and preelim are the papers' GPU kernels (ep_gpu.cu), hybrid picks
- * ptpe or mtpe by the number of episodes, twopass mines with PreElim's bound first; each
- * counts a level's episodes or mines level-wise (support > 0). Multi-GPU comes next
- * (issue 12). */
-#include <inttypes.h>
-#include <math.h>
+ * column); cpu-twopass mines as cpu-mt with PreElim's bound first, across the cores.
+ * ptpe, mtpe and preelim are the papers' GPU kernels (ep_gpu.cu), hybrid picks ptpe or
+ * mtpe by the number of episodes, twopass mines with PreElim's bound first; each counts a
+ * level's episodes or mines level-wise (support > 0), on one GPU (ep_gpu_count.c);
+ * multigpu splits each level over several (ep_multigpu.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include <cuda_runtime.h>
 
-#include "episodes/ep_gpu.h"
-#include "episodes/ep_workload.h"
+#include "ep_gpu_count.h"
+#include "ep_multigpu.h"
 #include "fits.h"
 #include "tuned.h"
 
@@ -51,21 +50,11 @@ static int ep_cpu_prepare(const dm_dataset *ds, const dm_point *pt, int mt, int 
     s->s = &d->s;
     s->ctx = (ep_count_ctx){.s = &d->s, .iv = ep_point_interval(pt), .mt = mt,
                             .threads = mt ? (int)dm_point_int(pt, "threads") : 1};
-    s->mine = dm_point_int(pt, "support") > 0;
-    if (s->mine) {
-        if (ep_point_mine_spec(pt, &s->spec, err) != 0)
-            goto fail;
-        if (twopass) {
-            s->spec.bound = ep_bound_cb;
-            s->spec.bound_ctx = &s->ctx;
-        }
-    } else {
-        if (ep_candidates(&d->s, pt, &s->m.eps, &s->m.n, err) != 0)
-            goto fail;
-        if (!(s->m.counts = calloc((size_t)(s->m.n ? s->m.n : 1), sizeof *s->m.counts))) {
-            dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
-            goto fail;
-        }
+    if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err) != 0)
+        goto fail;
+    if (s->mine && twopass) {
+        s->spec.bound = ep_bound_cb;
+        s->spec.bound_ctx = &s->ctx;
     }
     s->out = ep_result_of(&d->s, &s->m);
     *state = s;
@@ -119,48 +108,11 @@ static int ep_cpu_output(void *state, const void **out, dm_err *err)
 
 /* ---- ptpe, mtpe, hybrid, preelim, twopass ---------------------------------------------- */
 
-typedef int (*ep_gpu_fn)(const ep_gpu_launch *a, dm_err *err);
-
-/* An episode's place in a batch and the set of its types (ep_type_filter). */
-typedef struct ep_order {
-    uint64_t types;
-    int64_t i;
-} ep_order;
-
-static int ep_order_cmp(const void *a, const void *b)
-{
-    const ep_order *x = a, *y = b;
-    if (x->types != y->types)
-        return x->types < y->types ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
-/* What the GPU variants share: the stream on the device (uploaded once), device room for
- * a batch of episodes, their counts and MTPE's tuples (grown as batches need), and either
- * the point's episodes (counted by run, copied back by output) or its mining. */
+/* What a single-GPU variant holds: its GPU's counter (ep_gpu_count.h), its kernel, and
+ * either the point's episodes (counted by run, copied back by output) or its mining. */
 typedef struct ep_gpu_state {
-    cudaStream_t stream;
-    const dm_device *dev;
-    dm_point pt; /* a copy: run may outlive the caller's */
-    const ep_stream *s;
+    ep_gpu_counter c;
     ep_gpu_fn kernel;       /* NULL: hybrid, PTPE or MTPE by the batch (Algorithm 2) */
-    int twopass;            /* mining: PreElim before the exact count */
-    int read_auto;          /* read=auto: PTPE reads the stream, MTPE and PreElim by type */
-    int64_t *d_first, *d_pos;
-    int32_t *d_stype;
-    double *d_time, *d_stime;
-    ep_episode *d_eps;
-    int64_t *d_counts;
-    /* The batch in the order the device counts it (ep_gpu_order): h_eps[j] is episode
-     * order[j] of the caller's; h_counts receives the device's counts in that order. */
-    ep_episode *h_eps;
-    int64_t *h_counts;
-    ep_order *order;
-    ep_tuple *d_tuples;
-    unsigned long long *d_overflow;
-    int64_t cap_eps, cap_tuples;
-    ep_gpu_launch la;
-    ep_gpu_fn batch_kernel; /* what the batch in la runs */
     int mine;               /* support > 0 */
     ep_mine_spec spec;
     ep_mine_result m;       /* the point's episodes and counts, or what the mining found */
@@ -172,183 +124,9 @@ static void ep_gpu_teardown(void *state)
     ep_gpu_state *s = state;
     if (!s)
         return;
-    dm_gpu_free(s->stream, s->d_first);
-    dm_gpu_free(s->stream, s->d_pos);
-    dm_gpu_free(s->stream, s->d_time);
-    dm_gpu_free(s->stream, s->d_stime);
-    dm_gpu_free(s->stream, s->d_stype);
-    dm_gpu_free(s->stream, s->d_eps);
-    dm_gpu_free(s->stream, s->d_counts);
-    dm_gpu_free(s->stream, s->d_tuples);
-    dm_gpu_free(s->stream, s->d_overflow);
-    free(s->h_eps);
-    free(s->h_counts);
-    free(s->order);
+    ep_gpu_counter_close(&s->c);
     ep_mine_result_free(&s->m);
     free(s);
-}
-
-/* A new device buffer *dev of n bytes on s's stream, holding host's bytes unless host is
- * NULL (then zeroed). Returns 0, or DM_ERUNTIME with err set. */
-static int ep_gpu_upload(ep_gpu_state *s, const void *host, size_t n, void **dev, dm_err *err)
-{
-    if (dm_gpu_alloc(s->stream, n ? n : 1, dev, err))
-        return DM_ERUNTIME;
-    return host ? DM_CUDA(err, cudaMemcpyAsync(*dev, host, n, cudaMemcpyHostToDevice, s->stream))
-                : DM_CUDA(err, cudaMemsetAsync(*dev, 0, n, s->stream));
-}
-
-/* The most bytes of MTPE's tuples on the device at once: a batch of more episodes is
- * counted in passes (2^29 bytes hold 22 million tuples, a pass of 1365 episodes at R =
- * 1024 and K = 16, far more threads than the card runs at once). */
-#define EP_MTPE_TUPLE_BYTES ((int64_t)1 << 29)
-
-/* MTPE's segments for m episodes of k machines on dev: the smallest power of two that
- * gives every thread slot of the device two threads, at most 4096 and at most n. */
-static int64_t ep_mtpe_auto_segments(const dm_device *dev, int64_t m, int k, int64_t n)
-{
-    int64_t want = 2 * (int64_t)dev->sms * dev->max_threads_per_sm, r = 1;
-    while (r < 4096 && r < n && m * k * r < want)
-        r *= 2;
-    return r;
-}
-
-/* hybrid's switch point for episodes of `level` nodes at block threads on dev, their lists
- * of cap runs: the crossover fit of mtpe and ptpe over count by level for the card (else
- * its architecture family), rounded up; without one, the papers' Equation 2, MP x B_MP x
- * T_B (f(N) = 1: PTPE once the episodes fill every thread slot its occupancy allows). 0
- * when neither is known. */
-static int64_t ep_hybrid_switch_at(const dm_workload *w, const dm_device *dev, int level,
-                                   int block, int cap)
-{
-    const dm_crossover_fit *fit;
-    const char *how;
-    int blocks = 0;
-    dm_err err = {0};
-    if (crossover_lookup(w, dev, "mtpe", "ptpe", "count", "level", &fit, &how)) {
-        double at = ceil(crossover_fit_at(fit, (double)level));
-        return at < 1 ? 1 : (int64_t)at;
-    }
-    if (ep_gpu_ptpe_blocks_per_sm(block, level - 1, cap, &blocks, &err) != 0)
-        return 0;
-    return (int64_t)dev->sms * blocks * block;
-}
-
-/* Puts eps[0..n) (all of one level) on the device and readies la to count them with
- * kernel (NULL: hybrid's choice), growing the buffers as needed; asynchronous. Returns
- * 0, DM_EINPUT when an episode's lists would need more runs than a thread keeps, or
- * DM_ERUNTIME with err set. */
-static int ep_gpu_batch(ep_gpu_state *s, const ep_episode *eps, int64_t n, ep_gpu_fn kernel,
-                        dm_err *err)
-{
-    const dm_point *pt = &s->pt;
-    int level = 1, need = 1;
-    for (int64_t i = 0; i < n; i++) {
-        level = eps[i].n > level ? eps[i].n : level;
-        int runs = ep_runs_needed(&eps[i], s->la.ev.margin);
-        need = runs > need ? runs : need;
-        if (runs > EP_RUNS && kernel != ep_gpu_preelim) {
-            char name[EP_MAX_LEVEL * (EP_NAME_MAX + 4)];
-            ep_episode_format(s->s, &eps[i], name, sizeof name);
-            return dm_err_set(err, DM_EINPUT, "episode %s: a link's interval is too narrow "
-                              "for its window (lists would need more than %d runs); widen "
-                              "hi - lo", name, EP_RUNS);
-        }
-    }
-    s->la.lists = level - 1;
-    s->la.cap = ep_lists_cap(need);
-    if (kernel != ep_gpu_preelim &&
-        (size_t)s->la.lists * (size_t)s->la.cap * sizeof(ep_run) * (size_t)s->la.block >
-            s->la.smem_limit)
-        return dm_err_set(err, DM_EINPUT, "episodes of level %d with lists of %d runs need "
-                          "%zu bytes of shared memory a thread, more than a block of %d "
-                          "has (%zu bytes); use a smaller block", level, s->la.cap,
-                          (size_t)s->la.lists * (size_t)s->la.cap * sizeof(ep_run),
-                          s->la.block, s->la.smem_limit);
-    if (!kernel) {
-        int64_t at = s->mine ? 0 : dm_point_int(pt, "switch_at");
-        if (at == 0)
-            at = ep_hybrid_switch_at(pt->workload, s->dev, level, s->la.block, s->la.cap);
-        kernel = n > at ? ep_gpu_ptpe : ep_gpu_mtpe;
-    }
-    if (s->read_auto) /* PreElim (two-pass's bound) reads by type as MTPE */
-        s->la.ev.read = kernel == ep_gpu_ptpe ? EP_READ_STREAM : EP_READ_TYPES;
-    s->la.segments = s->la.machines = 0;
-    if (kernel == ep_gpu_mtpe) {
-        int64_t k = dm_point_int(pt, "machines"), r = dm_point_int(pt, "segments");
-        s->la.machines = (int)(k ? k : level);
-        s->la.segments = r ? r : ep_mtpe_auto_segments(s->dev, n, s->la.machines, s->s->n);
-    }
-    /* MTPE counts in passes whose tuples fit EP_MTPE_TUPLE_BYTES. */
-    int64_t per_episode = s->la.segments * s->la.machines;
-    s->la.chunk = per_episode ? EP_MTPE_TUPLE_BYTES / (int64_t)sizeof(ep_tuple) / per_episode
-                               : n;
-    s->la.chunk = s->la.chunk < 1 ? 1 : s->la.chunk;
-    int64_t tuples = (n < s->la.chunk ? n : s->la.chunk) * per_episode;
-    if (n > s->cap_eps) {
-        dm_gpu_free(s->stream, s->d_eps);
-        dm_gpu_free(s->stream, s->d_counts);
-        s->d_eps = NULL;
-        s->d_counts = NULL;
-        if (dm_gpu_alloc(s->stream, (size_t)n * sizeof *s->d_eps, (void **)&s->d_eps, err) ||
-            dm_gpu_alloc(s->stream, (size_t)n * sizeof *s->d_counts, (void **)&s->d_counts,
-                         err))
-            return DM_ERUNTIME;
-        free(s->h_eps);
-        free(s->h_counts);
-        free(s->order);
-        s->h_eps = malloc((size_t)n * sizeof *s->h_eps);
-        s->h_counts = malloc((size_t)n * sizeof *s->h_counts);
-        s->order = malloc((size_t)n * sizeof *s->order);
-        if (!s->h_eps || !s->h_counts || !s->order)
-            return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for a batch of "
-                              "%" PRId64, n);
-        s->cap_eps = n;
-    }
-    if (tuples > s->cap_tuples) {
-        dm_gpu_free(s->stream, s->d_tuples);
-        s->d_tuples = NULL;
-        if (dm_gpu_alloc(s->stream, (size_t)tuples * sizeof *s->d_tuples,
-                         (void **)&s->d_tuples, err))
-            return DM_ERUNTIME;
-        s->cap_tuples = tuples;
-    }
-    /* Episodes of one set of types side by side: a warp's threads then wait on the same
-     * events (a thread per episode steps its machine on its types' events, and the warp
-     * on every event any of its threads' types has). */
-    for (int64_t i = 0; i < n; i++)
-        s->order[i] = (ep_order){ .types = ep_type_filter(&eps[i]), .i = i };
-    qsort(s->order, (size_t)n, sizeof *s->order, ep_order_cmp);
-    for (int64_t j = 0; j < n; j++)
-        s->h_eps[j] = eps[s->order[j].i];
-    if (n && DM_CUDA(err, cudaMemcpyAsync(s->d_eps, s->h_eps, (size_t)n * sizeof *eps,
-                                          cudaMemcpyHostToDevice, s->stream)))
-        return DM_ERUNTIME;
-    s->la.eps = s->d_eps;
-    s->la.neps = n;
-    s->la.counts = s->d_counts;
-    s->la.tuples = s->d_tuples;
-    s->batch_kernel = kernel;
-    return 0;
-}
-
-/* Copies the batch's counts to counts and checks the lists held. Synchronises. */
-static int ep_gpu_fetch(ep_gpu_state *s, int64_t *counts, dm_err *err)
-{
-    unsigned long long overflow = 0;
-    if (DM_CUDA(err, cudaMemcpyAsync(s->h_counts, s->d_counts,
-                                     (size_t)s->la.neps * sizeof *counts,
-                                     cudaMemcpyDeviceToHost, s->stream)) ||
-        DM_CUDA(err, cudaMemcpyAsync(&overflow, s->d_overflow, sizeof overflow,
-                                     cudaMemcpyDeviceToHost, s->stream)) ||
-        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
-        return DM_ERUNTIME;
-    if (overflow)
-        return dm_err_set(err, DM_ERUNTIME, "episodes: %llu lists overflowed on the GPU, "
-                          "which the runs bound should have ruled out", overflow);
-    for (int64_t j = 0; j < s->la.neps; j++)
-        counts[s->order[j].i] = s->h_counts[j];
-    return 0;
 }
 
 /* Mining's callbacks: a level's candidates counted by the variant's kernel (hybrid's
@@ -357,22 +135,14 @@ static int ep_gpu_count_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t 
                            dm_err *err)
 {
     ep_gpu_state *s = ctx;
-    return ep_gpu_batch(s, eps, n, s->kernel, err) || s->batch_kernel(&s->la, err)
-               ? err->code
-               : ep_gpu_fetch(s, counts, err);
+    return ep_gpu_count(&s->c, eps, n, s->kernel, counts, err);
 }
 
 static int ep_gpu_bound_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
                            dm_err *err)
 {
     ep_gpu_state *s = ctx;
-    ep_read read = s->la.ev.read;
-    s->la.ev.read = EP_READ_TYPES;
-    int rc = ep_gpu_batch(s, eps, n, ep_gpu_preelim, err) || ep_gpu_preelim(&s->la, err)
-                 ? err->code
-                 : ep_gpu_fetch(s, counts, err);
-    s->la.ev.read = read;
-    return rc;
+    return ep_gpu_bound(&s->c, eps, n, counts, err);
 }
 
 /* The stream on the device, then the point's episodes (or its mining spec). kernel NULL
@@ -382,68 +152,24 @@ static int ep_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
                         ep_gpu_fn kernel, int twopass, void **state, dm_err *err)
 {
     const ep_data *d = ds->data;
-    const ep_stream *st = &d->s;
     ep_gpu_state *s = calloc(1, sizeof *s);
-    ep_by_type by = {0};
     if (!s)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
-    s->stream = (cudaStream_t)ex->stream;
-    s->dev = ex->device;
-    s->pt = *pt;
-    s->s = st;
     s->kernel = kernel;
-    s->twopass = twopass;
-    s->mine = dm_point_int(pt, "support") > 0;
-    if (s->mine ? ep_point_mine_spec(pt, &s->spec, err)
-                : ep_candidates(st, pt, &s->m.eps, &s->m.n, err))
+    if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err) ||
+        ep_gpu_counter_open(&s->c, ex->device, ex->stream, &d->s, pt,
+                            ep_gpu_margin(&d->s, &s->m, &s->spec, s->mine), 0, err) ||
+        (!s->mine && ep_gpu_batch(&s->c, s->m.eps, s->m.n, kernel, err)) ||
+        DM_CUDA(err, cudaStreamSynchronize((cudaStream_t)ex->stream)))
         goto fail;
     if (s->mine && twopass) {
         s->spec.bound = ep_gpu_bound_cb;
         s->spec.bound_ctx = s;
     }
-    if ((!s->mine && !(s->m.counts = calloc((size_t)(s->m.n ? s->m.n : 1),
-                                             sizeof *s->m.counts))) ||
-        ep_by_type_build(st, &by) != 0) {
-        dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the counts");
-        goto fail;
-    }
-    double margin = ep_stream_margin(st, s->m.eps, s->m.n);
-    for (int k = 0; s->mine && k < s->spec.ngaps; k++)
-        margin = fmax(margin, ep_margin(s->spec.hi[k]));
-    s->la = (ep_gpu_launch){ .iv = ep_point_interval(pt), .block = (int)dm_point_int(pt, "block"),
-                             .smem_limit = (size_t)s->dev->smem_per_block_optin,
-                             .sms = s->dev->sms,
-                             .threads_per_sm = s->dev->max_threads_per_sm,
-                             .smem_per_sm = s->dev->smem_per_sm,
-                             .stream = s->stream };
-    /* The host copies are freed after the sync. */
-    if (ep_gpu_upload(s, by.first, (size_t)(st->ntypes + 1) * sizeof *by.first,
-                      (void **)&s->d_first, err) ||
-        ep_gpu_upload(s, by.pos, (size_t)by.slots * sizeof *by.pos, (void **)&s->d_pos, err) ||
-        ep_gpu_upload(s, by.time, (size_t)by.slots * sizeof *by.time, (void **)&s->d_time,
-                      err) ||
-        ep_gpu_upload(s, st->time, (size_t)st->n * sizeof *st->time, (void **)&s->d_stime,
-                      err) ||
-        ep_gpu_upload(s, st->type, (size_t)st->n * sizeof *st->type, (void **)&s->d_stype,
-                      err) ||
-        ep_gpu_upload(s, NULL, sizeof *s->d_overflow, (void **)&s->d_overflow, err))
-        goto fail;
-    s->la.overflow = s->d_overflow;
-    s->read_auto = strcmp(dm_point_str(pt, "read"), "auto") == 0;
-    s->la.ev = (ep_events){
-        .read = strcmp(dm_point_str(pt, "read"), "types") == 0 ? EP_READ_TYPES : EP_READ_STREAM,
-        .stype = s->d_stype, .stime = s->d_stime, .first = s->d_first, .pos = s->d_pos,
-        .time = s->d_time, .n = st->n, .margin = margin };
-    if ((!s->mine && ep_gpu_batch(s, s->m.eps, s->m.n, kernel, err)) ||
-        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
-        goto fail;
-    ep_by_type_free(&by);
-    s->out = ep_result_of(st, &s->m);
+    s->out = ep_result_of(&d->s, &s->m);
     *state = s;
     return 0;
 fail:
-    DM_CUDA_WARN(cudaStreamSynchronize(s->stream)); /* no copy still reads by */
-    ep_by_type_free(&by);
     ep_gpu_teardown(s);
     return err->code;
 }
@@ -496,17 +222,17 @@ static int ep_gpu_run(void *state, dm_err *err)
 {
     ep_gpu_state *s = state;
     if (!s->mine)
-        return s->batch_kernel(&s->la, err);
+        return ep_gpu_run_batch(&s->c, err);
     ep_mine_result_free(&s->m);
-    int rc = ep_mine(s->s, &s->spec, ep_gpu_count_cb, s, &s->m, err);
-    s->out = ep_result_of(s->s, &s->m);
+    int rc = ep_mine(s->c.s, &s->spec, ep_gpu_count_cb, s, &s->m, err);
+    s->out = ep_result_of(s->c.s, &s->m);
     return rc;
 }
 
 static int ep_gpu_output(void *state, const void **out, dm_err *err)
 {
     ep_gpu_state *s = state;
-    if (!s->mine && ep_gpu_fetch(s, s->m.counts, err))
+    if (!s->mine && ep_gpu_fetch(&s->c, s->m.counts, err))
         return DM_ERUNTIME;
     *out = &s->out;
     return 0;
@@ -612,6 +338,17 @@ static const dm_param_spec ep_hybrid_params[] = {
     { .name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
       .help = "run PTPE above this many episodes, MTPE at or below (0: the crossover fit "
               "for the card, else MP x B_MP x T_B; mining: each level's own)" },
+    { 0 },
+};
+
+static const dm_param_spec ep_multigpu_params[] = {
+    { .name = "gpus", .type = DM_P_INT, .def = "1", .allowed = "1..16",
+      .help = "GPUs each level's candidates are split over, the run's first ones "
+              "(dmbench run --devices)" },
+    EP_BLOCK_PARAM,
+    { .name = "counting", .type = DM_P_ENUM, .def = "twopass", .allowed = "ptpe|twopass",
+      .help = "each GPU's counting: ptpe, PTPE on its slice; twopass, PreElim's bound on "
+              "its slice, then PTPE on its slice of the survivors (the journal's)" },
     { 0 },
 };
 
@@ -742,6 +479,11 @@ static const dm_variant ep_variants[] = {
       .supports = ep_preelim_supports,
       .setup = ep_preelim_setup, .run = ep_gpu_run, .output = ep_gpu_output,
       .teardown = ep_gpu_teardown },
+    { .name = "multigpu", .description = "mining over several GPUs: each level's candidates "
+                                         "split evenly, PTPE or two-pass on each GPU",
+      .needs_gpu = 1, .multi_gpu = 1, .params = ep_multigpu_params,
+      .supports = ep_gpu_supports, .setup = ep_multigpu_setup, .run = ep_multigpu_run,
+      .output = ep_multigpu_output, .teardown = ep_multigpu_teardown },
     { 0 },
 };
 

@@ -1,0 +1,138 @@
+/* test_episodes_split.c - the host side of multi-GPU mining (ep_split): a level's
+ * candidates split over the GPUs land each in exactly one slice, in order, the slices
+ * differing by one at most (uneven counts; more GPUs than candidates, empty slices); a
+ * level's passes keep each GPU's largest figures; and a mining's facts carry them per
+ * level under the names the docs give, only when the mining ran over several GPUs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "episodes/ep_split.h"
+#include "episodes/ep_workload.h"
+
+/* Splits n over parts and checks the slices tile [0, n) in order, larger ones first. */
+static void check_split(int64_t n, int parts)
+{
+    int64_t next = 0, prev = -1, empty = 0;
+    for (int p = 0; p < parts; p++) {
+        int64_t first, count;
+        ep_split(n, parts, p, &first, &count);
+        if (first != next || count < 0)
+            fail_msg("n %lld over %d: slice %d is [%lld, +%lld), expected it at %lld",
+                     (long long)n, parts, p, (long long)first, (long long)count,
+                     (long long)next);
+        if (prev >= 0 && (count > prev || prev - count > 1))
+            fail_msg("n %lld over %d: slice %d has %lld after %lld", (long long)n, parts, p,
+                     (long long)count, (long long)prev);
+        next += count;
+        prev = count;
+        empty += count == 0;
+    }
+    assert_int_equal(next, n);
+    assert_int_equal(empty, n < parts ? parts - n : 0);
+}
+
+static void every_candidate_is_in_exactly_one_slice(void **state)
+{
+    (void)state;
+    for (int64_t n = 0; n <= 200; n++)
+        for (int parts = 1; parts <= 16; parts++)
+            check_split(n, parts);
+    check_split(EP_MAX_CANDIDATES, 16);
+    check_split(EP_MAX_CANDIDATES - 1, 7);
+    /* 10 over 4: 3, 3, 2, 2; 3 over 8: one each for the first three, then none */
+    int64_t first, count;
+    ep_split(10, 4, 2, &first, &count);
+    assert_int_equal(first, 6);
+    assert_int_equal(count, 2);
+    ep_split(3, 8, 5, &first, &count);
+    assert_int_equal(first, 3);
+    assert_int_equal(count, 0);
+}
+
+static void a_level_keeps_each_gpus_largest_figures(void **state)
+{
+    (void)state;
+    ep_split_pass level = {0};
+    const ep_split_pass gpus[] = {{.per_gpu = 5, .transfer_s = 0.25, .kernel_s = 0.5},
+                                  {.per_gpu = 6, .transfer_s = 0.125, .kernel_s = 0.75},
+                                  {.per_gpu = 0}};
+    for (size_t i = 0; i < sizeof gpus / sizeof *gpus; i++)
+        ep_split_pass_merge(&level, &gpus[i]);
+    assert_int_equal(level.per_gpu, 6);
+    assert_true(level.transfer_s == 0.25);
+    assert_true(level.kernel_s == 0.75);
+}
+
+/* The value of fact (group, name) among f[0..n), which must be there once. */
+static double fact(const dm_fact *f, int n, const char *group, const char *name,
+                   const char *unit)
+{
+    int at = -1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(f[i].group, group) == 0 && strcmp(f[i].name, name) == 0) {
+            if (at >= 0)
+                fail_msg("%s %s twice", group, name);
+            at = i;
+        }
+    if (at < 0)
+        fail_msg("%s %s missing", group, name);
+    if (unit ? !f[at].unit || strcmp(f[at].unit, unit) != 0 : f[at].unit != NULL)
+        fail_msg("%s %s: unit %s, expected %s", group, name, f[at].unit ? f[at].unit : "none",
+                 unit ? unit : "none");
+    return f[at].value;
+}
+
+static void facts_give_each_level_its_gpus_transfer_and_counting(void **state)
+{
+    (void)state;
+    /* Two levels of a two-pass mining over the GPUs, then one counted without a bound. */
+    const ep_mine_level levels[] = {
+        {.level = 1, .candidates = 26, .survivors = 20, .frequent = 18, .count_s = 0.5},
+        {.level = 2, .candidates = 324, .survivors = 300, .frequent = 40, .count_s = 0.25},
+    };
+    const ep_split_level split[] = {
+        {.bound = {.per_gpu = 13, .transfer_s = 0.001, .kernel_s = 0.002},
+         .count = {.per_gpu = 10, .transfer_s = 0.003, .kernel_s = 0.004}},
+        {.bound = {.per_gpu = 162, .transfer_s = 0.005, .kernel_s = 0.006},
+         .count = {.per_gpu = 150, .transfer_s = 0.007, .kernel_s = 0.008}},
+    };
+    ep_result r = {.nlevels = 2, .levels = levels, .split = split};
+    dm_fact f[DM_MAX_FACTS];
+    int n = ep_facts(&r, NULL, f, DM_MAX_FACTS);
+    /* each level: candidates, survivors, eliminated, frequent, three times, and three
+     * figures for each of the two passes */
+    assert_int_equal(n, 2 * (7 + 6));
+    assert_true(fact(f, n, "level 1", "bound_per_gpu", NULL) == 13);
+    assert_true(fact(f, n, "level 1", "count_per_gpu", NULL) == 10);
+    assert_true(fact(f, n, "level 2", "bound_transfer_s", "s") == 0.005);
+    assert_true(fact(f, n, "level 2", "bound_kernel_s", "s") == 0.006);
+    assert_true(fact(f, n, "level 2", "count_transfer_s", "s") == 0.007);
+    assert_true(fact(f, n, "level 2", "count_kernel_s", "s") == 0.008);
+    assert_true(fact(f, n, "level 2", "count_s", "s") == 0.25);
+    /* PTPE alone (no pre-elimination): the count's figures only */
+    const ep_mine_level plain[] = {{.level = 1, .candidates = 26, .survivors = -1,
+                                    .frequent = 18}};
+    r = (ep_result){.nlevels = 1, .levels = plain, .split = split};
+    n = ep_facts(&r, NULL, f, DM_MAX_FACTS);
+    assert_int_equal(n, 4 + 3);
+    assert_true(fact(f, n, "level 1", "count_per_gpu", NULL) == 10);
+    /* one GPU's mining (no split): none of them */
+    r.split = NULL;
+    assert_int_equal(ep_facts(&r, NULL, f, DM_MAX_FACTS), 4);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_candidate_is_in_exactly_one_slice),
+        cmocka_unit_test(a_level_keeps_each_gpus_largest_figures),
+        cmocka_unit_test(facts_give_each_level_its_gpus_transfer_and_counting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,200 @@
+/* ep_multigpu.c - multigpu: level-wise mining over several GPUs (journal section 6.2).
+ * A device thread per GPU lives for the whole point, keeping its GPU current, its stream
+ * and its copy of the event stream; each level's candidates are split in even contiguous
+ * slices, one a GPU, which the threads count at once (PTPE; or PreElim's bound first and
+ * PTPE on a split of the survivors: two-pass), and the counts are gathered on the host,
+ * where the next level's candidates are generated. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "ep_gpu_count.h"
+#include "ep_multigpu.h"
+#include "episodes/ep_handoff.h"
+
+/* One GPU, owned by its device thread. */
+typedef struct ep_mgpu_gpu {
+    const dm_device *dev;
+    void *stream;         /* the run's on the first GPU, its own beyond */
+    int own_stream;
+    ep_gpu_counter c;
+    ep_split_pass took;   /* its slice of the last round */
+} ep_mgpu_gpu;
+
+typedef struct ep_mgpu_state {
+    const ep_stream *s;
+    dm_point pt;          /* a copy: the device threads read it after setup */
+    double margin;
+    int ngpus;
+    ep_mgpu_gpu gpu[DM_MAX_GPUS];
+    ep_handoff *h;
+    /* The round handed to the device threads: eps[0..n) into counts, bounds when bound. */
+    const ep_episode *eps;
+    int64_t n;
+    int64_t *counts;
+    int bound;
+    int mine;             /* support > 0 */
+    ep_mine_spec spec;
+    ep_mine_result m;     /* the point's episodes and counts, or what the mining found */
+    ep_split_level split[EP_MAX_LEVEL]; /* what the GPUs did at level l, split[l - 1] */
+    ep_result out;
+} ep_mgpu_state;
+
+/* Names GPU i (of the point's) in err's message; returns err's code. */
+static int ep_mgpu_failed(const ep_mgpu_state *s, int i, dm_err *err)
+{
+    return dm_err_prefix(err, "multigpu: GPU %d of %d (device %d)", i + 1, s->ngpus,
+                         s->gpu[i].dev->index);
+}
+
+/* Device thread i's first round: its GPU made current for the thread's life, its stream
+ * (the run's on the first GPU), the event stream put on the GPU. */
+static int ep_mgpu_open(void *ctx, int i, dm_err *err)
+{
+    ep_mgpu_state *s = ctx;
+    ep_mgpu_gpu *g = &s->gpu[i];
+    cudaStream_t stream;
+    if (DM_CUDA(err, cudaSetDevice(g->dev->index)))
+        return ep_mgpu_failed(s, i, err);
+    if (i > 0) {
+        if (DM_CUDA(err, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)))
+            return ep_mgpu_failed(s, i, err);
+        g->stream = stream;
+        g->own_stream = 1;
+    }
+    if (ep_gpu_counter_open(&g->c, g->dev, g->stream, s->s, &s->pt, s->margin, 1, err))
+        return ep_mgpu_failed(s, i, err);
+    return 0;
+}
+
+/* Device thread i's last round: its GPU's memory, events and stream freed. */
+static int ep_mgpu_close(void *ctx, int i, dm_err *err)
+{
+    ep_mgpu_state *s = ctx;
+    ep_mgpu_gpu *g = &s->gpu[i];
+    (void)err;
+    ep_gpu_counter_close(&g->c);
+    if (g->own_stream)
+        DM_CUDA_WARN(cudaStreamDestroy((cudaStream_t)g->stream));
+    return 0;
+}
+
+/* Device thread i's part of a level: its slice of the round's episodes counted (or
+ * bounded) on its GPU into its slice of the counts, and how long that took. */
+static int ep_mgpu_slice(void *ctx, int i, dm_err *err)
+{
+    ep_mgpu_state *s = ctx;
+    ep_mgpu_gpu *g = &s->gpu[i];
+    int64_t first, n;
+    ep_split(s->n, s->ngpus, i, &first, &n);
+    g->took = (ep_split_pass){.per_gpu = n};
+    if (n == 0)
+        return 0;
+    if ((s->bound ? ep_gpu_bound(&g->c, s->eps + first, n, s->counts + first, err)
+                  : ep_gpu_count(&g->c, s->eps + first, n, ep_gpu_ptpe, s->counts + first,
+                                 err)) ||
+        ep_gpu_took(&g->c, &g->took.transfer_s, &g->took.kernel_s, err))
+        return ep_mgpu_failed(s, i, err);
+    return 0;
+}
+
+/* Counts (or bounds, when bound) eps[0..n), all of one level, into counts over the GPUs,
+ * and when mining records the pass in the level's split. */
+static int ep_mgpu_round(ep_mgpu_state *s, const ep_episode *eps, int64_t n, int64_t *counts,
+                         int bound, dm_err *err)
+{
+    s->eps = eps;
+    s->n = n;
+    s->counts = counts;
+    s->bound = bound;
+    int rc = ep_handoff_round(s->h, ep_mgpu_slice, s, err);
+    if (rc || !s->mine)
+        return rc;
+    ep_split_level *lv = &s->split[eps[0].n - 1];
+    ep_split_pass *pass = bound ? &lv->bound : &lv->count;
+    for (int i = 0; i < s->ngpus; i++)
+        ep_split_pass_merge(pass, &s->gpu[i].took);
+    return 0;
+}
+
+/* Mining's callbacks: a level's candidates counted with PTPE, or bounded by PreElim. */
+static int ep_mgpu_count_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                            dm_err *err)
+{
+    return ep_mgpu_round(ctx, eps, n, counts, 0, err);
+}
+
+static int ep_mgpu_bound_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                            dm_err *err)
+{
+    return ep_mgpu_round(ctx, eps, n, counts, 1, err);
+}
+
+void ep_multigpu_teardown(void *state)
+{
+    ep_mgpu_state *s = state;
+    if (!s)
+        return;
+    if (s->h) {
+        ep_handoff_round(s->h, ep_mgpu_close, s, NULL);
+        ep_handoff_stop(s->h);
+    }
+    ep_mine_result_free(&s->m);
+    free(s);
+}
+
+int ep_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                      void **state, dm_err *err)
+{
+    const ep_data *d = ds->data;
+    const int want = (int)dm_point_int(pt, "gpus"), have = ex->ngpus > 0 ? ex->ngpus : 1;
+    if (want > have)
+        return dm_err_set(err, DM_EINPUT, "multigpu: the point asks %d GPUs, and the run has "
+                          "%d (dmbench run --devices)", want, have);
+    ep_mgpu_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
+    s->s = &d->s;
+    s->pt = *pt;
+    s->ngpus = want;
+    for (int i = 0; i < want; i++)
+        s->gpu[i].dev = ex->ngpus > 0 ? ex->gpus[i] : ex->device;
+    s->gpu[0].stream = ex->stream;
+    if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err))
+        goto fail;
+    s->margin = ep_gpu_margin(&d->s, &s->m, &s->spec, s->mine);
+    if (s->mine && strcmp(dm_point_str(pt, "counting"), "twopass") == 0) {
+        s->spec.bound = ep_mgpu_bound_cb;
+        s->spec.bound_ctx = s;
+    }
+    if (ep_handoff_start(want, &s->h, err) || ep_handoff_round(s->h, ep_mgpu_open, s, err))
+        goto fail;
+    s->out = ep_result_of(&d->s, &s->m);
+    *state = s;
+    return 0;
+fail:
+    ep_multigpu_teardown(s);
+    return err->code;
+}
+
+int ep_multigpu_run(void *state, dm_err *err)
+{
+    ep_mgpu_state *s = state;
+    if (!s->mine)
+        return ep_mgpu_round(s, s->m.eps, s->m.n, s->m.counts, 0, err);
+    ep_mine_result_free(&s->m);
+    memset(s->split, 0, sizeof s->split);
+    int rc = ep_mine(s->s, &s->spec, ep_mgpu_count_cb, s, &s->m, err);
+    s->out = ep_result_of(s->s, &s->m);
+    s->out.split = s->split;
+    return rc;
+}
+
+int ep_multigpu_output(void *state, const void **out, dm_err *err)
+{
+    ep_mgpu_state *s = state;
+    (void)err;
+    *out = &s->out;
+    return 0;
+}

@@ -7,6 +7,7 @@
  * or antecedents, consequents and fitness on streams of their own (Fig. 3). Multi-GPU
  * comes next (issue 13). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "fits.h"
 #include "rules/rl_gpu.h"
@@ -59,11 +60,37 @@ static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
     return dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
 }
 
+/* serial, concurrent: the point's rule set and its evaluation on the whole table. */
+typedef struct rl_gpu_state {
+    rl_ruleset rs;
+    rl_gpu_eval *g;
+} rl_gpu_state;
+
+static void rl_gpu_teardown(void *state)
+{
+    rl_gpu_state *s = state;
+    rl_gpu_free(s->g);
+    rl_ruleset_free(&s->rs);
+    free(s);
+}
+
 static int rl_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                         int concurrent, void **state, dm_err *err)
 {
-    return rl_gpu_open(ds->data, pt, concurrent, (int)dm_point_int(pt, "block"), ex->stream,
-                       (rl_gpu_eval **)state, err);
+    rl_gpu_state *s = calloc(1, sizeof *s);
+    *state = NULL;
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
+    int rc = rl_point_rules(ds->data, pt, &s->rs, err);
+    if (!rc)
+        rc = rl_gpu_open(ds->data, &s->rs, concurrent, (int)dm_point_int(pt, "block"),
+                         ex->stream, &s->g, err);
+    if (rc) {
+        rl_gpu_teardown(s);
+        return rc;
+    }
+    *state = s;
+    return 0;
 }
 
 static int rl_serial_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
@@ -80,17 +107,12 @@ static int rl_concurrent_setup(const dm_exec *ex, const dm_dataset *ds, const dm
 
 static int rl_gpu_variant_run(void *state, dm_err *err)
 {
-    return rl_gpu_run(state, err);
+    return rl_gpu_run(((rl_gpu_state *)state)->g, err);
 }
 
 static int rl_gpu_variant_output(void *state, const void **out, dm_err *err)
 {
-    return rl_gpu_output(state, (const rl_answer **)out, err);
-}
-
-static void rl_gpu_teardown(void *state)
-{
-    rl_gpu_free(state);
+    return rl_gpu_output(((rl_gpu_state *)state)->g, (const rl_answer **)out, err);
 }
 
 /* ---- the table ------------------------------------------------------------------ */

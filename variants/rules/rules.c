@@ -4,14 +4,16 @@
  * Both give, per rule, the coverage, the contingency table, every token's support and
  * the five measures. serial and concurrent are the paper's GPU model (Sect. 5: coverage,
  * reduction and fitness kernels, rl_gpu.cu), its stages one after another on one stream
- * or antecedents, consequents and fitness on streams of their own (Fig. 3). Multi-GPU
- * comes next (issue 13). */
+ * or antecedents, consequents and fitness on streams of their own (Fig. 3). multigpu
+ * splits the instances across the run's GPUs, either pipeline on each (its "2 GPUs"). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fits.h"
 #include "rules/rl_gpu.h"
 #include "rules/rl_gpu_eval.h"
+#include "rules/rl_gpu_multi.h"
 #include "tuned.h"
 
 extern const dm_study rules_study; /* study.c */
@@ -115,6 +117,31 @@ static int rl_gpu_variant_output(void *state, const void **out, dm_err *err)
     return rl_gpu_output(((rl_gpu_state *)state)->g, (const rl_answer **)out, err);
 }
 
+/* ---- multigpu ---------------------------------------------------------------------- */
+
+static int rl_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                             void **state, dm_err *err)
+{
+    return rl_gpu_multi_open(ds->data, pt, ex, (int)dm_point_int(pt, "gpus"),
+                             strcmp(dm_point_str(pt, "pipeline"), "concurrent") == 0,
+                             (int)dm_point_int(pt, "block"), (rl_gpu_multi **)state, err);
+}
+
+static int rl_multigpu_run(void *state, dm_err *err)
+{
+    return rl_gpu_multi_run(state, err);
+}
+
+static int rl_multigpu_output(void *state, const void **out, dm_err *err)
+{
+    return rl_gpu_multi_output(state, (const rl_answer **)out, err);
+}
+
+static void rl_multigpu_teardown(void *state)
+{
+    rl_gpu_multi_free(state);
+}
+
 /* ---- the table ------------------------------------------------------------------ */
 
 static const char *const rl_generators[] = {"synthetic", "poker", NULL};
@@ -151,10 +178,24 @@ static const dm_param_spec rl_cpu_mt_params[] = {
     {0},
 };
 
+/* The GPU variants' threads per block. */
+#define RL_BLOCK_PARAM                                                                    \
+    {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",              \
+     .help = "threads per block of the kernels, a multiple of 32 (the paper chose 256 of " \
+             "128, 256 and 512 by occupancy)"}
+
 static const dm_param_spec rl_gpu_params[] = {
-    {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",
-     .help = "threads per block of the kernels, a multiple of 32 (the paper chose 256 of "
-             "128, 256 and 512 by occupancy)"},
+    RL_BLOCK_PARAM,
+    {0},
+};
+
+static const dm_param_spec rl_multigpu_params[] = {
+    {.name = "gpus", .type = DM_P_INT, .def = "1", .allowed = "1..16",
+     .help = "GPUs the instances are split across, a contiguous slice each: the first of "
+             "the run's (run --devices)"},
+    RL_BLOCK_PARAM,
+    {.name = "pipeline", .type = DM_P_ENUM, .def = "serial", .allowed = "serial|concurrent",
+     .help = "each GPU's pipeline, as the variant of that name runs it"},
     {0},
 };
 
@@ -188,6 +229,12 @@ static const dm_variant rl_variants[] = {
      .needs_gpu = 1, .params = rl_gpu_params, .supports = rl_gpu_supports,
      .setup = rl_concurrent_setup, .run = rl_gpu_variant_run, .output = rl_gpu_variant_output,
      .teardown = rl_gpu_teardown},
+    {.name = "multigpu",
+     .description = "the instances split across the run's GPUs, a slice each, their partial "
+                    "contingency tables summed on the host (the paper's 2 GPUs)",
+     .needs_gpu = 1, .multi_gpu = 1, .params = rl_multigpu_params,
+     .supports = rl_gpu_supports, .setup = rl_multigpu_setup, .run = rl_multigpu_run,
+     .output = rl_multigpu_output, .teardown = rl_multigpu_teardown},
     {0},
 };
 

@@ -1,12 +1,16 @@
-/* test_gpu_rules.c - the rules workload's GPU variants (serial, concurrent) against the
- * one-thread CPU reference, count for count and token support for token support, at
- * block sizes 32 to 1024, 1, 2 or 4 instances a coverage thread, each reading the table
- * from shared memory (auto, where it fits) and from global: synthetic tables of 1 to 2.1
- * million instances (odd counts, off multiples of 32, more runs of a block than a grid's
- * height), rule sets beyond one constant-memory chunk (by rules and by tokens), expressions deeper than a register's
- * stack, categorical columns from a file (and the shared Abalone table when present),
- * Poker hands; then the stages each run records, measures bit for bit, and an expression
- * longer than a chunk refused. Exits 77 (skip) without a GPU. */
+/* test_gpu_rules.c - the rules workload's GPU variants (serial, concurrent, and multigpu
+ * on one GPU) against the one-thread CPU reference, count for count and token support for
+ * token support, at block sizes 32 to 1024, 1, 2 or 4 instances a coverage thread, each
+ * reading the table from shared memory (auto, where it fits) and from global: synthetic
+ * tables of 1 to 2.1 million instances (odd counts, off multiples of 32, more runs of a
+ * block than a grid's height), rule sets beyond one constant-memory chunk (by rules and
+ * by tokens), expressions deeper than a register's stack, categorical columns from a file
+ * (and the shared Abalone table when present), Poker hands; then the stages each run
+ * records, measures bit for bit, and an expression longer than a chunk refused. Then
+ * multigpu over 1 GPU, over 2 where the machine has them (said so where not) and over
+ * every GPU where it has more: instance counts not divisible by the GPUs and below them,
+ * both pipelines, rule sets of several chunks, categorical rules from a file, and the
+ * facts of the split. Exits 77 (skip) without a GPU. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +28,7 @@
 #include "point_set.h"
 #include "registry.h"
 #include "rules/rl_gpu.h"
+#include "rules/rl_table.h"
 #include "rules/rl_workload.h"
 #include "tmpdir.h"
 
@@ -35,6 +40,7 @@ extern const dm_workload rules_workload;
 static const check_skip expected_skips[] = {
     {.variant = "serial", .params = "block=48", .reason = "not a multiple of 32"},
     {.variant = "concurrent", .params = "block=48", .reason = "not a multiple of 32"},
+    {.variant = "multigpu", .params = "block=48", .reason = "not a multiple of 32"},
     {0},
 };
 
@@ -253,10 +259,43 @@ static int same(double a, double b)
     return a == b ? signbit(a) == signbit(b) : isnan(a) && isnan(b);
 }
 
+/* The facts past the stages of a multigpu answer on n instances over gpus GPUs (nfacts of
+ * them in all): the GPU count, the largest compute and transfer among the GPUs, the
+ * host's sum; each GPU's slice as rl_table_slice cuts it, a GPU with instances taking
+ * some time for each, an idle one none. */
+static void check_split_facts(const dm_fact *facts, int nfacts, int gpus, int64_t n)
+{
+    assert_int_equal(nfacts, 8 + 4 + 4 * gpus);
+    const dm_fact *all = facts + 8;
+    static const char *const names[] = {"gpus", "compute_s", "transfer_s", "sum_s"};
+    for (int k = 0; k < 4; k++) {
+        assert_string_equal(all[k].group, "gpus");
+        assert_string_equal(all[k].name, names[k]);
+    }
+    assert_int_equal((int)all[0].value, gpus);
+    assert_true(all[1].value > 0 && all[2].value > 0 && all[3].value >= 0);
+    for (int k = 0; k < gpus; k++) {
+        const dm_fact *g = all + 4 + 4 * k;
+        char group[16];
+        int64_t i0, len;
+        snprintf(group, sizeof group, "gpu %d", k);
+        rl_table_slice(n, gpus, k, &i0, &len);
+        assert_string_equal(g[0].group, group);
+        assert_string_equal(g[0].name, "instances");
+        assert_true(g[0].value == (double)len);
+        for (int j = 1; j < 4; j++)
+            if (len ? !(g[j].value > 0) : g[j].value != 0)
+                fail_msg("gpu %d of %d, %lld instances: %s %g", k, gpus, (long long)len,
+                         g[j].name, g[j].value);
+        assert_true(g[1].value <= all[1].value && g[2].value <= all[2].value);
+    }
+}
+
 /* Each GPU variant's run on 100,000 instances and 100 rules of 58 symbols (chunks):
  * its measures equal the reference's bit for bit (the compare allows RL_MEASURE_ULPS), and
- * its facts are the five stages, their sum, the total and the chunks, every time positive;
- * serial's stages, one after another, sum to no more than its total. */
+ * its facts are the five stages, their sum, the total and the chunks, every time positive
+ * (multigpu's, on one GPU, followed by its split); serial's stages, one after another,
+ * sum to no more than its total. */
 static void stages_are_timed_and_measures_exact(void **state)
 {
     gpu_fixture *f = *state;
@@ -298,8 +337,11 @@ static void stages_are_timed_and_measures_exact(void **state)
         static const char *const names[] = {"copy_in_s", "coverage_s", "reduction_s",
                                             "fitness_s", "copy_out_s", "stages_s",
                                             "total_s", "chunks"};
-        assert_int_equal(n, 8);
-        for (int k = 0; k < n; k++) {
+        if (v->multi_gpu)
+            check_split_facts(facts, n, 1, want->res.n);
+        else
+            assert_int_equal(n, 8);
+        for (int k = 0; k < 8; k++) {
             assert_string_equal(facts[k].group, "stages");
             assert_string_equal(facts[k].name, names[k]);
             if (!(facts[k].value > 0))
@@ -357,6 +399,170 @@ static void an_expression_longer_than_a_chunk_is_input_error(void **state)
     assert_int_equal(tmpdir_remove(dir), 0);
 }
 
+/* ---- multigpu over several GPUs ----------------------------------------------------- */
+
+/* The GPU counts multigpu is tried at: 1, 2 where there are two GPUs (said so where
+ * not), and every GPU where there are more; into counts, returning how many. */
+static int gpu_counts(int *counts)
+{
+    int ndev = 0, n = 0;
+    assert_int_equal(cudaGetDeviceCount(&ndev), cudaSuccess);
+    counts[n++] = 1;
+    if (ndev < 2)
+        fprintf(stderr, "test_gpu_rules: one GPU here: multigpu over 2 GPUs not tried\n");
+    else
+        counts[n++] = 2;
+    if (ndev > 2)
+        counts[n++] = ndev < DM_MAX_GPUS ? ndev : DM_MAX_GPUS;
+    return n;
+}
+
+/* The fixture's context over the first gpus GPUs: the fixture's device and stream first,
+ * the others' properties in devs, listed in list. */
+static void multi_exec(const gpu_fixture *f, int gpus, dm_device *devs, const dm_device **list,
+                       dm_exec *ex)
+{
+    dm_err err = {0};
+    list[0] = &f->dev;
+    for (int k = 1; k < gpus; k++) {
+        if (device_query(k, &devs[k], &err))
+            fail_msg("device %d: %s", k, err.msg);
+        list[k] = &devs[k];
+    }
+    *ex = (dm_exec){.device = &f->dev, .stream = f->stream, .gpus = list, .ngpus = gpus};
+}
+
+/* multigpu over ex's GPUs (all of them) on pt's problem over ds: each pipeline at blocks
+ * 32 and 256. */
+static void check_multigpu(check_cases *c, const dm_exec *ex, const dm_point *pt,
+                           const dm_dataset *ds)
+{
+    static const char *const pipelines[] = {"serial", "concurrent"};
+    static const int blocks[] = {32, 256};
+    const dm_variant *v = registry_variant(&rules_workload, "multigpu", NULL);
+    dm_err err = {0};
+    void *ref;
+    assert_non_null(v);
+    if (rules_workload.reference(ds, pt, &ref, &err))
+        fail_msg("reference: %s", err.msg);
+    for (int p = 0; p < 2; p++)
+        for (int b = 0; b < 2; b++) {
+            dm_point vp;
+            assert_int_equal(registry_point_defaults(&rules_workload, v, &vp, &err), 0);
+            copy_problem(&vp, pt);
+            set_int(&vp, "gpus", ex->ngpus);
+            set_int(&vp, "block", blocks[b]);
+            set_str(&vp, "pipeline", pipelines[p]);
+            check_variant(c, ex, &rules_workload, v, &vp, ds, ref);
+        }
+    rules_workload.reference_free(ref);
+}
+
+/* multigpu over 1 GPU, 2 and every GPU against the reference: synthetic tables whose
+ * instances the GPUs do not divide, fewer instances than GPUs (GPUs left idle), rule sets
+ * of several chunks from 1001 instances on; a file's categorical columns with rules from
+ * a file, deep ones among them. */
+static void multigpu_over_the_gpus_matches_the_reference(void **state)
+{
+    static const int64_t counts[] = {1, 2, 3, 31, 33, 1001, 4099, 100003};
+    gpu_fixture *f = *state;
+    int gpus[3];
+    const int ngpus = gpu_counts(gpus);
+    char dir[64], table[96], rules[96];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "gpurules"), 0);
+    snprintf(table, sizeof table, "%s/t.csv", dir);
+    snprintf(rules, sizeof rules, "%s/r.txt", dir);
+    write_table(table, 777);
+    write_rules(rules);
+    for (int g = 0; g < ngpus; g++) {
+        dm_device devs[DM_MAX_GPUS];
+        const dm_device *list[DM_MAX_GPUS];
+        dm_exec ex;
+        check_cases c;
+        char what[64];
+        multi_exec(f, gpus[g], devs, list, &ex);
+        check_begin(&c, NULL);
+        for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+            dm_point pt;
+            dm_dataset ds;
+            point(NULL, 0, &pt);
+            set_int(&pt, "instances", counts[i]);
+            set_int(&pt, "attributes", 5);
+            set_int(&pt, "seed", 30 + (int64_t)i);
+            set_int(&pt, "rule_seed", 40 + (int64_t)i);
+            set_int(&pt, "rules", counts[i] > 1000 ? 100 : 25);
+            open_ds("synthetic", NULL, &pt, &ds);
+            check_multigpu(&c, &ex, &pt, &ds);
+            rules_workload.dataset_close(&ds);
+        }
+        dm_point pt;
+        dm_dataset ds;
+        point(NULL, 0, &pt);
+        set_int(&pt, "instances", 777);
+        set_int(&pt, "attributes", 5);
+        open_ds(NULL, table, &pt, &ds);
+        set_str(&pt, "rules_file", rules);
+        check_multigpu(&c, &ex, &pt, &ds);
+        rules_workload.dataset_close(&ds);
+        snprintf(what, sizeof what, "multigpu over %d GPUs", gpus[g]);
+        check_end(&c, what);
+    }
+    assert_int_equal(tmpdir_remove(dir), 0);
+}
+
+/* multigpu over 1 GPU, 2 and every GPU: on 100,003 instances and 100 rules, its measures
+ * equal the reference's bit for bit and its facts give each GPU its slice and its times;
+ * on 1 instance, every GPU but the first idle, with no time. */
+static void multigpu_facts_give_each_gpu_its_slice(void **state)
+{
+    static const int64_t counts[] = {100003, 1};
+    gpu_fixture *f = *state;
+    int gpus[3];
+    const int ngpus = gpu_counts(gpus);
+    const dm_variant *v = registry_variant(&rules_workload, "multigpu", NULL);
+    assert_non_null(v);
+    for (int g = 0; g < ngpus; g++)
+        for (int i = 0; i < 2; i++) {
+            dm_device devs[DM_MAX_GPUS];
+            const dm_device *list[DM_MAX_GPUS];
+            dm_exec ex;
+            dm_err err = {0};
+            dm_point pt, vp;
+            dm_dataset ds;
+            dm_fact facts[DM_MAX_FACTS];
+            void *ref, *st;
+            const void *out;
+            multi_exec(f, gpus[g], devs, list, &ex);
+            point((const char *const[]){"attributes=10", "rules=100"}, 2, &pt);
+            set_int(&pt, "instances", counts[i]);
+            open_ds("synthetic", NULL, &pt, &ds);
+            assert_int_equal(rules_workload.reference(&ds, &pt, &ref, &err), 0);
+            assert_int_equal(registry_point_defaults(&rules_workload, v, &vp, &err), 0);
+            copy_problem(&vp, &pt);
+            set_int(&vp, "gpus", gpus[g]);
+            if (v->setup(&ex, &ds, &vp, &st, &err) || v->run(st, &err) ||
+                v->output(st, &out, &err))
+                fail_msg("multigpu over %d GPUs: %s", gpus[g], err.msg);
+            const rl_answer *want = ref, *got = out;
+            for (int r = 0; r < want->res.nrules; r++) {
+                const rl_rule_result *p = &want->res.rule[r], *q = &got->res.rule[r];
+                if (!same(p->support, q->support) || !same(p->confidence, q->confidence) ||
+                    !same(p->lift, q->lift) || !same(p->leverage, q->leverage) ||
+                    !same(p->conviction, q->conviction))
+                    fail_msg("multigpu over %d GPUs: rule %d: a measure differs from the "
+                             "CPU's in its bits", gpus[g], r + 1);
+            }
+            check_split_facts(facts, rules_workload.facts(out, &vp, facts, DM_MAX_FACTS),
+                              gpus[g], counts[i]);
+            fprintf(stderr, "multigpu over %d GPUs, %lld instances: compute %g s, transfer "
+                    "%g s, sum %g s\n", gpus[g], (long long)counts[i], facts[9].value,
+                    facts[10].value, facts[11].value);
+            v->teardown(st);
+            rules_workload.reference_free(ref);
+            rules_workload.dataset_close(&ds);
+        }
+}
+
 int main(void)
 {
     int n = 0;
@@ -371,6 +577,8 @@ int main(void)
         cmocka_unit_test(poker_hands),
         cmocka_unit_test(stages_are_timed_and_measures_exact),
         cmocka_unit_test(an_expression_longer_than_a_chunk_is_input_error),
+        cmocka_unit_test(multigpu_over_the_gpus_matches_the_reference),
+        cmocka_unit_test(multigpu_facts_give_each_gpu_its_slice),
     };
     gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,8 +1,9 @@
 /* test_rules_eval.c - the rules CPU interpreter against a brute force (random expression
  * trees built here, evaluated recursively instance by instance) on many small random
- * tables; every thread count giving the single-threaded result bit for bit; the
- * contingency table summing to N; the measures on hand-computed tables (conviction +inf,
- * NaN where the paper's formulas divide 0 by 0); the result's CSV (values read back
+ * tables; every thread count giving the single-threaded result bit for bit; the results
+ * of a table's slices summed (multigpu's host sum) giving the whole table's bit for bit;
+ * the contingency table summing to N; the measures on hand-computed tables (conviction
+ * +inf, NaN where the paper's formulas divide 0 by 0); the result's CSV (values read back
  * exactly); the GP operations of Table 4. */
 #include <float.h>
 #include <math.h>
@@ -246,6 +247,62 @@ static void test_threads_match_single(void **state)
     rl_table_free(&t);
 }
 
+/* The reference on each slice of a random table (rl_table_slice, rl_table_rows), the
+ * partial results summed by rl_result_sum, as multigpu sums its GPUs': the whole table's
+ * result, counts, token supports, GP operations and measures bit for bit, for 1 to 6
+ * slices, tables with fewer rows than slices among them (the empty slices left out, as
+ * multigpu leaves their GPUs idle), and the same again when summed a second time. */
+static void test_slices_sum_to_the_whole(void **state)
+{
+    (void)state;
+    enum { MAX_PARTS = 6 };
+    dm_rng r = dm_rng_seed(77);
+    for (int round = 0; round < 40; round++) {
+        rl_table t;
+        rl_ruleset rs;
+        rl_result whole, sum;
+        dm_err err = {0};
+        int64_t n = 1 + (int64_t)dm_rng_below(&r, round < 10 ? 5 : 3000);
+        random_table(&r, n, 2 + (int)dm_rng_below(&r, 4), &t);
+        assert_int_equal(rl_rules_generate(&t, 1 + (int)dm_rng_below(&r, 20),
+                                           2 + (int)dm_rng_below(&r, 40), (uint64_t)round, &rs,
+                                           &err), 0);
+        assert_int_equal(rl_evaluate(&t, &rs, 1, &whole, &err), 0);
+        assert_int_equal(rl_result_init(&sum, &rs, &err), 0);
+        for (int parts = 1; parts <= MAX_PARTS; parts++) {
+            rl_result part[MAX_PARTS];
+            const rl_result *pp[MAX_PARTS];
+            int busy = 0;
+            for (int k = 0; k < parts; k++) {
+                int64_t i0, len;
+                rl_table v;
+                rl_table_slice(n, parts, k, &i0, &len);
+                if (len == 0)
+                    continue;
+                assert_int_equal(rl_table_rows(&t, i0, len, &v, &err), 0);
+                if (rl_evaluate(&v, &rs, 1, &part[busy], &err))
+                    fail_msg("round %d, slice %d of %d: %s", round, k, parts, err.msg);
+                pp[busy] = &part[busy];
+                busy++;
+                rl_table_view_free(&v);
+            }
+            assert_int_equal(busy, n < parts ? n : parts);
+            for (int twice = 0; twice < 2; twice++) {
+                rl_result_sum(&sum, pp, busy);
+                if (!same_result(&whole, &sum))
+                    fail_msg("round %d: %lld rows in %d slices do not sum to the whole",
+                             round, (long long)n, parts);
+            }
+            for (int k = 0; k < busy; k++)
+                rl_result_free(&part[k]);
+        }
+        rl_result_free(&sum);
+        rl_result_free(&whole);
+        rl_ruleset_free(&rs);
+        rl_table_free(&t);
+    }
+}
+
 /* Evaluates the one rule in text on the table in csv; returns its result. */
 static rl_rule_result eval_one(const char *csv, const char *rule)
 {
@@ -415,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_measures_by_hand),
         cmocka_unit_test(test_interpreter_vs_brute_force),
         cmocka_unit_test(test_threads_match_single),
+        cmocka_unit_test(test_slices_sum_to_the_whole),
         cmocka_unit_test(test_write_csv),
         cmocka_unit_test(test_gpops_table4),
     };

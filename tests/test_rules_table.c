@@ -1,7 +1,8 @@
 /* test_rules_table.c - the rules workload's tables: the CSV/TSV loader (separators,
  * headers and kinds detected or given, gzip read through rl_inflate) and each error it
  * names by path:line:column, every shared dataset of ../shared/datasets/rules (skipped
- * when absent), and the synthetic table generator. */
+ * when absent), the synthetic table generator, and the slices that cut a table across
+ * GPUs with the views of their rows. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -341,6 +342,63 @@ static void test_synth(void **state)
     assert_int_equal(rl_synth_generate(10, 2, -1, 1, &a, &err), DM_EINPUT);
 }
 
+/* Every cut of n rows into parts slices: contiguous from row 0 in slice order, covering
+ * the n rows, sizes differing by one at most, the larger first, so the empty ones (when
+ * n < parts) are the last. */
+static void test_slices_cover_the_rows_in_order(void **state)
+{
+    (void)state;
+    static const int64_t counts[] = {1, 2, 3, 5, 7, 15, 16, 17, 1000, 1025010, 100000000};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
+        for (int parts = 1; parts <= 16; parts++) {
+            const int64_t n = counts[c];
+            int64_t next = 0, prev = INT64_MAX;
+            for (int k = 0; k < parts; k++) {
+                int64_t i0, len;
+                rl_table_slice(n, parts, k, &i0, &len);
+                if (i0 != next || len > prev || len < n / parts || len > n / parts + 1)
+                    fail_msg("%lld rows in %d slices: slice %d is [%lld, +%lld)", (long long)n,
+                             parts, k, (long long)i0, (long long)len);
+                assert_true(len > 0 || k >= n);
+                next = i0 + len;
+                prev = len;
+            }
+            assert_true(next == n);
+        }
+    int64_t i0, len;
+    rl_table_slice(10, 4, 3, &i0, &len); /* 3 3 2 2 */
+    assert_true(i0 == 8 && len == 2);
+    rl_table_slice(2, 3, 2, &i0, &len); /* 1 1 0 */
+    assert_true(i0 == 2 && len == 0);
+}
+
+/* A view of some rows holds those rows' values, numeric and categorical, and shares the
+ * table's names and levels; freeing it leaves the table whole. */
+static void test_a_view_holds_its_rows(void **state)
+{
+    (void)state;
+    rl_table t, v;
+    dm_err err = {0};
+    const char *path = write_text("v.csv", "x,colour\n1,red\n2,blue\n3,red\n4,green\n5,red\n");
+    assert_int_equal(rl_table_load(path, NULL, &t, &err), 0);
+    assert_int_equal(rl_table_rows(&t, 1, 3, &v, &err), 0);
+    assert_int_equal(v.n, 3);
+    assert_int_equal(v.ncols, 2);
+    for (int64_t i = 0; i < 3; i++) {
+        assert_true(v.cols[0].num[i] == (double)(i + 2));
+        assert_int_equal(v.cols[1].code[i], t.cols[1].code[i + 1]);
+    }
+    assert_ptr_equal(v.cols[0].name, t.cols[0].name);
+    assert_ptr_equal(v.cols[1].levels, t.cols[1].levels);
+    assert_int_equal(v.cols[1].nlevels, 3);
+    assert_int_equal(rl_table_column(&v, "colour"), 1);
+    rl_table_view_free(&v);
+    assert_null(v.cols);
+    assert_true(t.cols[0].num[4] == 5);
+    assert_string_equal(t.cols[1].levels[t.cols[1].code[3]], "green");
+    rl_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -353,6 +411,8 @@ int main(void)
         cmocka_unit_test(test_load_random_text),
         cmocka_unit_test(test_load_shared_datasets),
         cmocka_unit_test(test_synth),
+        cmocka_unit_test(test_slices_cover_the_rows_in_order),
+        cmocka_unit_test(test_a_view_holds_its_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

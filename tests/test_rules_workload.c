@@ -1,8 +1,9 @@
 /* test_rules_workload.c - the rules workload through its contract: datasets from each
  * generator and from a file, and the one-line errors of bad parameters, files and rules
  * files; cpu and cpu-mt against the reference, and what the comparison says of a
- * difference; the work of an execution; `dmbench mine rules` end to end, its CSV against
- * rl_result_write's and a hand count, and its bad flags. */
+ * difference; the facts of a GPU answer and of a multigpu one; multigpu refusing more
+ * GPUs than the run has; the work of an execution; `dmbench mine rules` end to end, its
+ * CSV against rl_result_write's and a hand count, and its bad flags. */
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
@@ -235,8 +236,8 @@ static void cpu_variants_equal_the_reference(void **state)
 static void gpu_variants_take_one_two_or_four_instances_a_thread(void **state)
 {
     (void)state;
-    static const char *const gpu[] = {"serial", "concurrent"};
-    for (int g = 0; g < 2; g++) {
+    static const char *const gpu[] = {"serial", "concurrent", "multigpu"};
+    for (int g = 0; g < 3; g++) {
         dm_err err = {0};
         const dm_variant *v = registry_variant(rules(), gpu[g], &err);
         assert_non_null(v);
@@ -360,6 +361,93 @@ static void facts_are_a_gpu_answers_stages(void **state)
             assert_null(f[k].unit);
     }
     assert_int_equal(rules()->facts(&a, &pt, f, 3), 3); /* as many as there is room for */
+}
+
+/* facts of a multigpu answer: the stages (each the largest among its GPUs), then group
+ * "gpus" (the point's GPUs, the largest compute and transfer among them, the host's sum)
+ * and a group per GPU (its slice's instances, compute, transfer and total), an idle GPU's
+ * zero. */
+static void facts_of_a_multigpu_answer_add_its_split(void **state)
+{
+    (void)state;
+    dm_fact f[DM_MAX_FACTS];
+    dm_point pt;
+    point("multigpu", &pt);
+    rl_split sp = {.gpus = 3, .instances = {2, 1, 0}, .sum_s = 2e-6};
+    sp.stages[0] = (rl_stages){.s = {1e-6, 2e-3, 1e-3, 5e-4, 4e-5}, .total_s = 4e-3, .chunks = 2};
+    sp.stages[1] = (rl_stages){.s = {3e-6, 1e-3, 2e-3, 1e-4, 2e-5}, .total_s = 3e-3, .chunks = 2};
+    rl_stages most = {.s = {3e-6, 2e-3, 2e-3, 5e-4, 4e-5}, .total_s = 4e-3, .chunks = 2};
+    rl_answer a = {.stages = &most, .split = &sp};
+    static const struct {
+        const char *group, *name;
+        double value;
+        int seconds;
+    } want[] = {
+        {"gpus", "gpus", 3, 0},
+        {"gpus", "compute_s", 2e-3 + 1e-3 + 5e-4, 1},
+        {"gpus", "transfer_s", 1e-6 + 4e-5, 1},
+        {"gpus", "sum_s", 2e-6, 1},
+        {"gpu 0", "instances", 2, 0},
+        {"gpu 0", "compute_s", 2e-3 + 1e-3 + 5e-4, 1},
+        {"gpu 0", "transfer_s", 1e-6 + 4e-5, 1},
+        {"gpu 0", "total_s", 4e-3, 1},
+        {"gpu 1", "instances", 1, 0},
+        {"gpu 1", "compute_s", 1e-3 + 2e-3 + 1e-4, 1},
+        {"gpu 1", "transfer_s", 3e-6 + 2e-5, 1},
+        {"gpu 1", "total_s", 3e-3, 1},
+        {"gpu 2", "instances", 0, 0},
+        {"gpu 2", "compute_s", 0, 1},
+        {"gpu 2", "transfer_s", 0, 1},
+        {"gpu 2", "total_s", 0, 1},
+    };
+    const int nwant = (int)(sizeof want / sizeof *want);
+    assert_int_equal(rules()->facts(&a, &pt, f, DM_MAX_FACTS), 8 + nwant);
+    for (int k = 0; k < 8; k++)
+        assert_string_equal(f[k].group, "stages");
+    assert_true(f[1].value == 2e-3 && f[6].value == 4e-3);
+    for (int k = 0; k < nwant; k++) {
+        const dm_fact *x = &f[8 + k];
+        if (strcmp(x->group, want[k].group) != 0 || strcmp(x->name, want[k].name) != 0 ||
+            x->value != want[k].value)
+            fail_msg("fact %d: %s %s %g, expected %s %s %g", 8 + k, x->group, x->name,
+                     x->value, want[k].group, want[k].name, want[k].value);
+        if (want[k].seconds)
+            assert_string_equal(x->unit, "s");
+        else
+            assert_null(x->unit);
+    }
+}
+
+/* multigpu refuses, before it touches a GPU, a point asking for more GPUs than the run
+ * has: one GPU when the run lists none (ex->device alone), else those listed. */
+static void multigpu_refuses_more_gpus_than_the_run_has(void **state)
+{
+    (void)state;
+    const dm_device dev[2] = {{.index = 0}, {.index = 1}};
+    const dm_device *const gpus[2] = {&dev[0], &dev[1]};
+    const struct {
+        dm_exec ex;
+        int ask;
+        const char *msg;
+    } cases[] = {
+        {{.device = &dev[0]}, 2, "rules: the point asks for 2 GPUs, and the run has 1"},
+        {{.device = &dev[0], .gpus = gpus, .ngpus = 2}, 3,
+         "rules: the point asks for 3 GPUs, and the run has 2"},
+    };
+    dm_point pt;
+    dm_dataset ds;
+    dm_err err = {0};
+    point("multigpu", &pt);
+    dm_point_set_int(&pt, "instances", 10);
+    assert_int_equal(open_ds("synthetic", NULL, &pt, &ds, &err), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        void *st = NULL;
+        dm_point_set_int(&pt, "gpus", cases[i].ask);
+        assert_int_equal(pt.variant->setup(&cases[i].ex, &ds, &pt, &st, &err), DM_EINPUT);
+        assert_string_equal(err.msg, cases[i].msg);
+        assert_null(st);
+    }
+    rules()->dataset_close(&ds);
 }
 
 /* work: the GP operations the evaluation counts for generated rules (58 a rule), the table
@@ -497,6 +585,8 @@ int main(void)
         cmocka_unit_test(gpu_variants_take_one_two_or_four_instances_a_thread),
         cmocka_unit_test_setup_teardown(compare_names_the_first_difference, setup, teardown),
         cmocka_unit_test(facts_are_a_gpu_answers_stages),
+        cmocka_unit_test(facts_of_a_multigpu_answer_add_its_split),
+        cmocka_unit_test(multigpu_refuses_more_gpus_than_the_run_has),
         cmocka_unit_test(work_counts_gp_operations),
         cmocka_unit_test_setup_teardown(mine_writes_a_row_per_rule, setup, teardown),
         cmocka_unit_test_setup_teardown(mine_refuses_bad_input_in_one_line, setup, teardown),

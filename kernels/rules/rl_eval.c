@@ -203,14 +203,12 @@ int rl_evaluate(const rl_table *t, const rl_ruleset *rs, int threads, rl_result 
     job.nitems = per_rule * rs->nrules;
     if (threads > job.nitems)
         threads = (int)job.nitems;
+    if ((rc = rl_result_init(res, rs, err)) != 0)
+        return rc;
     res->n = t->n;
-    res->nrules = rs->nrules;
-    res->ntok = rs->ntok;
-    res->rule = calloc((size_t)rs->nrules, sizeof *res->rule);
-    res->tok_support = calloc((size_t)rs->ntok, sizeof *res->tok_support);
     job.items = calloc((size_t)job.nitems, sizeof *job.items);
     int64_t *counts = calloc((size_t)(per_rule * rs->ntok), sizeof *counts);
-    if (!res->rule || !res->tok_support || !job.items || !counts) {
+    if (!job.items || !counts) {
         rc = dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
         goto done;
     }
@@ -240,4 +238,45 @@ void rl_result_free(rl_result *res)
     free(res->rule);
     free(res->tok_support);
     memset(res, 0, sizeof *res);
+}
+
+int rl_result_init(rl_result *res, const rl_ruleset *rs, dm_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->nrules = rs->nrules;
+    res->ntok = rs->ntok;
+    res->rule = calloc((size_t)rs->nrules, sizeof *res->rule);
+    res->tok_support = calloc((size_t)rs->ntok, sizeof *res->tok_support);
+    if (!res->rule || !res->tok_support) {
+        rl_result_free(res);
+        return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
+    }
+    return 0;
+}
+
+void rl_result_sum(rl_result *sum, const rl_result *const *parts, int nparts)
+{
+    sum->n = 0;
+    sum->gpops = 0;
+    memset(sum->rule, 0, (size_t)sum->nrules * sizeof *sum->rule);
+    memset(sum->tok_support, 0, (size_t)sum->ntok * sizeof *sum->tok_support);
+    for (int k = 0; k < nparts; k++) {
+        const rl_result *p = parts[k];
+        sum->n += p->n;
+        sum->gpops += p->gpops;
+        for (int q = 0; q < sum->nrules; q++) {
+            rl_rule_result *r = &sum->rule[q];
+            const rl_rule_result *x = &p->rule[q];
+            r->n_a += x->n_a;
+            r->n_c += x->n_c;
+            r->n_ac += x->n_ac;
+            r->n_anc += x->n_anc;
+            r->n_nac += x->n_nac;
+            r->n_nanc += x->n_nanc;
+        }
+        for (int64_t j = 0; j < sum->ntok; j++)
+            sum->tok_support[j] += p->tok_support[j];
+    }
+    for (int q = 0; q < sum->nrules; q++)
+        rl_measures(&sum->rule[q], sum->n);
 }

@@ -50,6 +50,15 @@ typedef struct rl_result {
 int rl_evaluate(const rl_table *t, const rl_ruleset *rs, int threads, rl_result *res,
                 dm_err *err);
 void rl_result_free(rl_result *res);
+/* Makes res a zero result for rs's rules and tokens (n 0: no instances). Returns 0, or
+ * DM_ERUNTIME without memory. */
+int rl_result_init(rl_result *res, const rl_ruleset *rs, dm_err *err);
+/* Makes sum, a result of rl_result_init, the result on the union of the instances parts[0
+ * .. nparts) were evaluated on (each a result of the same rule set on a slice of the rows,
+ * rl_table_slice): their instances, GP operations, contingency tables and token supports
+ * added up, then the measures computed from the sums by rl_measures, as rl_evaluate
+ * computes them, so equal counts give equal doubles. */
+void rl_result_sum(rl_result *sum, const rl_result *const *parts, int nparts);
 
 /* Writes res as CSV with a header line: rule (its text, quoted, quotes doubled), n_ac,
  * n_anc, n_nac, n_nanc, support, confidence, lift, leverage, conviction; measures in

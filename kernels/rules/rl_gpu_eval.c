@@ -1,8 +1,9 @@
-/* rl_gpu_eval.c - the rules workload's GPU pipeline: the table uploaded once, then per
- * run and per chunk of the rule set the rules into constant memory, the coverage,
- * reduction and fitness kernels (rl_gpu.cu) and the results back, serially on one stream
- * or concurrently on three (the paper's Fig. 3), with CUDA events around each stage for
- * Table 6's times; the answer assembled on the host in the CPU reference's form. */
+/* rl_gpu_eval.c - the rules workload's GPU pipeline on one GPU: the table (or one GPU's
+ * slice of it) uploaded once, then per run and per chunk of the rule set the rules into
+ * constant memory, the coverage, reduction and fitness kernels (rl_gpu.cu) and the
+ * results back, serially on one stream or concurrently on three (the paper's Fig. 3),
+ * with CUDA events around each stage for Table 6's times; the answer assembled on the
+ * host in the CPU reference's form. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@
 
 struct rl_gpu_eval {
     rl_answer out; /* first: what output() gives */
-    rl_ruleset rs;
+    const rl_ruleset *rs; /* the caller's */
     rl_gpu_plan plan;
     int concurrent;
     cudaStream_t stream;          /* the engine's: everything when serial, else fitness */
@@ -91,7 +92,6 @@ void rl_gpu_free(rl_gpu_eval *g)
     rl_host_free(g, g->h_fit);
     free(g->tok_support);
     rl_gpu_plan_free(&g->plan);
-    rl_ruleset_free(&g->rs);
     free(g);
 }
 
@@ -123,7 +123,7 @@ static int rl_upload_table(rl_gpu_eval *g, const rl_table *t, dm_err *err)
 static int rl_gpu_buffers(rl_gpu_eval *g, dm_err *err)
 {
     const rl_gpu_plan *p = &g->plan;
-    const int nrules = g->rs.nrules;
+    const int nrules = g->rs->nrules;
     int most[RL_SIDES] = {0, 0};
     for (int c = 0; c < p->nchunks; c++)
         for (int s = 0; s < RL_SIDES; s++)
@@ -149,7 +149,7 @@ static int rl_gpu_buffers(rl_gpu_eval *g, dm_err *err)
     if (dm_gpu_alloc(g->stream, (size_t)nrules * sizeof *g->d_fit, (void **)&g->d_fit, err) ||
         rl_host_alloc(g, (size_t)nrules * sizeof *g->h_fit, (void **)&g->h_fit, err))
         return DM_ERUNTIME;
-    if (!(g->tok_support = calloc((size_t)g->rs.ntok, sizeof *g->tok_support)) ||
+    if (!(g->tok_support = calloc((size_t)g->rs->ntok, sizeof *g->tok_support)) ||
         !(g->ev = calloc((size_t)p->nchunks * RL_EV_CHUNK, sizeof *g->ev)))
         return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
     if (DM_CUDA(err, cudaEventCreate(&g->begin)) || DM_CUDA(err, cudaEventCreate(&g->end)))
@@ -160,38 +160,37 @@ static int rl_gpu_buffers(rl_gpu_eval *g, dm_err *err)
     return 0;
 }
 
-/* pt's "read": auto, shared or global. */
-static rl_gpu_read rl_read_param(const dm_point *pt)
+void rl_gpu_opts_of(const dm_point *pt, int concurrent, rl_gpu_opts *o)
 {
     const char *r = dm_point_str(pt, "read");
-    return strcmp(r, "shared") == 0 ? RL_READ_SHARED
-           : strcmp(r, "global") == 0 ? RL_READ_GLOBAL
-                                      : RL_READ_AUTO;
+    *o = (rl_gpu_opts){.concurrent = concurrent, .block = (int)dm_point_int(pt, "block"),
+                       .per_thread = (int)dm_point_int(pt, "per_thread"),
+                       .read = strcmp(r, "shared") == 0   ? RL_READ_SHARED
+                               : strcmp(r, "global") == 0 ? RL_READ_GLOBAL
+                                                          : RL_READ_AUTO};
 }
 
-int rl_gpu_open(const rl_table *t, const dm_point *pt, int concurrent, int block, void *stream,
+int rl_gpu_open(const rl_table *t, const rl_ruleset *rs, const rl_gpu_opts *o, void *stream,
                 rl_gpu_eval **out, dm_err *err)
 {
     rl_gpu_eval *g = calloc(1, sizeof *g);
     *out = NULL;
     if (!g)
         return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
-    g->concurrent = concurrent;
+    g->concurrent = o->concurrent;
     g->stream = (cudaStream_t)stream;
-    int rc = rl_point_rules(t, pt, &g->rs, err);
+    g->rs = rs;
+    int rc = rl_ruleset_check(rs, t, NULL, err);
     if (!rc)
-        rc = rl_ruleset_check(&g->rs, t, NULL, err);
-    if (!rc)
-        rc = rl_gpu_plan_make(&g->rs, &g->plan, err);
+        rc = rl_gpu_plan_make(rs, &g->plan, err);
     if (rc) {
         rl_gpu_free(g);
         return rc;
     }
     const int64_t words = (t->n + 31) / 32;
     g->la = (rl_gpu_launch){.n = t->n, .pitch = (t->n + 31) / 32 * 32, .words = words,
-                            .row = (words + 31) / 32 * 32, .block = block,
-                            .per_thread = (int)dm_point_int(pt, "per_thread"),
-                            .attrs = t->ncols, .read = rl_read_param(pt)};
+                            .row = (words + 31) / 32 * 32, .block = o->block,
+                            .per_thread = o->per_thread, .attrs = t->ncols, .read = o->read};
     if ((rc = rl_gpu_read_resolve(&g->la, err)) != 0 ||
         (rc = rl_upload_table(g, t, err)) != 0 || (rc = rl_gpu_buffers(g, err)) != 0) {
         rl_gpu_free(g);
@@ -199,8 +198,7 @@ int rl_gpu_open(const rl_table *t, const dm_point *pt, int concurrent, int block
     }
     g->la.table = g->d_table;
     g->out.t = t;
-    g->out.rs = &g->rs;
-    g->out.stages = &g->stages;
+    g->out.rs = rs;
     g->stages.chunks = g->plan.nchunks;
     *out = g;
     return 0;
@@ -382,12 +380,12 @@ static int rl_stage_times(rl_gpu_eval *g, dm_err *err)
     return rl_add_time(g->begin, g->end, &g->stages.total_s, err);
 }
 
-int rl_gpu_output(rl_gpu_eval *g, const rl_answer **out, dm_err *err)
+int rl_gpu_wait(rl_gpu_eval *g, const rl_answer **out, dm_err *err)
 {
-    if (DM_CUDA(err, cudaStreamSynchronize(g->stream)) || rl_stage_times(g, err))
+    if (DM_CUDA(err, cudaStreamSynchronize(g->stream)))
         return DM_ERUNTIME;
     rl_result *res = &g->out.res;
-    const rl_ruleset *rs = &g->rs;
+    const rl_ruleset *rs = g->rs;
     *res = (rl_result){.n = g->la.n, .nrules = rs->nrules, .rule = g->h_fit, .ntok = rs->ntok,
                        .tok_support = g->tok_support};
     for (int r = 0; r < rs->nrules; r++) {
@@ -400,6 +398,15 @@ int rl_gpu_output(rl_gpu_eval *g, const rl_answer **out, dm_err *err)
                 (int64_t)g->h_sup[RL_SIDE_C][g->plan.first[RL_SIDE_C][r] + j];
         res->gpops += (int64_t)(rule->nante + rule->ncons) * res->n;
     }
+    g->out.stages = NULL;
     *out = &g->out;
+    return 0;
+}
+
+int rl_gpu_output(rl_gpu_eval *g, const rl_answer **out, dm_err *err)
+{
+    if (rl_gpu_wait(g, out, err) || rl_stage_times(g, err))
+        return DM_ERUNTIME;
+    g->out.stages = &g->stages;
     return 0;
 }

@@ -37,6 +37,15 @@ typedef struct rl_table {
  * index ("a%d"), all numeric and zero. Returns 0, or DM_ERUNTIME without memory. */
 int rl_table_init(rl_table *t, int64_t n, int ncols, const char *name_fmt, dm_err *err);
 void rl_table_free(rl_table *t);
+/* Rows [i0, i0 + n) of t as a table of their own in view (0 <= i0, i0 + n <= t->n): its
+ * columns point into t's values and share t's names and levels, so t must outlive it and
+ * only rl_table_view_free frees it. Returns 0, or DM_ERUNTIME without memory. */
+int rl_table_rows(const rl_table *t, int64_t i0, int64_t n, rl_table *view, dm_err *err);
+void rl_table_view_free(rl_table *view);
+/* Slice k of n rows cut into parts contiguous slices, in *i0 and *len: the first n % parts
+ * slices have one row more than the others, so sizes differ by one at most, and when n <
+ * parts the last parts - n are empty (0 <= k < parts). */
+void rl_table_slice(int64_t n, int parts, int k, int64_t *i0, int64_t *len);
 /* The index of the column called name, or -1. */
 int rl_table_column(const rl_table *t, const char *name);
 /* The code of the level text in categorical column c, or -1. */

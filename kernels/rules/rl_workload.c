@@ -230,11 +230,46 @@ int rl_compare(const void *ref, const void *out, const dm_point *pt, char *why, 
     return 0;
 }
 
+/* The kernels' share of st: coverage, reduction and fitness. */
+static double rl_compute_s(const rl_stages *st)
+{
+    return st->s[RL_STAGE_COVERAGE] + st->s[RL_STAGE_REDUCTION] + st->s[RL_STAGE_FITNESS];
+}
+
+/* The copies' share of st: the rules in, the supports and contingency tables out. */
+static double rl_transfer_s(const rl_stages *st)
+{
+    return st->s[RL_STAGE_COPY_IN] + st->s[RL_STAGE_COPY_OUT];
+}
+
+/* Appends sp's facts (rl_facts) to f[0 .. *n). */
+static void rl_split_facts(const rl_split *sp, dm_fact *f, int max, int *n)
+{
+    double compute = 0, transfer = 0;
+    for (int k = 0; k < sp->gpus; k++) {
+        compute = fmax(compute, rl_compute_s(&sp->stages[k]));
+        transfer = fmax(transfer, rl_transfer_s(&sp->stages[k]));
+    }
+    dm_fact_add(f, max, n, "gpus", "gpus", sp->gpus, NULL);
+    dm_fact_add(f, max, n, "gpus", "compute_s", compute, "s");
+    dm_fact_add(f, max, n, "gpus", "transfer_s", transfer, "s");
+    dm_fact_add(f, max, n, "gpus", "sum_s", sp->sum_s, "s");
+    for (int k = 0; k < sp->gpus; k++) {
+        char group[16];
+        snprintf(group, sizeof group, "gpu %d", k);
+        dm_fact_add(f, max, n, group, "instances", (double)sp->instances[k], NULL);
+        dm_fact_add(f, max, n, group, "compute_s", rl_compute_s(&sp->stages[k]), "s");
+        dm_fact_add(f, max, n, group, "transfer_s", rl_transfer_s(&sp->stages[k]), "s");
+        dm_fact_add(f, max, n, group, "total_s", sp->stages[k].total_s, "s");
+    }
+}
+
 int rl_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
 {
     static const char *const names[RL_STAGES] = {"copy_in_s", "coverage_s", "reduction_s",
                                                  "fitness_s", "copy_out_s"};
-    const rl_stages *st = ((const rl_answer *)out)->stages;
+    const rl_answer *a = out;
+    const rl_stages *st = a->stages;
     (void)pt;
     int n = 0;
     if (!st)
@@ -247,6 +282,8 @@ int rl_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
     dm_fact_add(f, max, &n, "stages", "stages_s", sum, "s");
     dm_fact_add(f, max, &n, "stages", "total_s", st->total_s, "s");
     dm_fact_add(f, max, &n, "stages", "chunks", st->chunks, NULL);
+    if (a->split)
+        rl_split_facts(a->split, f, max, &n);
     return n;
 }
 

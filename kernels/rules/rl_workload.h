@@ -36,13 +36,26 @@ typedef struct rl_stages {
     int chunks; /* the rule set's chunks (rl_gpu_plan) */
 } rl_stages;
 
+/* How a multi-GPU run (multigpu) went: per GPU of the point, the instances of its slice
+ * and its stages (zero for an empty slice, which runs nothing), and the host's time
+ * summing the GPUs' partial counts and computing the measures from the sums. */
+typedef struct rl_split {
+    int gpus;
+    int64_t instances[DM_MAX_GPUS];
+    rl_stages stages[DM_MAX_GPUS];
+    double sum_s;
+} rl_split;
+
 /* What a variant's output() gives and the reference holds: the table and rule set an
- * evaluation ran on, its result, and for a GPU variant its stages (else NULL). */
+ * evaluation ran on, its result, for a GPU variant its stages (else NULL; over several
+ * GPUs, each stage's and the total's largest among them), and for multigpu its split
+ * (else NULL). */
 typedef struct rl_answer {
     const rl_table *t;
     const rl_ruleset *rs;
     rl_result res;
     const rl_stages *stages;
+    const rl_split *split;
 } rl_answer;
 
 /* One point's evaluation: its rule set on the dataset's table, the threads it runs with,
@@ -100,7 +113,11 @@ int rl_compare(const void *ref, const void *out, const dm_point *pt, char *why, 
  * right (docs/rules.md). */
 void rl_work(const dm_point *pt, dm_work *w);
 /* facts: a GPU answer's stages (group "stages": copy_in_s, coverage_s, reduction_s,
- * fitness_s, copy_out_s, their sum stages_s, total_s, chunks); none for a CPU one. */
+ * fitness_s, copy_out_s, their sum stages_s, total_s, chunks); none for a CPU one. A
+ * multigpu answer adds its split: group "gpus" with gpus (the point's), compute_s and
+ * transfer_s (the largest among the GPUs of coverage + reduction + fitness, and of
+ * copy_in + copy_out) and sum_s (the host's sum); then a group "gpu K" for each GPU K of
+ * the point with instances (its slice's), compute_s, transfer_s and total_s (its own). */
 int rl_facts(const void *out, const dm_point *pt, dm_fact *f, int max);
 /* rl_result_write of out (an rl_answer): a row per rule, its text, contingency table
  * and measures. */

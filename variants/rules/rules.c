@@ -4,13 +4,16 @@
  * Both give, per rule, the coverage, the contingency table, every token's support and
  * the five measures. serial and concurrent are the paper's GPU model (Sect. 5: coverage,
  * reduction and fitness kernels, rl_gpu.cu), its stages one after another on one stream
- * or antecedents, consequents and fitness on streams of their own (Fig. 3). Multi-GPU
- * comes next (issue 13). */
+ * or antecedents, consequents and fitness on streams of their own (Fig. 3). multigpu
+ * splits the instances across the run's GPUs, either pipeline on each (its "2 GPUs"). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fits.h"
 #include "rules/rl_gpu.h"
 #include "rules/rl_gpu_eval.h"
+#include "rules/rl_gpu_multi.h"
 #include "tuned.h"
 
 extern const dm_study rules_study; /* study.c */
@@ -65,11 +68,38 @@ static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
     return dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
 }
 
+/* serial, concurrent: the point's rule set and its evaluation on the whole table. */
+typedef struct rl_gpu_state {
+    rl_ruleset rs;
+    rl_gpu_eval *g;
+} rl_gpu_state;
+
+static void rl_gpu_teardown(void *state)
+{
+    rl_gpu_state *s = state;
+    rl_gpu_free(s->g);
+    rl_ruleset_free(&s->rs);
+    free(s);
+}
+
 static int rl_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                         int concurrent, void **state, dm_err *err)
 {
-    return rl_gpu_open(ds->data, pt, concurrent, (int)dm_point_int(pt, "block"), ex->stream,
-                       (rl_gpu_eval **)state, err);
+    rl_gpu_state *s = calloc(1, sizeof *s);
+    *state = NULL;
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
+    rl_gpu_opts o;
+    rl_gpu_opts_of(pt, concurrent, &o);
+    int rc = rl_point_rules(ds->data, pt, &s->rs, err);
+    if (!rc)
+        rc = rl_gpu_open(ds->data, &s->rs, &o, ex->stream, &s->g, err);
+    if (rc) {
+        rl_gpu_teardown(s);
+        return rc;
+    }
+    *state = s;
+    return 0;
 }
 
 static int rl_serial_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
@@ -86,17 +116,38 @@ static int rl_concurrent_setup(const dm_exec *ex, const dm_dataset *ds, const dm
 
 static int rl_gpu_variant_run(void *state, dm_err *err)
 {
-    return rl_gpu_run(state, err);
+    return rl_gpu_run(((rl_gpu_state *)state)->g, err);
 }
 
 static int rl_gpu_variant_output(void *state, const void **out, dm_err *err)
 {
-    return rl_gpu_output(state, (const rl_answer **)out, err);
+    return rl_gpu_output(((rl_gpu_state *)state)->g, (const rl_answer **)out, err);
 }
 
-static void rl_gpu_teardown(void *state)
+/* ---- multigpu ---------------------------------------------------------------------- */
+
+static int rl_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                             void **state, dm_err *err)
 {
-    rl_gpu_free(state);
+    rl_gpu_opts o;
+    rl_gpu_opts_of(pt, strcmp(dm_point_str(pt, "pipeline"), "concurrent") == 0, &o);
+    return rl_gpu_multi_open(ds->data, pt, ex, (int)dm_point_int(pt, "gpus"), &o,
+                             (rl_gpu_multi **)state, err);
+}
+
+static int rl_multigpu_run(void *state, dm_err *err)
+{
+    return rl_gpu_multi_run(state, err);
+}
+
+static int rl_multigpu_output(void *state, const void **out, dm_err *err)
+{
+    return rl_gpu_multi_output(state, (const rl_answer **)out, err);
+}
+
+static void rl_multigpu_teardown(void *state)
+{
+    rl_gpu_multi_free(state);
 }
 
 /* ---- the table ------------------------------------------------------------------ */
@@ -135,18 +186,32 @@ static const dm_param_spec rl_cpu_mt_params[] = {
     {0},
 };
 
+/* The GPU variants' threads per block and coverage's shape. */
+#define RL_GPU_PARAMS                                                                     \
+    {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",              \
+     .help = "threads per block of the kernels, a multiple of 32 (the paper chose 256 of " \
+             "128, 256 and 512 by occupancy)"},                                           \
+    {.name = "per_thread", .type = DM_P_INT, .def = "4", .allowed = "1..4",               \
+     .help = "instances each coverage thread interprets a token for: 1 (the paper's "     \
+             "thread per instance), 2 or 4 (a token decoded once for them)"},             \
+    {.name = "read", .type = DM_P_ENUM, .def = "auto", .allowed = "auto|shared|global",   \
+     .help = "how coverage reads the table: shared (a block's instances, every column, "  \
+             "copied to shared memory once, then every expression over them), global "    \
+             "(each condition from device memory, a block an expression: the paper's), "  \
+             "auto (shared where a block's tile fits shared memory)"}
+
 static const dm_param_spec rl_gpu_params[] = {
-    {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",
-     .help = "threads per block of the kernels, a multiple of 32 (the paper chose 256 of "
-             "128, 256 and 512 by occupancy)"},
-    {.name = "per_thread", .type = DM_P_INT, .def = "4", .allowed = "1..4",
-     .help = "instances each coverage thread interprets a token for: 1 (the paper's thread "
-             "per instance), 2 or 4 (a token decoded once for them)"},
-    {.name = "read", .type = DM_P_ENUM, .def = "auto", .allowed = "auto|shared|global",
-     .help = "how coverage reads the table: shared (a block's instances, every column, "
-             "copied to shared memory once, then every expression over them), global (each "
-             "condition from device memory, a block an expression: the paper's), auto "
-             "(shared where a block's tile fits shared memory)"},
+    RL_GPU_PARAMS,
+    {0},
+};
+
+static const dm_param_spec rl_multigpu_params[] = {
+    {.name = "gpus", .type = DM_P_INT, .def = "1", .allowed = "1..16",
+     .help = "GPUs the instances are split across, a contiguous slice each: the first of "
+             "the run's (run --devices)"},
+    RL_GPU_PARAMS,
+    {.name = "pipeline", .type = DM_P_ENUM, .def = "serial", .allowed = "serial|concurrent",
+     .help = "each GPU's pipeline, as the variant of that name runs it"},
     {0},
 };
 
@@ -180,6 +245,12 @@ static const dm_variant rl_variants[] = {
      .needs_gpu = 1, .params = rl_gpu_params, .supports = rl_gpu_supports,
      .setup = rl_concurrent_setup, .run = rl_gpu_variant_run, .output = rl_gpu_variant_output,
      .teardown = rl_gpu_teardown},
+    {.name = "multigpu",
+     .description = "the instances split across the run's GPUs, a slice each, their partial "
+                    "contingency tables summed on the host (the paper's 2 GPUs)",
+     .needs_gpu = 1, .multi_gpu = 1, .params = rl_multigpu_params,
+     .supports = rl_gpu_supports, .setup = rl_multigpu_setup, .run = rl_multigpu_run,
+     .output = rl_multigpu_output, .teardown = rl_multigpu_teardown},
     {0},
 };
 

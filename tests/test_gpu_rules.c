@@ -1,9 +1,8 @@
 /* test_gpu_rules.c - the rules workload's GPU variants (serial, concurrent, and multigpu
  * on one GPU) against the one-thread CPU reference, count for count and token support for
- * token support, at block sizes 32 to 1024, 1, 2 or 4 instances a coverage thread, each
- * reading the table from shared memory (auto, where it fits) and from global: synthetic
- * tables of 1 to 2.1 million instances (odd counts, off multiples of 32, more runs of a
- * block than a grid's height), rule sets beyond one constant-memory chunk (by rules and
+ * token support, at block sizes 32 to 1024 and 1, 2 or 4 instances a coverage thread:
+ * synthetic tables of 1 to 2.1 million instances (odd counts, off multiples of 32, more
+ * runs of a block than a grid's height), rule sets beyond one constant-memory chunk (by rules and
  * by tokens), expressions deeper than a register's stack, categorical columns from a file
  * (and the shared Abalone table when present), Poker hands; then the stages each run
  * records, measures bit for bit, and an expression longer than a chunk refused. Then
@@ -67,7 +66,6 @@ static void check_blocks(gpu_fixture *f, check_cases *c, const dm_point *pt,
                          const dm_dataset *ds, const int *blocks, int nblocks)
 {
     static const int per_thread[] = {1, 2, 4};
-    static const char *const read[] = {"auto", "global"};
     dm_err err = {0};
     void *ref;
     if (rules_workload.reference(ds, pt, &ref, &err))
@@ -76,16 +74,14 @@ static void check_blocks(gpu_fixture *f, check_cases *c, const dm_point *pt,
         if (!v->needs_gpu)
             continue;
         for (int b = 0; b < nblocks; b++)
-            for (int k = 0; k < 3; k++)
-                for (int r = 0; r < 2; r++) {
-                    dm_point vp;
-                    assert_int_equal(registry_point_defaults(&rules_workload, v, &vp, &err), 0);
-                    copy_problem(&vp, pt);
-                    set_int(&vp, "block", blocks[b]);
-                    set_int(&vp, "per_thread", per_thread[k]);
-                    dm_point_set_str(&vp, "read", read[r]);
-                    check_variant(c, &f->ex, &rules_workload, v, &vp, ds, ref);
-                }
+            for (int k = 0; k < 3; k++) {
+                dm_point vp;
+                assert_int_equal(registry_point_defaults(&rules_workload, v, &vp, &err), 0);
+                copy_problem(&vp, pt);
+                set_int(&vp, "block", blocks[b]);
+                set_int(&vp, "per_thread", per_thread[k]);
+                check_variant(c, &f->ex, &rules_workload, v, &vp, ds, ref);
+            }
     }
     rules_workload.reference_free(ref);
 }

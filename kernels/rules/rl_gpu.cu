@@ -141,10 +141,9 @@ template <int V> __device__ static void rl_valid(int64_t base, int lane, int64_t
         valid[j] = base + j * 32 + lane < n;
 }
 
-/* Global read. Block (e, y): expression e (gridDim.x of them) over the runs of
- * blockDim.x x V instances y, y + gridDim.y, ... (the paper's 2-D grid: expressions wide,
- * instances high), a warp 32 x V consecutive instances, reading the table in device
- * memory. A warp wholly past n writes nothing. */
+/* Block (e, y): expression e (gridDim.x of them) over the runs of blockDim.x x V
+ * instances y, y + gridDim.y, ... (the paper's 2-D grid: expressions wide, instances
+ * high), a warp 32 x V consecutive instances. A warp wholly past n writes nothing. */
 template <int SIDE, class Stack, int V>
 __global__ void rl_coverage_kernel(const double *__restrict__ table, int64_t n, int64_t pitch,
                                    int64_t row, uint32_t *__restrict__ bits)
@@ -160,37 +159,6 @@ __global__ void rl_coverage_kernel(const double *__restrict__ table, int64_t n, 
         rl_valid<V>(base, lane, n, valid);
         rl_interpret<SIDE, Stack, V>(blockIdx.x, table + base + lane, pitch, valid, lane,
                                      bits + (base >> 5), row);
-    }
-}
-
-/* Shared read. Block (y, g): the runs of blockDim.x x V instances y, y + gridDim.x, ...,
- * each first copied into shared memory, every one of the table's attrs columns (a
- * tile, column after column); then the expressions g, g + gridDim.y, ... of the nexpr
- * over the tile, a warp 32 x V consecutive instances. */
-template <int SIDE, int V>
-__global__ void rl_coverage_tile_kernel(const double *__restrict__ table, int64_t n,
-                                        int64_t pitch, int attrs, int nexpr, int64_t row,
-                                        uint32_t *__restrict__ bits)
-{
-    extern __shared__ double rl_tile[];
-    const int lane = threadIdx.x & 31, span = blockDim.x * V;
-    const int local = (threadIdx.x >> 5) * 32 * V;
-    const int64_t runs = (n + span - 1) / span;
-    for (int64_t y = blockIdx.x; y < runs; y += gridDim.x) {
-        const int64_t first = y * span;
-        __syncthreads(); /* the last run's tile is read */
-        for (int a = 0; a < attrs; a++)
-            for (int i = threadIdx.x; i < span; i += blockDim.x)
-                rl_tile[a * span + i] = first + i < n ? table[(int64_t)a * pitch + first + i] : 0.0;
-        __syncthreads();
-        const int64_t base = first + local;
-        if (base >= n)
-            continue; /* the whole warp */
-        bool valid[V];
-        rl_valid<V>(base, lane, n, valid);
-        for (int e = blockIdx.y; e < nexpr; e += gridDim.y)
-            rl_interpret<SIDE, rl_reg_stack, V>(e, rl_tile + local + lane, span, valid, lane,
-                                                bits + (base >> 5), row);
     }
 }
 
@@ -286,86 +254,29 @@ static void rl_coverage_launch(const rl_gpu_launch *a, int nexpr, uint32_t *bits
         a->table, a->n, a->pitch, a->row, bits);
 }
 
-/* A run of instances a block, their tile in shared memory, and the expressions split into
- * as many groups as it takes for the grid to fill the card twice over (each group reads
- * the tile once more from memory). */
-template <int SIDE, int V>
-static int rl_coverage_tile_launch(const rl_gpu_launch *a, int nexpr, uint32_t *bits,
-                                   dm_err *err)
-{
-    const int64_t span = (int64_t)a->block * V, runs = (a->n + span - 1) / span;
-    const size_t smem = (size_t)rl_gpu_tile_bytes(a);
-    int dev, sms, per_sm;
-    if (DM_CUDA(err, cudaGetDevice(&dev)) ||
-        DM_CUDA(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
-        DM_CUDA(err, cudaFuncSetAttribute(rl_coverage_tile_kernel<SIDE, V>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) ||
-        DM_CUDA(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                         &per_sm, rl_coverage_tile_kernel<SIDE, V>, a->block, smem)))
-        return DM_ERUNTIME;
-    const int64_t want = 2 * (int64_t)sms * (per_sm > 0 ? per_sm : 1);
-    int64_t groups = (want + runs - 1) / runs;
-    groups = groups < 1 ? 1 : groups > nexpr ? nexpr : groups;
-    const dim3 grid((unsigned)(runs < 0x7fffffff ? runs : 0x7fffffff), (unsigned)groups);
-    rl_coverage_tile_kernel<SIDE, V><<<grid, a->block, smem, (cudaStream_t)a->stream>>>(
-        a->table, a->n, a->pitch, a->attrs, nexpr, a->row, bits);
-    return 0;
-}
-
-/* The register stack at a->per_thread instances a thread (1, 2 or 4), reading as a->read
- * says (resolved: shared or global); or the stack in local memory, reading global, at
- * one. */
+/* The register stack at a->per_thread instances a thread (1, 2 or 4), or the stack in
+ * local memory at one. */
 template <int SIDE>
-static int rl_coverage_side(const rl_gpu_launch *a, int nexpr, int deep, uint32_t *bits,
-                            dm_err *err)
+static void rl_coverage_side(const rl_gpu_launch *a, int nexpr, int deep, uint32_t *bits)
 {
-    if (deep) {
+    if (deep)
         rl_coverage_launch<SIDE, rl_mem_stack, 1>(a, nexpr, bits);
-        return 0;
-    }
-    if (a->read == RL_READ_SHARED)
-        return a->per_thread == 4   ? rl_coverage_tile_launch<SIDE, 4>(a, nexpr, bits, err)
-               : a->per_thread == 2 ? rl_coverage_tile_launch<SIDE, 2>(a, nexpr, bits, err)
-                                    : rl_coverage_tile_launch<SIDE, 1>(a, nexpr, bits, err);
-    if (a->per_thread == 4)
+    else if (a->per_thread == 4)
         rl_coverage_launch<SIDE, rl_reg_stack, 4>(a, nexpr, bits);
     else if (a->per_thread == 2)
         rl_coverage_launch<SIDE, rl_reg_stack, 2>(a, nexpr, bits);
     else
         rl_coverage_launch<SIDE, rl_reg_stack, 1>(a, nexpr, bits);
-    return 0;
 }
 
 extern "C" int rl_gpu_coverage(const rl_gpu_launch *a, int side, int nexpr, int deep,
                                uint32_t *bits, dm_err *err)
 {
-    if (side == RL_SIDE_A ? rl_coverage_side<RL_SIDE_A>(a, nexpr, deep, bits, err)
-                          : rl_coverage_side<RL_SIDE_C>(a, nexpr, deep, bits, err))
-        return DM_ERUNTIME;
+    if (side == RL_SIDE_A)
+        rl_coverage_side<RL_SIDE_A>(a, nexpr, deep, bits);
+    else
+        rl_coverage_side<RL_SIDE_C>(a, nexpr, deep, bits);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
-}
-
-extern "C" int64_t rl_gpu_tile_bytes(const rl_gpu_launch *a)
-{
-    return (int64_t)a->attrs * a->block * a->per_thread * (int64_t)sizeof(double);
-}
-
-extern "C" int rl_gpu_read_resolve(rl_gpu_launch *a, dm_err *err)
-{
-    int dev, most;
-    if (DM_CUDA(err, cudaGetDevice(&dev)) ||
-        DM_CUDA(err, cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)))
-        return DM_ERUNTIME;
-    const int64_t need = rl_gpu_tile_bytes(a);
-    if (a->read == RL_READ_AUTO)
-        a->read = need <= most ? RL_READ_SHARED : RL_READ_GLOBAL;
-    if (a->read == RL_READ_SHARED && need > most)
-        return dm_err_set(err, DM_EINPUT, "read=shared: a coverage block's tile (%d columns x "
-                          "%d threads x %d instances a thread, 8 bytes each) takes %lld bytes "
-                          "of shared memory, more than the device's %d a block; use read=global "
-                          "or a smaller block", a->attrs, a->block, a->per_thread,
-                          (long long)need, most);
-    return 0;
 }
 
 extern "C" int rl_gpu_reduction(const rl_gpu_launch *a, int ntok, const uint32_t *bits,
@@ -393,12 +304,6 @@ extern "C" int rl_gpu_max_block(void)
     most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack, 2>, most);
     most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_reg_stack, 4>, most);
     most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack, 4>, most);
-    most = dm_kernel_max_block(rl_coverage_tile_kernel<RL_SIDE_A, 1>, most);
-    most = dm_kernel_max_block(rl_coverage_tile_kernel<RL_SIDE_C, 1>, most);
-    most = dm_kernel_max_block(rl_coverage_tile_kernel<RL_SIDE_A, 2>, most);
-    most = dm_kernel_max_block(rl_coverage_tile_kernel<RL_SIDE_C, 2>, most);
-    most = dm_kernel_max_block(rl_coverage_tile_kernel<RL_SIDE_A, 4>, most);
-    most = dm_kernel_max_block(rl_coverage_tile_kernel<RL_SIDE_C, 4>, most);
     most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_mem_stack, 1>, most);
     most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_mem_stack, 1>, most);
     most = dm_kernel_max_block(rl_reduction_kernel, most);

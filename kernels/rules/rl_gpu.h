@@ -62,13 +62,6 @@ void rl_gpu_plan_free(rl_gpu_plan *p);
 /* chunk c's expression starts of side (nrules + 1 of them). */
 const int32_t *rl_gpu_plan_starts(const rl_gpu_plan *p, int c, int side);
 
-/* How the coverage kernel reads the table. Global: each condition's values straight
- * from device memory (through L2), a block per (expression, run of instances). Shared: a
- * block first copies its instances' every column into shared memory (a tile), then
- * interprets every expression of the chunk (or of its share of them) over the tile, so
- * the table is read from memory about once a chunk instead of once an expression. */
-typedef enum rl_gpu_read { RL_READ_AUTO, RL_READ_SHARED, RL_READ_GLOBAL } rl_gpu_read;
-
 /* What every launch shares: the table on the device, column-major, each column's values
  * as doubles (categorical codes converted exactly) at column x pitch; its rows' bits. */
 typedef struct rl_gpu_launch {
@@ -79,18 +72,8 @@ typedef struct rl_gpu_launch {
     int64_t row;   /* words from one token's row to the next (words padded to 32) */
     int block;     /* threads per block */
     int per_thread; /* coverage: instances a thread takes, 1, 2 or 4 */
-    int attrs;     /* the table's columns */
-    rl_gpu_read read; /* how coverage reads the table */
     void *stream;  /* cudaStream_t */
 } rl_gpu_launch;
-
-/* The shared memory (bytes) a coverage block's tile takes: every column's values of its
- * block x per_thread instances. */
-int64_t rl_gpu_tile_bytes(const rl_gpu_launch *a);
-/* a's read with RL_READ_AUTO made shared or global for the current device (shared when
- * the tile fits a block's shared memory). Returns 0; DM_EINPUT when shared is asked and
- * does not fit (naming what it needs and what the device has); DM_ERUNTIME. */
-int rl_gpu_read_resolve(rl_gpu_launch *a, dm_err *err);
 
 /* Enqueues the copy of a chunk's side into constant memory: ntok tokens and nexpr + 1
  * expression starts (host memory; pinned for the copy to be asynchronous). */

@@ -162,12 +162,8 @@ static int rl_gpu_buffers(rl_gpu_eval *g, dm_err *err)
 
 void rl_gpu_opts_of(const dm_point *pt, int concurrent, rl_gpu_opts *o)
 {
-    const char *r = dm_point_str(pt, "read");
     *o = (rl_gpu_opts){.concurrent = concurrent, .block = (int)dm_point_int(pt, "block"),
-                       .per_thread = (int)dm_point_int(pt, "per_thread"),
-                       .read = strcmp(r, "shared") == 0   ? RL_READ_SHARED
-                               : strcmp(r, "global") == 0 ? RL_READ_GLOBAL
-                                                          : RL_READ_AUTO};
+                       .per_thread = (int)dm_point_int(pt, "per_thread")};
 }
 
 int rl_gpu_open(const rl_table *t, const rl_ruleset *rs, const rl_gpu_opts *o, void *stream,
@@ -190,11 +186,10 @@ int rl_gpu_open(const rl_table *t, const rl_ruleset *rs, const rl_gpu_opts *o, v
     const int64_t words = (t->n + 31) / 32;
     g->la = (rl_gpu_launch){.n = t->n, .pitch = (t->n + 31) / 32 * 32, .words = words,
                             .row = (words + 31) / 32 * 32, .block = o->block,
-                            .per_thread = o->per_thread, .attrs = t->ncols, .read = o->read};
-    if ((rc = rl_gpu_read_resolve(&g->la, err)) != 0 ||
-        (rc = rl_upload_table(g, t, err)) != 0 || (rc = rl_gpu_buffers(g, err)) != 0) {
+                            .per_thread = o->per_thread};
+    if (rl_upload_table(g, t, err) || rl_gpu_buffers(g, err)) {
         rl_gpu_free(g);
-        return rc;
+        return DM_ERUNTIME;
     }
     g->la.table = g->d_table;
     g->out.t = t;

@@ -9,7 +9,6 @@
 #ifndef DM_RL_GPU_EVAL_H
 #define DM_RL_GPU_EVAL_H
 
-#include "rules/rl_gpu.h"
 #include "rules/rl_workload.h"
 
 #ifdef __cplusplus
@@ -19,23 +18,20 @@ extern "C" {
 typedef struct rl_gpu_eval rl_gpu_eval;
 
 /* How a GPU evaluation runs: serially or concurrently (the paper's Fig. 3), threads a
- * block (a multiple of 32), instances a coverage thread takes (1, 2 or 4) and how
- * coverage reads the table (rl_gpu.h). */
+ * block (a multiple of 32) and instances a coverage thread takes (1, 2 or 4). */
 typedef struct rl_gpu_opts {
     int concurrent, block, per_thread;
-    rl_gpu_read read;
 } rl_gpu_opts;
 
-/* pt's block, per_thread and read into *o, with concurrent. */
+/* pt's block and per_thread into *o, with concurrent. */
 void rl_gpu_opts_of(const dm_point *pt, int concurrent, rl_gpu_opts *o);
 
 /* Makes *g: the rule set rs (the caller's, kept until rl_gpu_free) on the rows of t (at
  * least one), uploaded, its buffers, streams and events, on the current device, run as o
- * says (read auto made shared or global, rl_gpu_read_resolve); stream (a cudaStream_t
- * of that device) ends every run, so its events time it. Returns 0; DM_EINPUT for a rule
- * set that does not check against t, an expression longer than a chunk holds, or
- * read=shared whose tile does not fit shared memory; DM_ERUNTIME with err set (a CUDA
- * failure, no memory). *g is then NULL. */
+ * says; stream (a cudaStream_t of that device) ends every run, so its events time it.
+ * Returns 0; DM_EINPUT for a rule set that does not check against t or an expression
+ * longer than a chunk holds; DM_ERUNTIME with err set (a CUDA failure, no memory). *g is
+ * then NULL. */
 int rl_gpu_open(const rl_table *t, const rl_ruleset *rs, const rl_gpu_opts *o, void *stream,
                 rl_gpu_eval **g, dm_err *err);
 /* Enqueues one evaluation (serial: waits for its copies). Returns 0, or DM_ERUNTIME. */

@@ -193,12 +193,7 @@ static const dm_param_spec rl_cpu_mt_params[] = {
              "128, 256 and 512 by occupancy)"},                                           \
     {.name = "per_thread", .type = DM_P_INT, .def = "4", .allowed = "1..4",               \
      .help = "instances each coverage thread interprets a token for: 1 (the paper's "     \
-             "thread per instance), 2 or 4 (a token decoded once for them)"},             \
-    {.name = "read", .type = DM_P_ENUM, .def = "auto", .allowed = "auto|shared|global",   \
-     .help = "how coverage reads the table: shared (a block's instances, every column, "  \
-             "copied to shared memory once, then every expression over them), global "    \
-             "(each condition from device memory, a block an expression: the paper's), "  \
-             "auto (shared where a block's tile fits shared memory)"}
+             "thread per instance), 2 or 4 (a token decoded once for them)"}
 
 static const dm_param_spec rl_gpu_params[] = {
     RL_GPU_PARAMS,

@@ -1,7 +1,8 @@
 /* test_sweep.c - sweep matrix files with the real membw workload: each axis form, zip,
  * defaults, the stable point order, constraints (device properties from a fake device),
  * pruning by supports(), command-line overrides, and every load error with its exact
- * "LINE:COL" and the key phrase of its message. */
+ * "LINE:COL" and the key phrase of its message; and every sweep shipped in sweeps/. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -799,6 +800,38 @@ static void sweep_text_must_be_utf8(void **state)
     parse_fails(HEAD "name: \xf4\x90\x80\x80\n", "3:7", "byte 0xf4 is not UTF-8 text");
 }
 
+/* Every file of sweeps/ loads, is named after its file (studies and targets name sweeps
+ * so), and leaves points to run on an H100-like device. */
+static void every_shipped_sweep_loads_and_expands(void **state)
+{
+    fixture *f = *state;
+    const dm_device h100 = { .max_threads_per_block = 1024, .smem_per_block_optin = 232448,
+                             .sms = 132, .warp_size = 32 };
+    DIR *d = opendir(DM_SOURCE_DIR "/sweeps");
+    struct dirent *ent;
+    int n = 0;
+    assert_non_null(d);
+    while ((ent = readdir(d))) {
+        size_t len = strlen(ent->d_name);
+        char path[1024];
+        if (len < 6 || strcmp(ent->d_name + len - 5, ".yaml"))
+            continue;
+        snprintf(path, sizeof path, "%s/sweeps/%s", DM_SOURCE_DIR, ent->d_name);
+        if (sweep_load(path, &f->s, &f->err) || sweep_expand(f->s, &h100, &f->e, &f->err))
+            fail_msg("%s", f->err.msg);
+        if (strlen(sweep_name(f->s)) != len - 5 || strncmp(sweep_name(f->s), ent->d_name, len - 5))
+            fail_msg("%s is named %s", ent->d_name, sweep_name(f->s));
+        if (f->e.n_pruned == f->e.n)
+            fail_msg("%s: every one of its %zu points is pruned", ent->d_name, f->e.n);
+        sweep_expansion_free(&f->e);
+        sweep_free(f->s);
+        f->s = NULL;
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 40);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -850,6 +883,7 @@ int main(void)
         T(one_point_takes_the_last_assignment_of_a_name),
         T(one_point_errors_name_the_assignment),
         T(one_point_refused_by_supports_says_why),
+        T(every_shipped_sweep_loads_and_expands),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -482,6 +482,51 @@ static void override_errors_name_the_argument(void **st)
     assert_int_equal(f->e.n, 4);
 }
 
+static void keep_variants_runs_the_named_in_file_order(void **st)
+{
+    fixture *f = *st;
+    parse_ok(f, HEAD "variants: [cpu, kernel, memcpy]\nbaseline: cpu\naxes: { n: [64, 128] }\n");
+    assert_int_equal(sweep_keep_variants(f->s, "memcpy,kernel", &f->err), 0);
+    assert_int_equal(sweep_nvariants(f->s), 2);
+    assert_string_equal(sweep_variant(f->s, 0)->name, "kernel");
+    assert_string_equal(sweep_variant(f->s, 1)->name, "memcpy");
+    assert_null(sweep_baseline(f->s)); /* cpu is not run, so nothing is against it */
+    expand_ok(f, NULL);
+    assert_int_equal(f->e.n, 4);
+    assert_string_equal(f->e.points[0].point.variant->name, "kernel");
+    assert_string_equal(f->e.points[3].point.variant->name, "memcpy");
+}
+
+static void keep_variants_keeps_a_kept_baseline(void **st)
+{
+    fixture *f = *st;
+    parse_ok(f, HEAD "variants: [cpu, kernel]\nbaseline: cpu\naxes: { n: 64 }\n");
+    assert_int_equal(sweep_keep_variants(f->s, "cpu", &f->err), 0);
+    assert_int_equal(sweep_nvariants(f->s), 1);
+    assert_string_equal(sweep_baseline(f->s)->name, "cpu");
+}
+
+static void keep_variants_errors_name_the_argument(void **st)
+{
+    fixture *f = *st;
+    parse_ok(f, HEAD "variants: [cpu, kernel]\naxes: { n: 64 }\n");
+    static const char *const bad[][2] = {
+        { "kernal", "--variants kernal: the sweep lists no variant 'kernal'; expected some "
+                    "of: cpu, kernel" },
+        { "cpu,memcpy", "--variants cpu,memcpy: the sweep lists no variant 'memcpy'" },
+        { "", "--variants : an empty name" },
+        { "cpu,", "--variants cpu,: an empty name" },
+        { "kern", "no variant 'kern'" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(sweep_keep_variants(f->s, bad[i][0], &f->err), DM_EINPUT);
+        if (!strstr(f->err.msg, bad[i][1]))
+            fail_msg("got '%s'; want '%s'", f->err.msg, bad[i][1]);
+    }
+    /* the refused lists left the sweep as it was */
+    assert_int_equal(sweep_nvariants(f->s), 2);
+}
+
 /* ---- load errors ---------------------------------------------------------------------- */
 
 static void yaml_syntax_error_reports_its_position(void **st)
@@ -863,6 +908,9 @@ int main(void)
         T(override_adds_a_new_axis_last),
         T(override_keeps_a_zip_of_the_same_length),
         T(override_errors_name_the_argument),
+        T(keep_variants_runs_the_named_in_file_order),
+        T(keep_variants_keeps_a_kept_baseline),
+        T(keep_variants_errors_name_the_argument),
         T(yaml_syntax_error_reports_its_position),
         T(duplicate_key_is_refused),
         T(alias_is_refused),

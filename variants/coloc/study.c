@@ -297,38 +297,57 @@ static int judge_c1(const dm_study_data *d, dm_claim_result *r, dm_err *err)
     return 0;
 }
 
+/* The medians of cpu, CG and CH (t[0], t[1], t[2]) at lo and hi ([0], [1]), and the
+ * speedups over cpu of CG and CH (sp[0], sp[1]) there, written into the evidence. Returns
+ * as need() does. */
+static int cg_ch_speedups(const dm_study_data *d, const cl_at *lo, const cl_at *hi,
+                          dm_median t[3][2], double sp[2][2], dm_claim_result *r, dm_err *err)
+{
+    static const char *const v[3] = { "cpu", "CG", "CH" };
+    int rc;
+    for (int i = 0; i < 3; i++)
+        if ((rc = need(d, lo, v[i], &t[i][0], r, err)) ||
+            (rc = need(d, hi, v[i], &t[i][1], r, err)))
+            return rc;
+    EV(r, "%s, then %s: cpu %s and %s", lo->name, hi->name, secs(t[0][0].median).s,
+       secs(t[0][1].median).s);
+    for (int i = 0; i < 2; i++) {
+        for (int k = 0; k < 2; k++)
+            sp[i][k] = t[0][k].median / t[i + 1][k].median;
+        EV(r, "; %s %s and %s, %.1fx then %.1fx", v[i + 1], secs(t[i + 1][0].median).s,
+           secs(t[i + 1][1].median).s, sp[i][0], sp[i][1]);
+    }
+    EV(r, ". ");
+    return 0;
+}
+
+/* Appends to the hardware note how the times of cg_ch_speedups' t grew from lo to hi. */
+static void growth_note(dm_claim_result *r, const cl_at *lo, const cl_at *hi,
+                        const dm_median t[3][2])
+{
+    HW(r, "from %s to %s cpu's time grew %.3gx, CG's %.3gx and CH's %.3gx, on %s (compute "
+          "capability %s, %d SMs).", lo->name, hi->name, t[0][1].median / t[0][0].median,
+       t[1][1].median / t[1][0].median, t[2][1].median / t[2][0].median, t[1][1].gpu,
+       t[1][1].cc, t[1][1].sms);
+}
+
 /* C2: on synthetic data at clumpiness 1, the speedups of CG and CH grow with the
  * instances. */
 static int judge_c2(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
-    static const char *const v[2] = { "CG", "CH" };
     const cl_at lo = synthetic(SW_FIG6A, 250000, 1), hi = synthetic(SW_FIG6A, 2000000, 1);
-    dm_median cl, ch, gl[2], gh[2];
-    int rc, held = 0, grew[2];
-    if ((rc = need(d, &lo, "cpu", &cl, r, err)) || (rc = need(d, &hi, "cpu", &ch, r, err)))
+    dm_median t[3][2];
+    double sp[2][2];
+    int rc = cg_ch_speedups(d, &lo, &hi, t, sp, r, err);
+    if (rc)
         return stop(rc);
-    for (int i = 0; i < 2; i++)
-        if ((rc = need(d, &lo, v[i], &gl[i], r, err)) ||
-            (rc = need(d, &hi, v[i], &gh[i], r, err)))
-            return stop(rc);
-    EV(r, "cpu %s at %s, %s at %s", secs(cl.median).s, lo.name, secs(ch.median).s, hi.name);
-    for (int i = 0; i < 2; i++) {
-        double a = cl.median / gl[i].median, b = ch.median / gh[i].median;
-        held += grew[i] = b >= CL_MARGIN * a;
-        EV(r, "; %s %s and %s, %.1fx then %.1fx", v[i], secs(gl[i].median).s,
-           secs(gh[i].median).s, a, b);
-    }
-    EV(r, ". Rule: Fig. 6(a) plots the cell-aggregate filter's variants, CG and CH (line "
-          "284); holds when the speedup over cpu of both is at least 5 %% higher at "
-          "2,000,000 instances than at 250,000, partly holds when one's is.");
-    r->verdict = tally(held, 2);
-    if (r->verdict == DM_HOLDS)
-        return 0;
-    HW(r, "from 250,000 to 2,000,000 instances cpu's time grew %.3gx", ch.median / cl.median);
-    for (int i = 0; i < 2; i++)
-        if (!grew[i])
-            HW(r, " and %s's %.3gx", v[i], gh[i].median / gl[i].median);
-    HW(r, ", on %s (compute capability %s, %d SMs).", gh[0].gpu, gh[0].cc, gh[0].sms);
+    EV(r, "Rule: Fig. 6(a) plots the cell-aggregate filter's variants, CG and CH (line 284); "
+          "holds when the speedup over cpu of both is at least 5 %% higher at 2,000,000 "
+          "instances than at 250,000, partly holds when one's is.");
+    r->verdict = tally((sp[0][1] >= CL_MARGIN * sp[0][0]) + (sp[1][1] >= CL_MARGIN * sp[1][0]),
+                       2);
+    if (r->verdict != DM_HOLDS)
+        growth_note(r, &lo, &hi, t);
     return 0;
 }
 
@@ -378,34 +397,20 @@ static int judge_c4(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 /* C5: at 250,000 instances, G's speedup grows with the clumpiness and H's falls. */
 static int judge_c5(const dm_study_data *d, dm_claim_result *r, dm_err *err)
 {
-    static const char *const v[2] = { "CG", "CH" };
     const cl_at lo = synthetic(SW_FIG6C, 250000, 1), hi = synthetic(SW_FIG6C, 250000, 20);
-    dm_median cl, ch, gl[2], gh[2];
-    int rc, ok[2];
-    if ((rc = need(d, &lo, "cpu", &cl, r, err)) || (rc = need(d, &hi, "cpu", &ch, r, err)))
+    dm_median t[3][2];
+    double sp[2][2];
+    int rc = cg_ch_speedups(d, &lo, &hi, t, sp, r, err);
+    if (rc)
         return stop(rc);
-    for (int i = 0; i < 2; i++)
-        if ((rc = need(d, &lo, v[i], &gl[i], r, err)) ||
-            (rc = need(d, &hi, v[i], &gh[i], r, err)))
-            return stop(rc);
-    EV(r, "250,000 instances, clumpiness 1 then 20: cpu %s and %s", secs(cl.median).s,
-       secs(ch.median).s);
-    for (int i = 0; i < 2; i++) {
-        double a = cl.median / gl[i].median, b = ch.median / gh[i].median;
-        ok[i] = i == 0 ? b >= CL_MARGIN * a : CL_MARGIN * b <= a;
-        EV(r, "; %s %s and %s, %.1fx then %.1fx", v[i], secs(gl[i].median).s,
-           secs(gh[i].median).s, a, b);
-    }
-    EV(r, ". Rule: the performance Fig. 6 plots is the speedup over cpu (line 280) of the "
+    EV(r, "Rule: the performance Fig. 6 plots is the speedup over cpu (line 280) of the "
           "cell-aggregate filter's variants (line 293); holds when CG's is at least 5 %% "
           "higher at clumpiness 20 than at 1 and CH's at least 5 %% lower, partly holds when "
           "one of the two is.");
-    r->verdict = tally(ok[0] + ok[1], 2);
+    r->verdict = tally((sp[0][1] >= CL_MARGIN * sp[0][0]) + (CL_MARGIN * sp[1][1] <= sp[1][0]),
+                       2);
     if (r->verdict != DM_HOLDS)
-        HW(r, "from clumpiness 1 to 20 cpu's time grew %.3gx, CG's %.3gx and CH's %.3gx, on "
-              "%s (compute capability %s, %d SMs).", ch.median / cl.median,
-           gh[0].median / gl[0].median, gh[1].median / gl[1].median, gh[0].gpu, gh[0].cc,
-           gh[0].sms);
+        growth_note(r, &lo, &hi, t);
     hash_note(r);
     return 0;
 }

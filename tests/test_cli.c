@@ -158,6 +158,26 @@ static void dry_run_counts_points_and_runs_nothing(void **state)
     assert_false(exists(f->db));
 }
 
+static void variants_option_runs_some_of_the_sweeps_variants(void **state)
+{
+    fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof path, "%s/two.yaml", f->dir);
+    write_file(path, "name: two\nworkload: membw\ndataset: { generator: random }\n"
+                     "variants: [cpu, kernel]\nbaseline: cpu\naxes: { n: [256, 512] }\n"
+                     "measure: { min_samples: 3, max_time: 0.05 }\n");
+    assert_int_equal(dmbench(f, "run %s --db %s --dry-run --variants kernel", path, f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "workload membw, 1 variant, baseline none"));
+    assert_non_null(strstr(slurp(f->out), "points: 2 before pruning"));
+    assert_int_equal(dmbench(f, "run %s --db %s --variants cpu,gpu", path, f->db), 2);
+    assert_int_equal(count_lines(slurp(f->errf)), 1);
+    assert_non_null(strstr(slurp(f->errf), "--variants cpu,gpu: the sweep lists no variant "
+                                           "'gpu'; expected some of: cpu, kernel"));
+    assert_false(exists(f->db));
+    assert_int_equal(dmbench(f, "run %s --db %s --variants cpu", path, f->db), 0);
+    assert_non_null(strstr(slurp(f->errf), "2 ok, 0 failed, 0 skipped"));
+}
+
 static void cpu_sweep_runs_shows_and_exports(void **state)
 {
     fixture *f = *state;
@@ -487,6 +507,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(resume_refuses_another_build_unless_forced, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(twenty_kills_and_resumes_lose_and_repeat_nothing, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(variants_option_runs_some_of_the_sweeps_variants, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(cpu_sweep_runs_shows_and_exports, setup, teardown),
         cmocka_unit_test_setup_teardown(gpu_variants_without_gpu_are_skipped_with_the_reason, setup, teardown),

@@ -1,7 +1,8 @@
 /* test_sweep.c - sweep matrix files with the real membw workload: each axis form, zip,
  * defaults, the stable point order, constraints (device properties from a fake device),
- * pruning by supports(), command-line overrides, every load error with its exact "LINE:COL"
- * and the key phrase of its message; and every sweep file of sweeps/ loads and expands. */
+ * pruning by supports(), command-line overrides, and every load error with its exact
+ * "LINE:COL" and the key phrase of its message; and every sweep shipped in sweeps/,
+ * expanded with and without a GPU. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -482,6 +483,51 @@ static void override_errors_name_the_argument(void **st)
     assert_int_equal(f->e.n, 4);
 }
 
+static void keep_variants_runs_the_named_in_file_order(void **st)
+{
+    fixture *f = *st;
+    parse_ok(f, HEAD "variants: [cpu, kernel, memcpy]\nbaseline: cpu\naxes: { n: [64, 128] }\n");
+    assert_int_equal(sweep_keep_variants(f->s, "memcpy,kernel", &f->err), 0);
+    assert_int_equal(sweep_nvariants(f->s), 2);
+    assert_string_equal(sweep_variant(f->s, 0)->name, "kernel");
+    assert_string_equal(sweep_variant(f->s, 1)->name, "memcpy");
+    assert_null(sweep_baseline(f->s)); /* cpu is not run, so nothing is against it */
+    expand_ok(f, NULL);
+    assert_int_equal(f->e.n, 4);
+    assert_string_equal(f->e.points[0].point.variant->name, "kernel");
+    assert_string_equal(f->e.points[3].point.variant->name, "memcpy");
+}
+
+static void keep_variants_keeps_a_kept_baseline(void **st)
+{
+    fixture *f = *st;
+    parse_ok(f, HEAD "variants: [cpu, kernel]\nbaseline: cpu\naxes: { n: 64 }\n");
+    assert_int_equal(sweep_keep_variants(f->s, "cpu", &f->err), 0);
+    assert_int_equal(sweep_nvariants(f->s), 1);
+    assert_string_equal(sweep_baseline(f->s)->name, "cpu");
+}
+
+static void keep_variants_errors_name_the_argument(void **st)
+{
+    fixture *f = *st;
+    parse_ok(f, HEAD "variants: [cpu, kernel]\naxes: { n: 64 }\n");
+    static const char *const bad[][2] = {
+        { "kernal", "--variants kernal: the sweep lists no variant 'kernal'; expected some "
+                    "of: cpu, kernel" },
+        { "cpu,memcpy", "--variants cpu,memcpy: the sweep lists no variant 'memcpy'" },
+        { "", "--variants : an empty name" },
+        { "cpu,", "--variants cpu,: an empty name" },
+        { "kern", "no variant 'kern'" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(sweep_keep_variants(f->s, bad[i][0], &f->err), DM_EINPUT);
+        if (!strstr(f->err.msg, bad[i][1]))
+            fail_msg("got '%s'; want '%s'", f->err.msg, bad[i][1]);
+    }
+    /* the refused lists left the sweep as it was */
+    assert_int_equal(sweep_nvariants(f->s), 2);
+}
+
 /* ---- load errors ---------------------------------------------------------------------- */
 
 static void yaml_syntax_error_reports_its_position(void **st)
@@ -800,44 +846,40 @@ static void sweep_text_must_be_utf8(void **state)
     parse_fails(HEAD "name: \xf4\x90\x80\x80\n", "3:7", "byte 0xf4 is not UTF-8 text");
 }
 
-/* Every sweep file of the repository loads and expands, with no GPU and on a stand-in
- * H100 (the device constraints then judged), and keeps some point on it. */
-static void every_sweep_of_the_repository_loads_and_expands(void **state)
+/* Every file of sweeps/ loads, is named after its file (studies and targets name sweeps
+ * so), and leaves points to run on an H100-like device. */
+static void every_shipped_sweep_loads_and_expands(void **state)
 {
-    (void)state;
-    const char *dir = DM_SOURCE_DIR "/sweeps";
-    dm_device h100 = {.name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .sms = 132,
-                      .mem_bytes = (int64_t)80 << 30, .l2_bytes = 50 << 20,
-                      .max_threads_per_block = 1024, .max_threads_per_sm = 2048,
-                      .warp_size = 32, .regs_per_block = 65536, .regs_per_sm = 65536,
-                      .max_blocks_per_sm = 32, .smem_per_block = 49152,
-                      .smem_per_block_optin = 232448, .smem_per_sm = 233472,
-                      .sm_clock_khz = 1980000, .mem_clock_khz = 2619000,
-                      .mem_bus_bits = 5120};
-    DIR *d = opendir(dir);
-    assert_non_null(d);
+    fixture *f = *state;
+    const dm_device h100 = { .max_threads_per_block = 1024, .smem_per_block_optin = 232448,
+                             .sms = 132, .warp_size = 32 };
+    DIR *d = opendir(DM_SOURCE_DIR "/sweeps");
+    struct dirent *ent;
     int n = 0;
-    for (struct dirent *ent; (ent = readdir(d)) != NULL;) {
+    assert_non_null(d);
+    while ((ent = readdir(d))) {
         size_t len = strlen(ent->d_name);
-        if (len < 6 || strcmp(ent->d_name + len - 5, ".yaml") != 0)
-            continue;
         char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-        for (int gpu = 0; gpu < 2; gpu++) {
-            dm_sweep *s = NULL;
-            dm_expansion e = {0};
-            dm_err err = {0};
-            if (sweep_load(path, &s, &err) || sweep_expand(s, gpu ? &h100 : NULL, &e, &err))
-                fail_msg("%s: %s", ent->d_name, err.msg);
-            if (gpu && e.n_pruned == e.n)
-                fail_msg("%s: every point is pruned on an H100", ent->d_name);
-            sweep_expansion_free(&e);
-            sweep_free(s);
-        }
+        if (len < 6 || strcmp(ent->d_name + len - 5, ".yaml"))
+            continue;
+        snprintf(path, sizeof path, "%s/sweeps/%s", DM_SOURCE_DIR, ent->d_name);
+        /* without a GPU too (device constraints then not judged) */
+        if (sweep_load(path, &f->s, &f->err) || sweep_expand(f->s, NULL, &f->e, &f->err))
+            fail_msg("%s", f->err.msg);
+        sweep_expansion_free(&f->e);
+        if (sweep_expand(f->s, &h100, &f->e, &f->err))
+            fail_msg("%s", f->err.msg);
+        if (strlen(sweep_name(f->s)) != len - 5 || strncmp(sweep_name(f->s), ent->d_name, len - 5))
+            fail_msg("%s is named %s", ent->d_name, sweep_name(f->s));
+        if (f->e.n_pruned == f->e.n)
+            fail_msg("%s: every one of its %zu points is pruned", ent->d_name, f->e.n);
+        sweep_expansion_free(&f->e);
+        sweep_free(f->s);
+        f->s = NULL;
         n++;
     }
     closedir(d);
-    assert_true(n >= 30);
+    assert_true(n >= 40);
 }
 
 int main(void)
@@ -871,6 +913,9 @@ int main(void)
         T(override_adds_a_new_axis_last),
         T(override_keeps_a_zip_of_the_same_length),
         T(override_errors_name_the_argument),
+        T(keep_variants_runs_the_named_in_file_order),
+        T(keep_variants_keeps_a_kept_baseline),
+        T(keep_variants_errors_name_the_argument),
         T(yaml_syntax_error_reports_its_position),
         T(duplicate_key_is_refused),
         T(alias_is_refused),
@@ -891,7 +936,7 @@ int main(void)
         T(one_point_takes_the_last_assignment_of_a_name),
         T(one_point_errors_name_the_assignment),
         T(one_point_refused_by_supports_says_why),
-        cmocka_unit_test(every_sweep_of_the_repository_loads_and_expands),
+        T(every_shipped_sweep_loads_and_expands),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,6 +60,7 @@ typedef struct cli_run_args {
     const char *db;    /* NULL: cli_db_path's default */
     const char *overrides[CLI_RUN_MAX_OVERRIDES]; /* -a AXIS=VALUES, in order */
     int noverrides;
+    const char *variants; /* --variants LIST: the sweep's variants to run; NULL: all */
     int dry_run, resume, force_new_run, quiet, timeline;
     long device_index;       /* --device: the GPU to run on; < 0: not given (GPU 0) */
     int devices[CLI_RUN_MAX_DEVICES]; /* --devices 0,1,...: a worker on each */

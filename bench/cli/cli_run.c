@@ -28,6 +28,10 @@ void cli_run_usage(FILE *out)
             "  -a, --axis AXIS=VALUES\n"
             "                       replace or add an axis, e.g. -a block=[64,128] or\n"
             "                       -a 'n={pow2: [1024, 65536]}' (repeatable)\n"
+            "  --variants LIST      run only these of the sweep's variants, comma-separated\n"
+            "                       (e.g. --variants cpu-mt,CG); the run keeps the sweep's\n"
+            "                       name, so characterize and reproduce read it with the\n"
+            "                       sweep's other runs, each point from the newest that has it\n"
             "  --dry-run            print the points before and after pruning; run nothing\n"
             "  --resume             continue the newest unfinished run of this sweep (one\n"
             "                       measured on this card by this build; else refused)\n"
@@ -285,6 +289,7 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
         CLI_OPT_STR("db", &a->db),
         { .name = "axis", .short_name = 'a', .kind = CLI_LIST, .dest = a->overrides,
           .count = &a->noverrides, .max = CLI_RUN_MAX_OVERRIDES },
+        CLI_OPT_STR("variants", &a->variants),
         CLI_OPT_FLAG("dry-run", &a->dry_run),
         CLI_OPT_FLAG("resume", &a->resume),
         CLI_OPT_FLAG("force-new-run", &a->force_new_run),
@@ -332,7 +337,8 @@ int cli_run_sweep(const cli_run_args *a)
     int status = DM_EXIT_USAGE;
     int timeline = a->timeline;
 
-    if (sweep_load(a->sweep, &s, &err) != 0)
+    if (sweep_load(a->sweep, &s, &err) != 0 ||
+        (a->variants && sweep_keep_variants(s, a->variants, &err) != 0))
         goto fail;
     for (int i = 0; i < a->noverrides; i++)
         if (sweep_override(s, a->overrides[i], &err) != 0)
@@ -408,6 +414,8 @@ int cli_run_sweep(const cli_run_args *a)
         alen += strlen(a->argv[i]) * 4 + 3;
     for (int i = 0; i < a->noverrides; i++)
         klen += strlen(a->overrides[i]) + 8;
+    if (a->variants)
+        klen += strlen(a->variants) + 16;
     argv_text = calloc(1, alen);
     key = calloc(1, klen);
     if (!argv_text || !key) {
@@ -417,8 +425,11 @@ int cli_run_sweep(const cli_run_args *a)
     append_quoted(argv_text, alen, "dmbench");
     for (int i = 0; i < a->argc; i++)
         append_quoted(argv_text, alen, a->argv[i]);
-    /* --resume matches on what defines the points: the file and the axis overrides. */
+    /* --resume matches on what defines the points: the file, the variants kept and the
+     * axis overrides. */
     strcpy(key, sweep_text(s));
+    if (a->variants)
+        snprintf(key + strlen(key), klen - strlen(key), "\n# --variants %s", a->variants);
     for (int i = 0; i < a->noverrides; i++)
         snprintf(key + strlen(key), klen - strlen(key), "\n# -a %s", a->overrides[i]);
 

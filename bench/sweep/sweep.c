@@ -165,6 +165,14 @@ static int sweep_parse_variants(dm_sweep *s, const sweep_src *src, const sy_node
     return 0;
 }
 
+/* "a, b, c": the sweep's variants into buf. */
+static void sweep_variant_list(const dm_sweep *s, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < s->nvariants; i++)
+        dm_append(buf, n, "%s%s", i ? ", " : "", s->variants[i]->name);
+}
+
 static int sweep_parse_baseline(dm_sweep *s, const sweep_src *src, const sy_node *root,
                                 dm_err *err)
 {
@@ -180,10 +188,8 @@ static int sweep_parse_baseline(dm_sweep *s, const sweep_src *src, const sy_node
             s->baseline = s->variants[i];
             return 0;
         }
-    char list[1024] = "";
-    for (int i = 0; i < s->nvariants; i++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
-                 s->variants[i]->name);
+    char list[1024];
+    sweep_variant_list(s, list, sizeof list);
     return sweep_fail(src, val, err, "baseline '%s' is not among the listed variants; "
                       "expected one of: %s", name, list);
 }
@@ -804,6 +810,51 @@ fail:
     sy_free(val);
     free(key.text);
     return rc;
+}
+
+/* 1 when name is one of list's comma-separated names, else 0. */
+static int sweep_in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len;
+        if (!*p)
+            return 0;
+    }
+}
+
+int sweep_keep_variants(dm_sweep *s, const char *list, dm_err *err)
+{
+    char listed[1024];
+    sweep_variant_list(s, listed, sizeof listed);
+    for (const char *p = list;; p++) {
+        size_t len = strcspn(p, ",");
+        int i = 0;
+        if (len == 0)
+            return dm_err_set(err, DM_EINPUT, "--variants %s: an empty name; expected some of "
+                              "the sweep's variants, separated by commas: %s", list, listed);
+        while (i < s->nvariants &&
+               (strlen(s->variants[i]->name) != len || strncmp(s->variants[i]->name, p, len)))
+            i++;
+        if (i == s->nvariants)
+            return dm_err_set(err, DM_EINPUT, "--variants %s: the sweep lists no variant "
+                              "'%.*s'; expected some of: %s", list, (int)len, p, listed);
+        p += len;
+        if (!*p)
+            break;
+    }
+    int n = 0;
+    for (int i = 0; i < s->nvariants; i++) {
+        if (sweep_in_list(list, s->variants[i]->name))
+            s->variants[n++] = s->variants[i];
+        else if (s->variants[i] == s->baseline)
+            s->baseline = NULL;
+    }
+    s->nvariants = n;
+    return 0;
 }
 
 /* ---- accessors -------------------------------------------------------------------- */

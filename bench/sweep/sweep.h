@@ -84,6 +84,12 @@ void sweep_free(dm_sweep *s);
  * argument ("-a block=[64,x]: ..."). */
 int sweep_override(dm_sweep *s, const char *assignment, dm_err *err);
 
+/* Keeps of the sweep's variants only those that list names ("cpu-mt,CG", separated by
+ * commas), in the file's order; the baseline goes when it is not kept. Returns 0, or
+ * DM_EINPUT naming the argument ("--variants LIST: ...") when a name is empty or not one
+ * of the sweep's variants. */
+int sweep_keep_variants(dm_sweep *s, const char *list, dm_err *err);
+
 /* Accessors. */
 const char *sweep_name(const dm_sweep *s);
 const char *sweep_path(const dm_sweep *s);       /* the file, or the string's name */

@@ -19,18 +19,18 @@ static void multigpu_sweep_crosses_gpus_counting_and_support(void **state)
     const dm_device h100 = {.max_threads_per_block = 1024, .smem_per_block_optin = 232448,
                             .smem_per_sm = 233472, .sms = 132, .warp_size = 32};
     static const int64_t supports[] = {30, 40, 60, 100, 200}, gpus[] = {1, 2, 4, 8};
-    static const char *const countings[] = {"ptpe", "twopass"};
+    static const char *const countings[] = {"ptpe", "hybrid", "twopass"};
     char path[1024], key[1024], base[5][1024];
     dm_sweep *s;
     dm_expansion e;
     dm_err err = {0};
-    int seen[5][4][2] = {{{0}}}, cpu = 0;
+    int seen[5][4][3] = {{{0}}}, cpu = 0;
     snprintf(path, sizeof path, "%s/sweeps/episodes-multigpu.yaml", DM_SOURCE_DIR);
     if (sweep_load(path, &s, &err) || sweep_expand(s, &h100, &e, &err))
         fail_msg("%s", err.msg);
     assert_string_equal(sweep_workload(s)->name, "episodes");
     assert_string_equal(sweep_baseline(s)->name, "cpu-mt");
-    assert_int_equal(e.n, 5 + 5 * 4 * 2);
+    assert_int_equal(e.n, 5 + 5 * 4 * 3);
     for (size_t i = 0; i < e.n; i++) {
         const dm_point *pt = &e.points[i].point;
         size_t k = 0;
@@ -49,9 +49,9 @@ static void multigpu_sweep_crosses_gpus_counting_and_support(void **state)
         size_t g = 0, c = 0;
         while (g < 4 && gpus[g] != dm_point_int(pt, "gpus"))
             g++;
-        while (c < 2 && strcmp(countings[c], dm_point_str(pt, "counting")) != 0)
+        while (c < 3 && strcmp(countings[c], dm_point_str(pt, "counting")) != 0)
             c++;
-        assert_true(g < 4 && c < 2);
+        assert_true(g < 4 && c < 3);
         seen[k][g][c]++;
         if (g == 0 && e.points[i].pruned)
             fail_msg("a one-GPU point pruned: %s", e.points[i].reason);
@@ -59,7 +59,7 @@ static void multigpu_sweep_crosses_gpus_counting_and_support(void **state)
     assert_int_equal(cpu, 5);
     for (int k = 0; k < 5; k++)
         for (int g = 0; g < 4; g++)
-            for (int c = 0; c < 2; c++)
+            for (int c = 0; c < 3; c++)
                 assert_int_equal(seen[k][g][c], 1);
     sweep_expansion_free(&e);
     sweep_free(s);

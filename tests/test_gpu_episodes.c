@@ -225,12 +225,12 @@ static void check_multigpu_facts(const dm_exec *ex, const dm_point *pt, const dm
 }
 
 /* multigpu at gpus on ex (whose run has those GPUs) against Algorithm 1 on Sym26 (10 s):
- * mining to level 5 at support 20 (as test_sym26), exact and relaxed, with PTPE and
- * two-pass on each GPU at blocks 32 and 128; every level-3 episode counted; and one
+ * mining to level 5 at support 20 (as test_sym26), exact and relaxed, with PTPE, hybrid
+ * and two-pass on each GPU at blocks 32 and 128; every level-3 episode counted; and one
  * episode, so that some GPUs get none. */
 static void check_multigpu(const dm_exec *ex, int gpus, const char *what)
 {
-    static const char *const countings[] = {"ptpe", "twopass"};
+    static const char *const countings[] = {"ptpe", "hybrid", "twopass"};
     static const int blocks[] = {32, 128};
     dm_err err = {0};
     dm_point pt;
@@ -257,7 +257,7 @@ static void check_multigpu(const dm_exec *ex, int gpus, const char *what)
         set_int(&pt, "relax", problems[p].relax);
         if (episodes_workload.reference(&ds, &pt, &ref, &err))
             fail_msg("reference: %s", err.msg);
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 3; k++)
             for (int b = 0; b < 2; b++) {
                 set_str(&pt, "counting", countings[k]);
                 set_int(&pt, "block", blocks[b]);

@@ -1,9 +1,10 @@
 /* ep_multigpu.c - multigpu: level-wise mining over several GPUs (journal section 6.2).
  * A device thread per GPU lives for the whole point, keeping its GPU current, its stream
  * and its copy of the event stream; each level's candidates are split in even contiguous
- * slices, one a GPU, which the threads count at once (PTPE; or PreElim's bound first and
- * PTPE on a split of the survivors: two-pass), and the counts are gathered on the host,
- * where the next level's candidates are generated. */
+ * slices, one a GPU, which the threads count at once (PTPE; hybrid's choice of PTPE or
+ * MTPE for the slice; or PreElim's bound first and PTPE on a split of the survivors:
+ * two-pass), and the counts are gathered on the host, where the next level's candidates
+ * are generated. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,7 @@ typedef struct ep_mgpu_state {
     int64_t n;
     int64_t *counts;
     int bound;
+    ep_gpu_fn count;      /* the exact count: PTPE, or NULL for hybrid's choice */
     int mine;             /* support > 0 */
     ep_mine_spec spec;
     ep_mine_result m;     /* the point's episodes and counts, or what the mining found */
@@ -92,7 +94,7 @@ static int ep_mgpu_slice(void *ctx, int i, dm_err *err)
     if (n == 0)
         return 0;
     if ((s->bound ? ep_gpu_bound(&g->c, s->eps + first, n, s->counts + first, err)
-                  : ep_gpu_count(&g->c, s->eps + first, n, ep_gpu_ptpe, s->counts + first,
+                  : ep_gpu_count(&g->c, s->eps + first, n, s->count, s->counts + first,
                                  err)) ||
         ep_gpu_took(&g->c, &g->took.transfer_s, &g->took.kernel_s, err))
         return ep_mgpu_failed(s, i, err);
@@ -164,7 +166,9 @@ int ep_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *p
     if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err))
         goto fail;
     s->margin = ep_gpu_margin(&d->s, &s->m, &s->spec, s->mine);
-    if (s->mine && strcmp(dm_point_str(pt, "counting"), "twopass") == 0) {
+    const char *counting = dm_point_str(pt, "counting");
+    s->count = strcmp(counting, "hybrid") == 0 ? NULL : ep_gpu_ptpe;
+    if (s->mine && strcmp(counting, "twopass") == 0) {
         s->spec.bound = ep_mgpu_bound_cb;
         s->spec.bound_ctx = s;
     }

@@ -346,9 +346,11 @@ static const dm_param_spec ep_multigpu_params[] = {
       .help = "GPUs each level's candidates are split over, the run's first ones "
               "(dmbench run --devices)" },
     EP_BLOCK_PARAM,
-    { .name = "counting", .type = DM_P_ENUM, .def = "twopass", .allowed = "ptpe|twopass",
-      .help = "each GPU's counting: ptpe, PTPE on its slice; twopass, PreElim's bound on "
-              "its slice, then PTPE on its slice of the survivors (the journal's)" },
+    { .name = "counting", .type = DM_P_ENUM, .def = "twopass",
+      .allowed = "ptpe|hybrid|twopass",
+      .help = "each GPU's counting: ptpe, PTPE on its slice; hybrid, PTPE or MTPE for its "
+              "slice by Algorithm 2; twopass, PreElim's bound on its slice, then PTPE on its "
+              "slice of the survivors (the journal's)" },
     { 0 },
 };
 

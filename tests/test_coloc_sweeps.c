@@ -36,11 +36,12 @@ static dm_sweep *expand(const char *name, dm_expansion *e)
     return s;
 }
 
-/* "variant:bucket" of pt for the block axis into out. */
-static void bucket_of(const dm_point *pt, char *out, size_t n)
+/* "variant:bucket" of pt, a point of s, for the block axis into out. */
+static void bucket_of(const dm_sweep *s, const dm_point *pt, char *out, size_t n)
 {
     char b[512];
-    tuned_bucket(pt, "block", b, sizeof b);
+    const dm_data_source *src = sweep_data_source(s);
+    tuned_bucket(pt, "block", src->path[0] ? dm_path_base(src->path) : NULL, b, sizeof b);
     snprintf(out, n, "%s:%s", pt->variant->name, b);
 }
 
@@ -59,7 +60,7 @@ static void tuning_buckets(const char *name, size_t points, buckets *bs)
         char b[600];
         int k = first;
         assert_true(pt->variant->needs_gpu);
-        bucket_of(pt, b, sizeof b);
+        bucket_of(s, pt, b, sizeof b);
         while (k < bs->n && strcmp(bs->text[k], b))
             k++;
         if (k == bs->n) {
@@ -86,7 +87,7 @@ static int covered(const char *name, const char *want, const buckets *bs)
         const dm_point *pt = &e.points[i].point;
         char b[600];
         int k = 0;
-        bucket_of(pt, b, sizeof b);
+        bucket_of(s, pt, b, sizeof b);
         if (!pt->variant->needs_gpu || !strstr(b, want))
             continue;
         while (k < bs->n && strcmp(bs->text[k], b))
@@ -107,6 +108,12 @@ static void tuning_sweeps_cover_table2_and_fig6a(void **state)
     tuning_buckets("coloc-tune-seattle", 60, &bs);
     tuning_buckets("coloc-tune-synthetic", 30, &bs);
     assert_int_equal(bs.n, 15); /* 5 variants x (2 thresholds + 1 synthetic set) */
+    /* Seattle's buckets name its file: its points carry the generator's defaults, so
+     * without it Seattle at 0.5 would share the bucket of synthetic 250k at 0.5 */
+    int seattle = 0;
+    for (int k = 0; k < bs.n; k++)
+        seattle += strstr(bs.text[k], ",data=seattle2012.csv") != NULL;
+    assert_int_equal(seattle, 10);
     /* Table 2's point and theta 0.5 of Fig. 7; Table 1's clumpiness-1 row */
     assert_int_equal(covered("coloc-table2", "prevalence=0.3,", &bs), 5);
     assert_int_equal(covered("coloc-table2", "prevalence=0.5,", &bs), 5);

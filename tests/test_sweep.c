@@ -751,7 +751,7 @@ static void one_point(const char *variant, const char *const *assign, int n,
     const dm_workload *w = registry_workload("membw", &err);
     const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
     assert_non_null(v);
-    if (sweep_point(w, v, assign, n, dev, pt, &err))
+    if (sweep_point(w, v, assign, n, NULL, dev, pt, &err))
         fail_msg("unexpected error: %s", err.msg);
 }
 
@@ -762,7 +762,7 @@ static const char *one_point_error(const char *variant, const char *const *assig
     dm_point pt;
     const dm_workload *w = registry_workload("membw", &err);
     const dm_variant *v = registry_variant(w, variant, &err);
-    assert_int_equal(sweep_point(w, v, assign, n, NULL, &pt, &err), DM_EINPUT);
+    assert_int_equal(sweep_point(w, v, assign, n, NULL, NULL, &pt, &err), DM_EINPUT);
     assert_null(strchr(err.msg, '\n'));
     return err.msg;
 }

@@ -206,7 +206,7 @@ static void test_expansion_takes_the_compiled_in_fit(void **state)
                                                  &kp, &err), 0);
         set_int(&kp, "level", level);
         set_int(&kp, "count", dm_point_int(pt, "count"));
-        if (tuned_lookup(&kp, &dev, "block", &block, &how))
+        if (tuned_lookup(&kp, NULL, &dev, "block", &block, &how))
             want = block;
         assert_int_equal(dm_point_int(pt, "block"), want);
     }

@@ -219,18 +219,18 @@ static void lookup_falls_back_from_bucket_to_card_to_family(void **st)
     int64_t v;
     const char *how;
     dm_point one = w_point(&w, 0, 1), nine = w_point(&w, 0, 9), other = w_point(&w, 1, 1);
-    assert_true(tuned_lookup(&one, &h100, "block", &v, &how));
+    assert_true(tuned_lookup(&one, NULL, &h100, "block", &v, &how));
     assert_int_equal(v, 128);
     assert_string_equal(how, "card and bucket");
-    assert_true(tuned_lookup(&nine, &h100, "block", &v, &how));
+    assert_true(tuned_lookup(&nine, NULL, &h100, "block", &v, &how));
     assert_int_equal(v, 256); /* the card's most frequent choice */
     assert_string_equal(how, "card");
-    assert_true(tuned_lookup(&one, &h200, "block", &v, &how));
+    assert_true(tuned_lookup(&one, NULL, &h200, "block", &v, &how));
     assert_int_equal(v, 256);
     assert_string_equal(how, "architecture family");
-    assert_false(tuned_lookup(&one, &v100, "block", &v, &how));
-    assert_false(tuned_lookup(&other, &h100, "block", &v, &how));
-    assert_false(tuned_lookup(&one, &h100, "n", &v, &how));
+    assert_false(tuned_lookup(&one, NULL, &v100, "block", &v, &how));
+    assert_false(tuned_lookup(&other, NULL, &h100, "block", &v, &how));
+    assert_false(tuned_lookup(&one, NULL, &h100, "n", &v, &how));
 }
 
 static void lookup_reads_only_the_workloads_own_table(void **st)
@@ -254,17 +254,17 @@ static void lookup_reads_only_the_workloads_own_table(void **st)
     const char *how;
     /* the same device and point: the family's value in one workload, none in the others */
     dm_point pt = w_point(&with, 0, 1);
-    assert_true(tuned_lookup(&pt, &h200, "block", &v, &how));
+    assert_true(tuned_lookup(&pt, NULL, &h200, "block", &v, &how));
     assert_int_equal(v, 256);
     pt = w_point(&other, 0, 1);
-    assert_false(tuned_lookup(&pt, &h200, "block", &v, &how));
-    assert_true(tuned_lookup(&pt, &a30, "block", &v, &how)); /* its own family */
+    assert_false(tuned_lookup(&pt, NULL, &h200, "block", &v, &how));
+    assert_true(tuned_lookup(&pt, NULL, &a30, "block", &v, &how)); /* its own family */
     assert_int_equal(v, 512);
     assert_string_equal(how, "architecture family");
     pt = w_point(&bare, 0, 1);
-    assert_false(tuned_lookup(&pt, &h200, "block", &v, &how));
+    assert_false(tuned_lookup(&pt, NULL, &h200, "block", &v, &how));
     pt = w_point(&none, 0, 1);
-    assert_false(tuned_lookup(&pt, &h200, "block", &v, &how));
+    assert_false(tuned_lookup(&pt, NULL, &h200, "block", &v, &how));
     assert_true(tuned_has(&with, "k", "block"));
     assert_false(tuned_has(&with, "other", "block"));
     assert_false(tuned_has(&with, "k", "n"));
@@ -288,7 +288,7 @@ static void bucket_is_the_key_tune_stores_and_the_header_round_trips(void **stat
         afx_point_params(f, run, block, 1, pt.specs, pt.values, pt.nparams, x, NS);
     }
     char key[512];
-    tuned_bucket(&pt, "block", key, sizeof key);
+    tuned_bucket(&pt, "block", NULL, key, sizeof key);
     assert_string_equal(key, "n=8192,op=triad,scale=0.5");
     dm_tune_result r;
     assert_int_equal(tune_compute(f->st, &opts, &r, &err), 0);
@@ -311,7 +311,7 @@ static void bucket_is_the_key_tune_stores_and_the_header_round_trips(void **stat
     strcpy(h100.name, H100);
     int64_t v;
     const char *how;
-    assert_true(tuned_lookup(&pt, &h100, "block", &v, &how));
+    assert_true(tuned_lookup(&pt, NULL, &h100, "block", &v, &how));
     assert_int_equal(v, 128);
     assert_string_equal(how, "card and bucket");
     tune_free(&r);
@@ -377,7 +377,7 @@ static void expansion_fills_an_open_block_from_the_table(void **st)
     assert_int_equal(sweep_expand(s, &dev, &e, &err), 0);
     char key[256];
     const dm_point *pt = &e.points[0].point;
-    tuned_bucket(pt, "block", key, sizeof key);
+    tuned_bucket(pt, "block", NULL, key, sizeof key);
     assert_string_equal(key, bucket);
     assert_int_equal(dm_point_int(pt, "block"), entry->value);
     /* without a device the default stays */
@@ -409,12 +409,16 @@ static void every_compiled_in_bucket_is_a_point_of_todays_variant(void **state)
             assert_non_null(v);
             dm_point pt;
             assert_int_equal(registry_point_defaults(*w, v, &pt, &err), 0);
-            char params[1024], *save = NULL;
+            char params[1024], data[256] = "", *save = NULL;
             snprintf(params, sizeof params, "%s", t->bucket);
             for (char *kv = strtok_r(params, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
                 char *eq = strchr(kv, '=');
                 assert_non_null(eq);
                 *eq = '\0';
+                if (strcmp(kv, "data") == 0) { /* the data file's name, last */
+                    snprintf(data, sizeof data, "%s", eq + 1);
+                    continue;
+                }
                 int i = 0;
                 while (i < pt.nparams && strcmp(pt.specs[i]->name, kv) != 0)
                     i++;
@@ -424,7 +428,7 @@ static void every_compiled_in_bucket_is_a_point_of_todays_variant(void **state)
                 assert_int_equal(dm_value_parse(pt.specs[i], eq + 1, &pt.values[i], &err), 0);
             }
             char bucket[1024];
-            tuned_bucket(&pt, t->axis, bucket, sizeof bucket);
+            tuned_bucket(&pt, t->axis, data, bucket, sizeof bucket);
             if (strcmp(bucket, t->bucket) != 0)
                 fail_msg("%s %s: compiled-in bucket\n  %s\nbut today's point is\n  %s",
                          (*w)->name, t->variant, t->bucket, bucket);

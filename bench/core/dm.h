@@ -179,6 +179,8 @@ typedef struct dm_dataset {
 /* Names a dataset read from the file at path: its base name in ds->name, the path in
  * ds->path (file.c). */
 void dm_dataset_file(dm_dataset *ds, const char *path);
+/* The base name of path (after its last '/'), as dm_dataset_file names a file's data. */
+const char *dm_path_base(const char *path);
 
 /* Reads the whole file at path into *data (malloc'd, NUL-terminated; its length in *len
  * when len is not NULL). Returns 0, DM_EINPUT when it cannot be opened (naming it and

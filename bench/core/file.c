@@ -45,10 +45,14 @@ fail:
     return err ? err->code : DM_ERUNTIME;
 }
 
-void dm_dataset_file(dm_dataset *ds, const char *path)
+const char *dm_path_base(const char *path)
 {
     const char *slash = strrchr(path, '/');
-    snprintf(ds->name, sizeof ds->name, "%.*s", (int)sizeof ds->name - 1,
-             slash ? slash + 1 : path);
+    return slash ? slash + 1 : path;
+}
+
+void dm_dataset_file(dm_dataset *ds, const char *path)
+{
+    snprintf(ds->name, sizeof ds->name, "%.*s", (int)sizeof ds->name - 1, dm_path_base(path));
     snprintf(ds->path, sizeof ds->path, "%s", path);
 }

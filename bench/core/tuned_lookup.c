@@ -1,6 +1,7 @@
 /* tuned_lookup.c - the tuning bucket of a point, and finding a tuned block size for it in
  * its workload's table, with fallbacks from the exact bucket to the card to its
  * architecture family (card_match.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "card_match.h"
@@ -9,16 +10,20 @@
 /* A bucket's text at most: a point's parameters, formatted. */
 #define TUNED_BUCKET_MAX 2048
 
-void tuned_bucket_params(const char *params, const char *axis, char *out, size_t n)
+void tuned_bucket_params(const char *params, const char *axis, const char *data, char *out,
+                         size_t n)
 {
     dm_params_without(params, axis, out, n);
+    if (data && data[0])
+        dm_append(out, n, "%sdata=%s", out[0] ? "," : "", data);
 }
 
-void tuned_bucket(const dm_point *pt, const char *axis, char *out, size_t n)
+void tuned_bucket(const dm_point *pt, const char *axis, const char *data, char *out,
+                  size_t n)
 {
     char params[TUNED_BUCKET_MAX];
     dm_point_format(pt, params, sizeof params);
-    tuned_bucket_params(params, axis, out, n);
+    tuned_bucket_params(params, axis, data, out, n);
 }
 
 /* w's table, or an empty one when it has none. */
@@ -66,14 +71,14 @@ static int64_t most_frequent(const dm_tuned *t, const dm_device *dev, const char
     return best;
 }
 
-int tuned_lookup(const dm_point *pt, const dm_device *dev, const char *axis, int64_t *value,
-                 const char **how)
+int tuned_lookup(const dm_point *pt, const char *data, const dm_device *dev, const char *axis,
+                 int64_t *value, const char **how)
 {
     const dm_tuned *table = tuned_table_of(pt->workload);
     const char *variant = pt->variant->name;
     char bucket[TUNED_BUCKET_MAX];
     int found;
-    tuned_bucket(pt, axis, bucket, sizeof bucket);
+    tuned_bucket(pt, axis, data, bucket, sizeof bucket);
     for (const dm_tuned *a = table; a->card; a++)
         if (tuned_applies(a, dev, variant, axis, DM_CARD_SAME) && !strcmp(a->bucket, bucket)) {
             *value = a->value;

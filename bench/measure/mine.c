@@ -63,7 +63,7 @@ int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
     char why[512] = "";
 
     if ((rc = mine_device(w, v, o->device, &dev, &ex.device, err)) != 0 ||
-        (rc = sweep_point(w, v, o->params, o->nparams, ex.device, pt, err)) != 0 ||
+        (rc = sweep_point(w, v, o->params, o->nparams, o->source, ex.device, pt, err)) != 0 ||
         (rc = mine_one_gpu(v, pt, err)) != 0 ||
         (rc = w->dataset_open(o->source, pt, &ds, err)) != 0)
         return rc;

@@ -136,14 +136,15 @@ void sweep_expansion_free(dm_expansion *e);
  * skipped for want of a GPU. */
 void sweep_limit_gpus(dm_expansion *e, int ngpus);
 
-/* One point of variant v of workload w, made as an expansion for dev makes it: the
- * defaults, then each "NAME=VALUE" of assign in turn (a later one wins), then the tuned
- * values of the parameters none sets, then the variant's resolve() (dev not NULL) and
- * supports(). Returns 0, or DM_EINPUT naming the problem: an assignment without '=', a
+/* One point of variant v of workload w on the data of src (NULL: generated), made as an
+ * expansion for dev makes it: the defaults, then each "NAME=VALUE" of assign in turn (a
+ * later one wins), then the tuned values of the parameters none sets (for src's file,
+ * when it has one), then the variant's resolve() (dev not NULL) and supports(). Returns 0, or DM_EINPUT naming the problem: an assignment without '=', a
  * name that is no parameter of v (with the close ones), a value that does not parse or
  * is not allowed, or why v does not run the point. */
 int sweep_point(const dm_workload *w, const dm_variant *v, const char *const *assign,
-                int nassign, const dm_device *dev, dm_point *pt, dm_err *err);
+                int nassign, const dm_data_source *src, const dm_device *dev, dm_point *pt,
+                dm_err *err);
 
 #ifdef __cplusplus
 }

@@ -171,26 +171,28 @@ static void xplan_tuned(const dm_device *dev, xplan *p)
     }
 }
 
-/* Gives parameter i of pt the value `dmbench tune` chose for dev and pt's other
- * parameters, where the compiled-in table has one. */
-static void xtune_param(const dm_device *dev, dm_point *pt, int i)
+/* Gives parameter i of pt, whose data come from src, the value `dmbench tune` chose for
+ * dev, pt's other parameters and its data file, where the compiled-in table has one. */
+static void xtune_param(const dm_data_source *src, const dm_device *dev, dm_point *pt, int i)
 {
     char val[64];
     int64_t v;
     const char *how;
     dm_value parsed;
-    if (tuned_lookup(pt, dev, pt->specs[i]->name, &v, &how)) {
+    const char *data = src && src->path[0] ? dm_path_base(src->path) : NULL;
+    if (tuned_lookup(pt, data, dev, pt->specs[i]->name, &v, &how)) {
         snprintf(val, sizeof val, "%lld", (long long)v);
         if (dm_value_parse(pt->specs[i], val, &parsed, NULL) == 0)
             pt->values[i] = parsed;
     }
 }
 
-/* Gives pt the tuned values of the plan's open parameters, where there are any. */
-static void xapply_tuned(const xplan *p, const dm_device *dev, dm_point *pt)
+/* Gives pt (of sweep s) the tuned values of the plan's open parameters, where there are
+ * any. */
+static void xapply_tuned(const dm_sweep *s, const xplan *p, const dm_device *dev, dm_point *pt)
 {
     for (int k = 0; k < p->ntuned; k++)
-        xtune_param(dev, pt, p->tuned[k]);
+        xtune_param(&s->source, dev, pt, p->tuned[k]);
 }
 
 /* Prunes sp (the k-th point of sweep s) by the first constraint that is false, then by
@@ -251,7 +253,7 @@ static int xplan_fill(const dm_sweep *s, const xplan *p, const dm_device *dev,
         for (int d = 0; d < p->ndims; d++)
             for (int m = p->dims[d].first; m < p->dims[d].first + p->dims[d].count; m++)
                 sp->point.values[p->members[m].param] = p->members[m].vals[idx[d]];
-        xapply_tuned(p, dev, &sp->point);
+        xapply_tuned(s, p, dev, &sp->point);
         if (dev && sp->point.variant->resolve)
             sp->point.variant->resolve(&sp->point, dev);
         int rc = xprune(s, p, dev, first + k, sp, err);
@@ -350,7 +352,8 @@ static int xunknown(const dm_point *pt, const char *name, dm_err *err)
 }
 
 int sweep_point(const dm_workload *w, const dm_variant *v, const char *const *assign,
-                int nassign, const dm_device *dev, dm_point *pt, dm_err *err)
+                int nassign, const dm_data_source *src, const dm_device *dev, dm_point *pt,
+                dm_err *err)
 {
     int set[DM_MAX_PARAMS] = {0}, rc;
     char name[128], why[256] = "";
@@ -370,7 +373,7 @@ int sweep_point(const dm_workload *w, const dm_variant *v, const char *const *as
     }
     for (int i = 0; dev && i < pt->nparams; i++)
         if (!set[i])
-            xtune_param(dev, pt, i);
+            xtune_param(src, dev, pt, i);
     if (dev && v->resolve)
         v->resolve(pt, dev);
     if (v->supports && v->supports(pt, dev, why, sizeof why))

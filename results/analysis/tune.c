@@ -46,7 +46,8 @@ static int read_rows(dm_store *st, const dm_tune_opts *o, row **rows, size_t *nr
 {
     static const char sql[] =
         "SELECT r.gpu_name, coalesce(r.gpu_cc, ''), p.variant, p.params, p.id, p.run_id,"
-        " pp.value_num, s.median, s.n, r.workload"
+        " pp.value_num, s.median, s.n, r.workload,"
+        " (SELECT d.name FROM datasets d WHERE d.id = p.dataset_id AND d.path <> '')"
         " FROM points p JOIN runs r ON r.id = p.run_id"
         " JOIN point_params pp ON pp.point_id = p.id AND pp.name = ?2"
         " JOIN point_stats s ON s.point_id = p.id"
@@ -81,7 +82,8 @@ static int read_rows(dm_store *st, const dm_tune_opts *o, row **rows, size_t *nr
         snprintf(w->card, sizeof w->card, "%s", (const char *)sqlite3_column_text(q, 0));
         snprintf(w->cc, sizeof w->cc, "%s", (const char *)sqlite3_column_text(q, 1));
         snprintf(w->variant, sizeof w->variant, "%s", (const char *)sqlite3_column_text(q, 2));
-        tuned_bucket_params((const char *)sqlite3_column_text(q, 3), o->axis, w->bucket,
+        tuned_bucket_params((const char *)sqlite3_column_text(q, 3), o->axis,
+                            (const char *)sqlite3_column_text(q, 10), w->bucket,
                             sizeof w->bucket);
         w->c.point_id = sqlite3_column_int64(q, 4);
         w->c.run_id = sqlite3_column_int64(q, 5);

@@ -458,7 +458,7 @@ static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *ker
         return;
     if (dev) {
         tdm_kernel_point(pt, kernel, &kp);
-        if (tuned_lookup(&kp, dev, "block", &tuned, &how))
+        if (tuned_lookup(&kp, NULL, dev, "block", &tuned, &how)) /* resolve() sees no file */
             block = tuned;
     }
     dm_point_set_int(pt, "block", block);

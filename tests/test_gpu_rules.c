@@ -196,8 +196,9 @@ static void write_rules(const char *path)
     fclose(fp);
 }
 
-/* A file's categorical columns: rules from a file (deep ones too) and generated rules
- * (= and != on the levels) on 777 rows; the shared Abalone table when present. */
+/* A file's categorical columns: rules from a file (deep ones too, and ones exactly as
+ * deep as the registers' stack and one level deeper) and generated rules (= and != on
+ * the levels) on 777 rows; the shared Abalone table when present. */
 static void categorical_tables_and_deep_rules(void **state)
 {
     gpu_fixture *f = *state;
@@ -217,6 +218,16 @@ static void categorical_tables_and_deep_rules(void **state)
     open_ds(NULL, table, &pt, &ds);
     set_str(&pt, "rules_file", rules);
     check_all(f, &c, &pt, &ds);
+    /* the registers' deepest stack, alone in its chunk, and one level more */
+    for (int depth = RL_GPU_SHALLOW; depth <= RL_GPU_SHALLOW + 1; depth++) {
+        FILE *fp = fopen(rules, "w");
+        assert_non_null(fp);
+        fprintf(fp, "IF ");
+        write_deep(fp, depth - 1); /* depth - 1 nested conditions, then one more pushed */
+        fprintf(fp, " THEN class = 1\n");
+        fclose(fp);
+        check_all(f, &c, &pt, &ds);
+    }
     set_str(&pt, "rules_file", "-");
     set_int(&pt, "rules", 60);
     check_all(f, &c, &pt, &ds);

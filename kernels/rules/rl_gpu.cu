@@ -28,14 +28,30 @@ template <int SIDE> __device__ static int rl_start(int e)
     return SIDE == RL_SIDE_A ? rl_c_start_a[e] : rl_c_start_c[e];
 }
 
-/* The stack in one register: bit 0 the top. */
+/* The stack in two 32-bit registers: the top (0 or 1) in t, the 32 levels below it in s
+ * (bit 0 the next). The coverage kernel is bound by the ALU pipe (docs/rules.md), and a
+ * 64-bit stack in one register spent several ALU instructions on every push and
+ * operator; here a push is one multiply-add (s = 2s + t) and an operator one logic
+ * instruction and a shift. */
 struct rl_reg_stack {
-    uint64_t s = 0;
-    __device__ void push(unsigned v) { s = s << 1 | v; }
-    __device__ void negate() { s ^= 1; }
-    __device__ void and_top() { s = (s >> 2) << 1 | (s & s >> 1 & 1); }
-    __device__ void or_top() { s = (s >> 2) << 1 | ((s | s >> 1) & 1); }
-    __device__ unsigned top() const { return (unsigned)(s & 1); }
+    uint32_t s = 0, t = 0;
+    __device__ void push(unsigned v)
+    {
+        s = s * 2u + t;
+        t = v;
+    }
+    __device__ void negate() { t ^= 1u; }
+    __device__ void and_top()
+    {
+        t &= s; /* t is 0 or 1: the bit of s below it */
+        s >>= 1;
+    }
+    __device__ void or_top()
+    {
+        t |= s & 1u;
+        s >>= 1;
+    }
+    __device__ unsigned top() const { return t; }
 };
 
 /* The stack in local memory, for expressions deeper than RL_GPU_SHALLOW. */

@@ -26,10 +26,10 @@ enum { RL_SIDE_A = 0, RL_SIDE_C = 1, RL_SIDES = 2 };
  * the 65,536 bytes of constant memory. */
 #define RL_GPU_CHUNK_TOKENS 1248
 #define RL_GPU_CHUNK_RULES 255
-/* The deepest stack a thread keeps in a 64-bit register; deeper expressions use a stack
- * of bytes in local memory, RL_GPU_DEEP deep (an expression of n tokens needs at most
- * (n + 1) / 2). */
-#define RL_GPU_SHALLOW 64
+/* The deepest stack a thread keeps in registers (its top and 32 levels below it);
+ * deeper expressions use a stack of bytes in local memory, RL_GPU_DEEP deep (an
+ * expression of n tokens needs at most (n + 1) / 2). */
+#define RL_GPU_SHALLOW 33
 #define RL_GPU_DEEP ((RL_GPU_CHUNK_TOKENS + 1) / 2)
 
 /* Rules [r0, r0 + nrules) of a plan: each side's tokens are tok[side][tok0[side] ..

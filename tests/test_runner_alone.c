@@ -1,8 +1,9 @@
-/* test_runner_alone.c - points of multi-GPU variants (dm_variant.multi_gpu) in the
- * runner, over a stand-in registry so it runs without a GPU: with several workers (run
- * --devices) a point on more than one GPU runs while no other point does, while the
- * others still run side by side; and an expansion prunes the points asking more GPUs
- * than the run has, saying why. */
+/* test_runner_alone.c - the runner over a stand-in registry, so it runs without a GPU:
+ * with several workers (run --devices) a point of a multi-GPU variant (dm_variant.
+ * multi_gpu) on more than one GPU runs while no other point does, while the others still
+ * run side by side; an expansion prunes the points asking more GPUs than the run has,
+ * saying why; and a point whose device memory runs out (DM_ENOMEM) is skipped with the
+ * reason, not failed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -62,6 +63,15 @@ static int al_run(void *state, dm_err *err)
     nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
     return DM_OK;
 }
+/* setup as a GPU variant's whose dm_gpu_alloc found the card too small */
+static int al_setup_too_big(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                            void **state, dm_err *err)
+{
+    (void)ex, (void)ds, (void)pt, (void)state;
+    dm_err_set(err, DM_ENOMEM, "out of device memory: 81920.0 MiB asked, 79000.0 MiB free "
+               "of 81559.0 MiB (cudaMallocAsync: cudaErrorMemoryAllocation)");
+    return DM_ERUNTIME; /* as a variant passing on a failed allocation does */
+}
 static int al_output(void *state, const void **out, dm_err *err)
 {
     (void)state, (void)err;
@@ -88,6 +98,8 @@ static const dm_param_spec al_gpus_params[] = {
 static const dm_variant al_variants[] = {
     AL_VARIANT("one", 0, NULL),
     AL_VARIANT("many", 1, al_gpus_params),
+    { .name = "big", .setup = al_setup_too_big, .run = al_run, .output = al_output,
+      .teardown = al_teardown },
     { 0 },
 };
 static const dm_workload al_workload = {
@@ -171,12 +183,46 @@ static void a_point_on_two_gpus_runs_alone(void **state)
     sweep_free(s);
 }
 
+static void a_point_out_of_device_memory_is_skipped_with_why(void **state)
+{
+    afx *f = *state;
+    static const char sweep[] = "name: big\n"
+                                "workload: alone\n"
+                                "dataset: { generator: none }\n"
+                                "variants: [one, big]\n"
+                                "measure: { min_samples: 3, max_noise: 0, max_time: 0.01 }\n";
+    dm_sweep *s = NULL;
+    dm_expansion e = { 0 };
+    dm_err err = { 0 };
+    dm_sink sink;
+    dm_run_result res;
+    if (sweep_parse_string(sweep, "big.yaml", &s, &err) || sweep_expand(s, NULL, &e, &err) ||
+        store_sink_make(f->path, &sink, &err))
+        fail_msg("%s", err.msg);
+    dm_run_opts o = { .sink = &sink, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
+                      .sweep_key = sweep };
+    if (runner_run(s, &e, &o, &res, &err))
+        fail_msg("run: %s", err.msg);
+    assert_int_equal(res.ok, 1);
+    assert_int_equal(res.skipped, 1);
+    assert_int_equal(res.failed, 0);
+    assert_int_equal(afx_open_store(f), 0);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM points WHERE variant = 'big' AND"
+                                    " status = 'skipped' AND reason LIKE 'setup: out of device"
+                                    " memory: 81920.0 MiB asked, 79000.0 MiB free%'"), 1);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
+    sweep_expansion_free(&e);
+    sweep_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(points_on_more_gpus_than_the_run_has_are_pruned),
         cmocka_unit_test_setup_teardown(a_point_on_two_gpus_runs_alone, afx_setup_empty,
                                         afx_teardown),
+        cmocka_unit_test_setup_teardown(a_point_out_of_device_memory_is_skipped_with_why,
+                                        afx_setup_empty, afx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

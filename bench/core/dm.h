@@ -20,6 +20,8 @@ enum {
     DM_ERUNTIME = -1, /* something failed while running (CUDA, I/O, SQLite) */
     DM_EINPUT = -2,   /* the user's input is wrong: sweep file, dataset, flag */
     DM_ENOGPU = -3,   /* the operation needs a GPU and there is none */
+    DM_ENOMEM = -4,   /* the device has not the memory a point asks (dm_gpu_alloc): the
+                       * point is skipped with the reason, the context left working */
 };
 
 #define DM_ERR_MAX 1024
@@ -207,7 +209,9 @@ typedef struct dm_exec {
 
 /* Device memory for variants (gpumem.c): stream-ordered allocations from the device's
  * pool, which the runner tells to keep freed blocks, so a point's setup and teardown
- * cost microseconds rather than the milliseconds of cudaMalloc and cudaFree. */
+ * cost microseconds rather than the milliseconds of cudaMalloc and cudaFree. A request
+ * the card cannot hold sets err's code to DM_ENOMEM (what was asked, what is free),
+ * whatever code the variant then returns, so the runner skips the point. */
 int dm_gpu_alloc(void *stream, size_t bytes, void **ptr, dm_err *err);
 /* Frees p (NULL is fine) in stream order; cannot fail short of a dead context, which
  * the next checked CUDA call reports. */

@@ -1,6 +1,6 @@
 /* gpumem.c - device memory for variants: stream-ordered allocation from the device's
- * default memory pool, kept warm between points. A request the card cannot hold fails
- * the point with what was asked and what is free, and leaves the context working. */
+ * default memory pool, kept warm between points. A request the card cannot hold is
+ * DM_ENOMEM, with what was asked and what is free, and leaves the context working. */
 #include <cuda_runtime_api.h>
 
 #include "dm.h"
@@ -15,7 +15,7 @@ int dm_gpu_alloc(void *stream, size_t bytes, void **ptr, dm_err *err)
     cudaGetLastError(); /* not sticky: the next point may fit */
     if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
         cudaGetLastError();
-    return dm_err_set(err, DM_ERUNTIME,
+    return dm_err_set(err, DM_ENOMEM,
                       "out of device memory: %.1f MiB asked, %.1f MiB free of %.1f MiB "
                       "(cudaMallocAsync: cudaErrorMemoryAllocation)",
                       (double)bytes / 1048576.0, (double)free_b / 1048576.0,

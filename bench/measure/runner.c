@@ -423,11 +423,18 @@ static int run_point(worker *wk, const dm_sweep_point *sp, dm_point_result *r,
     dm_verify_watch watch = { .begin = watch_begin, .end = watch_end, .ctx = &wctx };
     dm_verify_stage stage = verify_point(&wk->ex, &wk->ds, pt, wk->ref, cupti ? &watch : NULL,
                                          &state, &out, detail, dlen, &err);
+    /* A point the card has not the memory for is skipped, saying so, not failed. */
+    if ((stage == DM_VERIFY_SETUP || stage == DM_VERIFY_RUN) && err.code == DM_ENOMEM)
+        r->status = "skipped";
     if (stage == DM_VERIFY_SETUP) {
         snprintf(reason, rlen, "setup: %s", err.msg);
         return 0;
     }
     r->cupti = cupti && !wctx.failed ? cp : NULL;
+    if (stage == DM_VERIFY_RUN && err.code == DM_ENOMEM) {
+        snprintf(reason, rlen, "verification run: %s", err.msg);
+        goto done;
+    }
     if (stage == DM_VERIFY_RUN) {
         r->verify = "error";
         snprintf(reason, rlen, "verification run: %s", err.msg);

@@ -145,6 +145,8 @@ static int rl_parts_status(const rl_gpu_multi *m, dm_err *err)
 {
     for (int k = 0; k < m->busy; k++) {
         const rl_part *p = &m->part[k];
+        if (p->err.code == DM_ENOMEM) /* the point is skipped, saying which card */
+            return dm_err_set(err, DM_ENOMEM, "GPU %d: %s", p->dev->index, p->err.msg);
         if (p->rc == DM_ERUNTIME)
             return dm_err_set(err, p->rc, "GPU %d: %s", p->dev->index, p->err.msg);
         if (p->rc)

@@ -119,11 +119,30 @@ static const char alone_sweep[] = "name: alone\n"
                                   "  gpus: [1, 2]\n"
                                   "measure: { min_samples: 3, max_noise: 0, max_time: 0.02 }\n";
 
-static void expand(dm_sweep **s, dm_expansion *e)
+static void expand(const char *text, dm_sweep **s, dm_expansion *e)
 {
     dm_err err = { 0 };
-    if (sweep_parse_string(alone_sweep, "alone.yaml", s, &err) || sweep_expand(*s, NULL, e, &err))
+    if (sweep_parse_string(text, "alone.yaml", s, &err) || sweep_expand(*s, NULL, e, &err))
         fail_msg("sweep: %s", err.msg);
+}
+
+/* Runs the sweep text into f's database with n workers without a GPU (1: the plain run). */
+static void run_sweep(afx *f, const char *text, int n, dm_run_result *res)
+{
+    dm_sweep *s = NULL;
+    dm_expansion e = { 0 };
+    dm_err err = { 0 };
+    dm_sink sink;
+    const dm_device *none[3] = { NULL, NULL, NULL };
+    expand(text, &s, &e);
+    if (store_sink_make(f->path, &sink, &err))
+        fail_msg("sink: %s", err.msg);
+    dm_run_opts o = { .sink = &sink, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
+                      .sweep_key = text, .devices = none, .ndevices = n };
+    if (runner_run(s, &e, &o, res, &err))
+        fail_msg("run: %s", err.msg);
+    sweep_expansion_free(&e);
+    sweep_free(s);
 }
 
 static void points_on_more_gpus_than_the_run_has_are_pruned(void **state)
@@ -131,7 +150,7 @@ static void points_on_more_gpus_than_the_run_has_are_pruned(void **state)
     (void)state;
     dm_sweep *s = NULL;
     dm_expansion e = { 0 };
-    expand(&s, &e);
+    expand(alone_sweep, &s, &e);
     assert_int_equal(e.n, 24); /* one: 8, many: 8 x 2 */
     sweep_limit_gpus(&e, 0);   /* no GPU: left to be skipped, not pruned */
     assert_int_equal(e.n_pruned, 0);
@@ -154,19 +173,8 @@ static void points_on_more_gpus_than_the_run_has_are_pruned(void **state)
 static void a_point_on_two_gpus_runs_alone(void **state)
 {
     afx *f = *state;
-    dm_sweep *s = NULL;
-    dm_expansion e = { 0 };
-    dm_err err = { 0 };
-    dm_sink sink;
     dm_run_result res;
-    const dm_device *none[3] = { NULL, NULL, NULL };
-    expand(&s, &e);
-    if (store_sink_make(f->path, &sink, &err))
-        fail_msg("sink: %s", err.msg);
-    dm_run_opts o = { .sink = &sink, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
-                      .sweep_key = alone_sweep, .devices = none, .ndevices = 3 };
-    if (runner_run(s, &e, &o, &res, &err))
-        fail_msg("run: %s", err.msg);
+    run_sweep(f, alone_sweep, 3, &res);
     assert_int_equal(res.ok, 24);
     assert_int_equal(afx_open_store(f), 0);
     /* no point overlaps a point of many at two GPUs in time ... */
@@ -179,8 +187,6 @@ static void a_point_on_two_gpus_runs_alone(void **state)
                          " AND a.started_at < b.ended_at AND b.started_at < a.ended_at"
                          " WHERE a.params NOT LIKE '%gpus=2%' AND b.params NOT LIKE '%gpus=2%'";
     assert_true(afx_int(f->st, others) > 0);
-    sweep_expansion_free(&e);
-    sweep_free(s);
 }
 
 static void a_point_out_of_device_memory_is_skipped_with_why(void **state)
@@ -191,18 +197,8 @@ static void a_point_out_of_device_memory_is_skipped_with_why(void **state)
                                 "dataset: { generator: none }\n"
                                 "variants: [one, big]\n"
                                 "measure: { min_samples: 3, max_noise: 0, max_time: 0.01 }\n";
-    dm_sweep *s = NULL;
-    dm_expansion e = { 0 };
-    dm_err err = { 0 };
-    dm_sink sink;
     dm_run_result res;
-    if (sweep_parse_string(sweep, "big.yaml", &s, &err) || sweep_expand(s, NULL, &e, &err) ||
-        store_sink_make(f->path, &sink, &err))
-        fail_msg("%s", err.msg);
-    dm_run_opts o = { .sink = &sink, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
-                      .sweep_key = sweep };
-    if (runner_run(s, &e, &o, &res, &err))
-        fail_msg("run: %s", err.msg);
+    run_sweep(f, sweep, 1, &res);
     assert_int_equal(res.ok, 1);
     assert_int_equal(res.skipped, 1);
     assert_int_equal(res.failed, 0);
@@ -211,8 +207,6 @@ static void a_point_out_of_device_memory_is_skipped_with_why(void **state)
                                     " status = 'skipped' AND reason LIKE 'setup: out of device"
                                     " memory: 81920.0 MiB asked, 79000.0 MiB free%'"), 1);
     assert_int_equal(afx_int(f->st, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
-    sweep_expansion_free(&e);
-    sweep_free(s);
 }
 
 int main(void)

@@ -301,9 +301,12 @@ static void test_the_command_judges_any_workload_with_claims(void **state)
     assert_int_equal(dmbench_output("characterize membw", &out), 2);
     assert_non_null(strstr(out, "workload membw has no published claims to judge (workloads "
                                 "with claims: tdm (Archuleta et al., IPDPS 2009; sweeps "
-                                "tdm-fig7, tdm-fig6, tdm-fig9); coloc (Sainju & Jiang, SSTD "
-                                "2017; sweeps coloc-table2, coloc-fig6a, coloc-fig6b, "
-                                "coloc-fig6c))"));
+                                "tdm-fig7, tdm-fig6, tdm-fig9); rules (Cano, Luna & Ventura, "
+                                "Springer 2013; sweeps rules-table4, rules-multigpu, "
+                                "rules-table6, rules-interpreter, rules-table5-shuttle, "
+                                "rules-table5-kddcup, rules-table5-poker); coloc (Sainju & "
+                                "Jiang, SSTD 2017; sweeps coloc-table2, coloc-fig6a, "
+                                "coloc-fig6b, coloc-fig6c))"));
     assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
     assert_int_equal(dmbench_output("characterize tdmx", &out), 2);
     assert_non_null(strstr(out, "unknown workload 'tdmx'"));

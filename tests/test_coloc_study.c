@@ -16,33 +16,9 @@
 
 #include "store_fixture.h"
 #include "characterize.h"
-#include "registry.h"
-#include "sweep.h"
+#include "study_fixture.h"
 
-#define CARD "NVIDIA H100 80GB HBM3"
-#define NSWEEPS 4
-static const char *const SWEEPS[NSWEEPS] = { "coloc-table2", "coloc-fig6a", "coloc-fig6b",
-                                             "coloc-fig6c" };
-
-/* The time of a variant's point of sweep with parameters params, in seconds; NAN: the
- * point was not measured. */
-typedef double (*model_fn)(const char *sweep, const char *variant, const char *params);
-
-/* A change to the model: the times of variant at the points of sweep (NULL: every sweep)
- * whose parameters match where, times scale (NAN: not measured). */
-typedef struct tweak {
-    const char *sweep, *variant, *where;
-    double scale;
-} tweak;
-
-typedef struct fixture {
-    dm_sweep *s[NSWEEPS];
-    dm_expansion e[NSWEEPS];
-    char started[NSWEEPS][32]; /* each sweep's run start */
-    model_fn model;
-    tweak tw[16];
-    int ntw;
-} fixture;
+#define CARD SFX_H100
 
 static const dm_study *study(void)
 {
@@ -107,127 +83,27 @@ static double h100_model(const char *sweep, const char *variant, const char *par
     return NAN;
 }
 
-/* ---- the rules' view of the fixture -------------------------------------------------- */
+/* ---- the fixture: the study's sweeps on CARD, judged there --------------------------- */
 
-static double time_of(const fixture *f, const char *sweep, const char *variant,
-                      const char *params)
+static dm_claim_result judge(sfx *f, const char *id)
 {
-    double t = f->model(sweep, variant, params);
-    for (int i = 0; i < f->ntw; i++)
-        if ((!f->tw[i].sweep || !strcmp(f->tw[i].sweep, sweep)) &&
-            !strcmp(f->tw[i].variant, variant) && study_params_match(params, f->tw[i].where))
-            t *= f->tw[i].scale;
-    return t;
+    return sfx_judge(f, "H100", id);
 }
 
-/* dm_study_data's median over the fixture's points on CARD. */
-static int fake_median(void *ctx, const char *card, const char *sweep, const char *variant,
-                       const char *where, dm_median *out, dm_err *err)
+static void expect(sfx *f, const char *id, dm_verdict want)
 {
-    const fixture *f = ctx;
-    (void)err;
-    memset(out, 0, sizeof *out);
-    for (int k = 0; k < NSWEEPS && strstr(CARD, card); k++) {
-        if (strcmp(SWEEPS[k], sweep))
-            continue;
-        for (size_t i = 0; i < f->e[k].n; i++) {
-            const dm_point *pt = &f->e[k].points[i].point;
-            char params[512];
-            dm_point_format(pt, params, sizeof params);
-            if (f->e[k].points[i].pruned || strcmp(pt->variant->name, variant) ||
-                !study_params_match(params, where))
-                continue;
-            double t = time_of(f, sweep, variant, params);
-            if (isnan(t) || (out->found && t >= out->median))
-                continue;
-            *out = (dm_median){ .found = 1, .median = t, .sm_mhz = NAN, .mem_bus_bits = NAN,
-                                .mem_gbps = NAN, .l2_bytes = 50 << 20, .sms = 132 };
-            snprintf(out->params, sizeof out->params, "%s", params);
-            snprintf(out->gpu, sizeof out->gpu, CARD);
-            snprintf(out->cc, sizeof out->cc, "9.0");
-            snprintf(out->started, sizeof out->started, "%s", f->started[k]);
-        }
-    }
-    return 0;
-}
-
-static int fake_other_card(void *ctx, const char *sweep, const char *exclude, char *out,
-                           size_t n, dm_err *err)
-{
-    (void)ctx, (void)sweep, (void)exclude, (void)n, (void)err;
-    out[0] = '\0';
-    return 0;
-}
-
-/* Claim id judged on the fixture; checks that it wrote evidence, and a hardware note
- * exactly when it (partly) breaks. */
-static dm_claim_result judge(fixture *f, const char *id)
-{
-    const dm_claim *cl = study_claim(study(), id);
-    dm_study_data d = { .card = "H100", .sweep = "coloc-table2", .ctx = f,
-                        .median = fake_median, .other_card = fake_other_card };
-    dm_claim_result r;
-    dm_err err = { 0 };
-    assert_non_null(cl);
-    memset(&r, 0, sizeof r);
-    assert_int_equal(cl->judge(&d, &r, &err), 0);
-    assert_true(r.evidence[0] != '\0');
-    assert_true((r.verdict == DM_BREAKS || r.verdict == DM_PARTLY) == (r.hardware[0] != '\0'));
-    return r;
-}
-
-static void expect(fixture *f, const char *id, dm_verdict want)
-{
-    dm_claim_result r = judge(f, id);
-    if (r.verdict != want)
-        fail_msg("%s: %s, expected %s. Evidence: %s", id, study_verdict_name(r.verdict),
-                 study_verdict_name(want), r.evidence);
-}
-
-/* Scales variant's times at the points of sweep (NULL: all) matching where. */
-static void tw(fixture *f, const char *sweep, const char *variant, const char *where,
-               double scale)
-{
-    assert_true(f->ntw < (int)(sizeof f->tw / sizeof f->tw[0]));
-    f->tw[f->ntw++] = (tweak){ sweep, variant, where, scale };
-}
-
-static void untweak(fixture *f)
-{
-    f->ntw = 0;
+    sfx_expect(f, "H100", id, want);
 }
 
 static int setup(void **state)
 {
-    static const dm_device h100 = { .max_threads_per_block = 1024,
-                                    .smem_per_block_optin = 232448, .sms = 132,
-                                    .warp_size = 32 };
-    fixture *f = calloc(1, sizeof *f);
-    dm_err err = { 0 };
-    if (!f)
-        return -1;
-    for (int k = 0; k < NSWEEPS; k++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/sweeps/%s.yaml", DM_SOURCE_DIR, SWEEPS[k]);
-        if (sweep_load(path, &f->s[k], &err) || sweep_expand(f->s[k], &h100, &f->e[k], &err)) {
-            fprintf(stderr, "%s\n", err.msg);
-            return -1;
-        }
-        snprintf(f->started[k], sizeof f->started[k], "2026-11-2%dT12:00:00Z", k);
-    }
-    f->model = paper_model;
-    *state = f;
-    return 0;
+    *state = sfx_open("coloc", paper_model);
+    return *state ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    fixture *f = *state;
-    for (int k = 0; k < NSWEEPS; k++) {
-        sweep_expansion_free(&f->e[k]);
-        sweep_free(f->s[k]);
-    }
-    free(f);
+    sfx_close(*state);
     return 0;
 }
 
@@ -235,7 +111,7 @@ static int teardown(void **state)
 
 static void paper_shaped_medians_hold_every_claim(void **state)
 {
-    fixture *f = *state;
+    sfx *f = *state;
     int n = 0;
     for (const dm_claim *cl = study()->claims; cl->id; cl++, n++)
         expect(f, cl->id, DM_HOLDS);
@@ -245,20 +121,20 @@ static void paper_shaped_medians_hold_every_claim(void **state)
 
 static void c1_over_30x_on_millions(void **state)
 {
-    fixture *f = *state;
+    sfx *f = *state;
     dm_claim_result r = judge(f, "C1");
     assert_non_null(strstr(r.evidence, "2,000,000 instances at clumpiness 1: cpu 80 s; MG 3.2 "
                                        "s, 25.0x; MH 4 s, 20.0x; CG 2 s, 40.0x; CH 2.667 s, "
                                        "30.0x. Rule: holds when the fastest of the paper's "
                                        "four GPU variants (here CG)"));
-    tw(f, NULL, "CG", "instances=2000000", 1.5); /* 26.7x, still the fastest */
-    tw(f, NULL, "CH", "instances=2000000", 1.5);
+    sfx_tw(f, NULL, "CG", "instances=2000000", 1.5); /* 26.7x, still the fastest */
+    sfx_tw(f, NULL, "CH", "instances=2000000", 1.5);
     r = judge(f, "C1");
     assert_int_equal(r.verdict, DM_BREAKS);
     assert_non_null(strstr(r.hardware, "this one ran cpu 0.426x as fast (80 s against 34.1 s), "
                                        "and its fastest GPU variant took 3 s where the "
                                        "paper's, CG, took 0.9 s"));
-    tw(f, NULL, "MG", "instances=2000000", NAN);
+    sfx_tw(f, NULL, "MG", "instances=2000000", NAN);
     r = judge(f, "C1");
     assert_int_equal(r.verdict, DM_UNMEASURED);
     assert_string_equal(r.evidence, "no ok point of MG at 2,000,000 instances at clumpiness 1 "
@@ -269,64 +145,64 @@ static void c1_over_30x_on_millions(void **state)
 
 static void c2_speedups_grow_with_the_instances(void **state)
 {
-    fixture *f = *state;
-    tw(f, NULL, "CH", "instances=2000000,clumpiness=1", 1.6); /* 18.75x after 19.8x */
+    sfx *f = *state;
+    sfx_tw(f, NULL, "CH", "instances=2000000,clumpiness=1", 1.6); /* 18.75x after 19.8x */
     dm_claim_result r = judge(f, "C2");
     assert_int_equal(r.verdict, DM_PARTLY);
     assert_non_null(strstr(r.evidence, "; CH 505.2 ms and 4.267 s, 19.8x then 18.8x."));
     assert_non_null(strstr(r.hardware, "from 250,000 instances at clumpiness 1 to 2,000,000 "
                                        "instances at clumpiness 1 cpu's time grew 8x, CG's "
                                        "4.29x and CH's 8.44x, on " CARD));
-    tw(f, NULL, "CG", "instances=2000000,clumpiness=1", 3);
+    sfx_tw(f, NULL, "CG", "instances=2000000,clumpiness=1", 3);
     expect(f, "C2", DM_BREAKS);
-    untweak(f);
-    tw(f, "coloc-fig6a", "cpu", "instances=250000", NAN);
+    sfx_untweak(f);
+    sfx_tw(f, "coloc-fig6a", "cpu", "instances=250000", NAN);
     expect(f, "C2", DM_UNMEASURED);
 }
 
 static void c3_g_overtakes_h_from_500k(void **state)
 {
-    fixture *f = *state;
-    tw(f, NULL, "CH", "instances=500000", 2); /* ahead at 2M, but by less than at 500k */
+    sfx *f = *state;
+    sfx_tw(f, NULL, "CH", "instances=500000", 2); /* ahead at 2M, but by less than at 500k */
     dm_claim_result r = judge(f, "C3");
     assert_int_equal(r.verdict, DM_PARTLY);
     assert_non_null(strstr(r.hardware, "CH/CG goes from 2.32 at 500,000 instances to 1.33"));
     assert_non_null(strstr(r.hardware, "Besides the card: this H hashes the whole prefix"));
-    untweak(f);
-    tw(f, NULL, "CH", "instances=2000000", 0.5);
+    sfx_untweak(f);
+    sfx_tw(f, NULL, "CH", "instances=2000000", 0.5);
     expect(f, "C3", DM_BREAKS);
-    untweak(f);
-    tw(f, NULL, "CG", "instances=500000", NAN);
+    sfx_untweak(f);
+    sfx_tw(f, NULL, "CG", "instances=500000", NAN);
     expect(f, "C3", DM_UNMEASURED);
 }
 
 static void c4_g_persistently_ahead_at_clumpiness_20(void **state)
 {
-    fixture *f = *state;
+    sfx *f = *state;
     dm_claim_result r = judge(f, "C4");
     assert_non_null(strstr(r.evidence, "50,000 instances at clumpiness 20: CG 1.143 s, CH 8 s, "
                                        "CH/CG 7.00. 100,000"));
-    tw(f, "coloc-fig6b", "CH", "instances=100000", 0.1);
+    sfx_tw(f, "coloc-fig6b", "CH", "instances=100000", 0.1);
     r = judge(f, "C4");
     assert_int_equal(r.verdict, DM_PARTLY);
     assert_non_null(strstr(r.hardware, "CG is not 5 % faster than CH at 100,000 instances at "
                                        "clumpiness 20, on " CARD " (compute capability 9.0, "
                                        "132 SMs) against the paper's Quadro K6000"));
-    tw(f, "coloc-fig6b", "CH", "clumpiness=20", 0.1);
+    sfx_tw(f, "coloc-fig6b", "CH", "clumpiness=20", 0.1);
     expect(f, "C4", DM_BREAKS);
-    untweak(f);
-    tw(f, "coloc-fig6b", "CG", "instances=150000", NAN);
+    sfx_untweak(f);
+    sfx_tw(f, "coloc-fig6b", "CG", "instances=150000", NAN);
     expect(f, "C4", DM_UNMEASURED);
     /* Fig. 6(c)'s point at 250,000 does not stand in for Fig. 6(b)'s */
-    untweak(f);
-    tw(f, "coloc-fig6b", "CG", "instances=250000", NAN);
+    sfx_untweak(f);
+    sfx_tw(f, "coloc-fig6b", "CG", "instances=250000", NAN);
     expect(f, "C4", DM_UNMEASURED);
 }
 
 static void c5_clumpiness_helps_g_and_hurts_h(void **state)
 {
-    fixture *f = *state;
-    tw(f, "coloc-fig6c", "CH", "clumpiness=20", 0.1); /* 50x at 20 against 19.8x at 1 */
+    sfx *f = *state;
+    sfx_tw(f, "coloc-fig6c", "CH", "clumpiness=20", 0.1); /* 50x at 20 against 19.8x at 1 */
     dm_claim_result r = judge(f, "C5");
     assert_int_equal(r.verdict, DM_PARTLY);
     assert_non_null(strstr(r.evidence, "250,000 instances at clumpiness 1, then 250,000 "
@@ -335,22 +211,22 @@ static void c5_clumpiness_helps_g_and_hurts_h(void **state)
                                        "and 4 s, 19.8x then 50.0x. Rule:"));
     assert_non_null(strstr(r.hardware, "at clumpiness 20 cpu's time grew 20x, CG's 12.2x and "
                                        "CH's 7.92x"));
-    tw(f, "coloc-fig6c", "CG", "clumpiness=20", 3);
+    sfx_tw(f, "coloc-fig6c", "CG", "clumpiness=20", 3);
     expect(f, "C5", DM_BREAKS);
-    untweak(f);
-    tw(f, "coloc-fig6c", "cpu", "clumpiness=20", NAN);
+    sfx_untweak(f);
+    sfx_tw(f, "coloc-fig6c", "cpu", "clumpiness=20", NAN);
     expect(f, "C5", DM_UNMEASURED);
 }
 
 static void c6_c7_c12_speedups_against_the_papers(void **state)
 {
-    fixture *f = *state;
+    sfx *f = *state;
     dm_claim_result r = judge(f, "C12");
     assert_non_null(strstr(r.evidence, "Seattle at theta 0.3: cpu 20 s (the paper's 347.4 s); "
                                        "MH 1 s, 20.0x (the paper's 26.8 s, 13x); CG 200 ms, "
                                        "100.0x (the paper's 5.5 s, 63.2x); CH 1 s, 20.0x (the "
                                        "paper's 27.4 s, 12.7x)."));
-    tw(f, NULL, "CG", "prevalence=0.3", 2); /* 50x < 63.2x */
+    sfx_tw(f, NULL, "CG", "prevalence=0.3", 2); /* 50x < 63.2x */
     r = judge(f, "C12");
     assert_int_equal(r.verdict, DM_PARTLY);
     assert_non_null(strstr(r.hardware, "against the paper's machine (a Xeon E5-2687W v4 core, "
@@ -358,36 +234,36 @@ static void c6_c7_c12_speedups_against_the_papers(void **state)
                                        "17.4x as fast (20 s against 347.4 s), MH 26.8x as fast "
                                        "(1 s against 26.8 s), CG 13.8x as fast (400 ms against "
                                        "5.5 s), CH 27.4x as fast (1 s against 27.4 s)"));
-    tw(f, "coloc-table2", "MH", "", 2);
-    tw(f, "coloc-table2", "CH", "", 2);
+    sfx_tw(f, "coloc-table2", "MH", "", 2);
+    sfx_tw(f, "coloc-table2", "CH", "", 2);
     expect(f, "C12", DM_BREAKS);
-    tw(f, NULL, "cpu", "prevalence=0.3", NAN);
+    sfx_tw(f, NULL, "cpu", "prevalence=0.3", NAN);
     expect(f, "C12", DM_UNMEASURED);
 
-    untweak(f);
-    tw(f, NULL, "CG", "instances=2000000", 1.1); /* 36.4x < 37.9x */
+    sfx_untweak(f);
+    sfx_tw(f, NULL, "CG", "instances=2000000", 1.1); /* 36.4x < 37.9x */
     expect(f, "C6", DM_PARTLY);
-    tw(f, NULL, "MH", "instances=2000000", 2);
-    tw(f, NULL, "CH", "instances=2000000", 2);
+    sfx_tw(f, NULL, "MH", "instances=2000000", 2);
+    sfx_tw(f, NULL, "CH", "instances=2000000", 2);
     expect(f, "C6", DM_BREAKS);
-    tw(f, NULL, "CH", "instances=2000000", NAN);
+    sfx_tw(f, NULL, "CH", "instances=2000000", NAN);
     expect(f, "C6", DM_UNMEASURED);
 
-    untweak(f);
-    tw(f, NULL, "CG", "clumpiness=20", 2); /* 17.5x < 29.4x */
+    sfx_untweak(f);
+    sfx_tw(f, NULL, "CG", "clumpiness=20", 2); /* 17.5x < 29.4x */
     expect(f, "C7", DM_PARTLY);
-    tw(f, NULL, "MH", "clumpiness=20", 2);
-    tw(f, NULL, "CH", "clumpiness=20", 2);
+    sfx_tw(f, NULL, "MH", "clumpiness=20", 2);
+    sfx_tw(f, NULL, "CH", "clumpiness=20", 2);
     expect(f, "C7", DM_BREAKS);
-    tw(f, NULL, "cpu", "clumpiness=20", NAN);
+    sfx_tw(f, NULL, "cpu", "clumpiness=20", NAN);
     expect(f, "C7", DM_UNMEASURED);
 }
 
 /* Table 1's clumpiness-20 row is read from the newer of the Fig. 6(b) and 6(c) runs. */
 static void c7_c9_read_the_newest_run_of_either_figure(void **state)
 {
-    fixture *f = *state;
-    tw(f, "coloc-fig6b", "CH", "instances=250000,clumpiness=20", 0.1);
+    sfx *f = *state;
+    sfx_tw(f, "coloc-fig6b", "CH", "instances=250000,clumpiness=20", 0.1);
     expect(f, "C9", DM_HOLDS); /* fig6c's run is the newer */
     snprintf(f->started[2], sizeof f->started[2], "2026-11-29T12:00:00Z");
     dm_claim_result r = judge(f, "C9");
@@ -398,7 +274,7 @@ static void c7_c9_read_the_newest_run_of_either_figure(void **state)
     assert_non_null(strstr(r.hardware, "against the paper's times, CG 2.43x as fast (5.714 s "
                                        "against 13.9 s), CH 24.2x as fast (4 s against 97 s)."));
     assert_non_null(strstr(r.hardware, "Besides the card"));
-    tw(f, NULL, "CG", "clumpiness=20", NAN);
+    sfx_tw(f, NULL, "CG", "clumpiness=20", NAN);
     r = judge(f, "C9");
     assert_int_equal(r.verdict, DM_UNMEASURED);
     assert_non_null(strstr(r.evidence, "in complete runs of coloc-fig6b or coloc-fig6c."));
@@ -406,10 +282,10 @@ static void c7_c9_read_the_newest_run_of_either_figure(void **state)
 
 static void c8_cell_aggregates_beat_multiresolution(void **state)
 {
-    fixture *f = *state;
+    sfx *f = *state;
     dm_claim_result r = judge(f, "C8");
     assert_non_null(strstr(r.evidence, "The paper's MH took 1.9 s against CH's 1.2 s (1.58x)"));
-    tw(f, NULL, "MH", "instances=2000000", 0.6);
+    sfx_tw(f, NULL, "MH", "instances=2000000", 0.6);
     r = judge(f, "C8");
     assert_int_equal(r.verdict, DM_PARTLY);
     assert_non_null(strstr(r.hardware, "CH is not 5 % faster than MH at 2,000,000 instances at "
@@ -420,52 +296,38 @@ static void c8_cell_aggregates_beat_multiresolution(void **state)
                                        "CG 0.45x as fast (2 s against 0.9 s)."));
     assert_null(strstr(r.hardware, "MG "));
     assert_null(strstr(r.hardware, "Besides the card"));
-    tw(f, NULL, "MG", "instances=2000000", 0.6);
+    sfx_tw(f, NULL, "MG", "instances=2000000", 0.6);
     expect(f, "C8", DM_BREAKS);
-    tw(f, NULL, "MG", "instances=2000000", NAN);
+    sfx_tw(f, NULL, "MG", "instances=2000000", NAN);
     expect(f, "C8", DM_UNMEASURED);
 }
 
 static void c10_c11_g_over_h_on_seattle(void **state)
 {
-    fixture *f = *state;
-    tw(f, NULL, "CH", "prevalence=0.3", 0.1);
+    sfx *f = *state;
+    sfx_tw(f, NULL, "CH", "prevalence=0.3", 0.1);
     expect(f, "C10", DM_PARTLY);
     expect(f, "C11", DM_BREAKS);
-    tw(f, NULL, "CH", "", 0.1);
+    sfx_tw(f, NULL, "CH", "", 0.1);
     expect(f, "C10", DM_BREAKS);
-    tw(f, NULL, "CG", "prevalence=0.9", NAN);
+    sfx_tw(f, NULL, "CG", "prevalence=0.9", NAN);
     expect(f, "C10", DM_UNMEASURED);
     expect(f, "C11", DM_BREAKS);
-    tw(f, NULL, "CG", "prevalence=0.3", NAN);
+    sfx_tw(f, NULL, "CG", "prevalence=0.3", NAN);
     expect(f, "C11", DM_UNMEASURED);
 }
 
 static void no_card_no_claim(void **state)
 {
-    fixture *f = *state;
-    dm_study_data d = { .card = "A100", .ctx = f, .median = fake_median,
-                        .other_card = fake_other_card };
+    sfx *f = *state;
     for (const dm_claim *cl = study()->claims; cl->id; cl++) {
-        dm_claim_result r;
-        memset(&r, 0, sizeof r);
-        assert_int_equal(cl->judge(&d, &r, &(dm_err){ 0 }), 0);
+        dm_claim_result r = sfx_judge(f, "A100", cl->id);
         assert_int_equal(r.verdict, DM_UNMEASURED);
         assert_non_null(strstr(r.evidence, "on a card named like \"A100\""));
-        assert_string_equal(r.hardware, "");
     }
 }
 
 /* ---- the H100's medians --------------------------------------------------------------- */
-
-/* "HPBU" letters of every claim's verdict on the fixture. */
-static void verdicts(fixture *f, char *out)
-{
-    int i = 0;
-    for (const dm_claim *cl = study()->claims; cl->id; cl++)
-        out[i++] = "HPBU"[judge(f, cl->id).verdict];
-    out[i] = '\0';
-}
 
 /* On the H100 (Table 2's sweep and Fig. 6(a)'s 2M point): the speedups hold, G is not
  * ahead of H on the Seattle data (C10, C11), the rest is not measured yet. */
@@ -473,10 +335,10 @@ static void verdicts(fixture *f, char *out)
 
 static void the_h100_medians(void **state)
 {
-    fixture *f = *state;
+    sfx *f = *state;
     char got[16];
     f->model = h100_model;
-    verdicts(f, got);
+    sfx_verdicts(f, "H100", got);
     assert_string_equal(got, H100_VERDICTS);
     dm_claim_result r = judge(f, "C11");
     assert_non_null(strstr(r.evidence, "Seattle at theta 0.3: CG 103.9 ms, CH 101.6 ms, CH/CG "
@@ -487,40 +349,13 @@ static void the_h100_medians(void **state)
     assert_non_null(strstr(r.evidence, "CG 103.9 ms, 198.2x (the paper's 5.5 s, 63.2x)"));
 }
 
-/* Stores the H100 model's medians as one complete run per sweep on CARD. */
-static void plant_h100_runs(fixture *f, afx *db)
-{
-    for (int k = 0; k < NSWEEPS; k++) {
-        dm_device dev = { .cc_major = 9, .cc_minor = 0, .sms = 132, .l2_bytes = 50 << 20 };
-        snprintf(dev.name, sizeof dev.name, CARD);
-        dm_measure_opts mo;
-        sweep_measure_defaults(&mo);
-        dm_run_info info = { .device = &dev, .workload = "coloc", .sweep_name = SWEEPS[k],
-                             .sweep_text = "fixture", .measure = &mo,
-                             .sm_clock_mhz_start = 1980, .mem_clock_mhz_start = 2619 };
-        int64_t run = 0;
-        dm_err err = { 0 };
-        assert_int_equal(store_run_begin(db->st, &info, &run, &err), 0);
-        for (size_t i = 0; i < f->e[k].n; i++) {
-            const dm_point *pt = &f->e[k].points[i].point;
-            char params[512];
-            dm_point_format(pt, params, sizeof params);
-            double t = h100_model(SWEEPS[k], pt->variant->name, params), x[5];
-            if (isnan(t))
-                continue;
-            afx_samples(x, 5, t, 0.001);
-            afx_store_point(db, run, (int64_t)i, pt, x, 5);
-        }
-        assert_int_equal(store_run_end(db->st, run, "complete", &err), 0);
-    }
-}
-
 static void the_engine_reads_them_from_a_database(void **state)
 {
-    fixture *f = *state;
+    sfx *f = *state;
     afx db;
     assert_int_equal(afx_open(&db), 0);
-    plant_h100_runs(f, &db);
+    f->model = h100_model;
+    sfx_plant(f, &db);
     chz_ctx c = { .st = { db.st }, .nst = 1, .card = "H100",
                   .sweep = study()->claim_sweeps[0] };
     dm_claim_result res[CHZ_MAX_CLAIMS];

@@ -1,5 +1,6 @@
 /* study.c - what the study types share: verdicts in words, the match of a point's
- * "name=value,..." parameters against a rule's constraints, and claim lookup. */
+ * "name=value,..." parameters against a rule's constraints, the newest median among
+ * several sweeps and the evidence of a missing one, and claim lookup. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,31 @@ double study_param(const char *params, const char *name)
     double v;
     const char *text = value_of(params, name, strlen(name), &len);
     return text && number(text, len, &v) == 0 ? v : NAN;
+}
+
+int study_newest_median(const dm_study_data *d, const char *const *sweeps,
+                        const char *variant, const char *where, dm_median *m, dm_err *err)
+{
+    dm_median each;
+    m->found = 0;
+    for (const char *const *sw = sweeps; *sw; sw++) {
+        if (d->median(d->ctx, d->card, *sw, variant, where, &each, err))
+            return err->code;
+        if (each.found && (!m->found || strcmp(each.started, m->started) > 0))
+            *m = each;
+    }
+    return 0;
+}
+
+void study_unmeasured(const dm_study_data *d, const char *const *sweeps, const char *variant,
+                      const char *what, const char *where, dm_claim_result *r)
+{
+    r->verdict = DM_UNMEASURED;
+    dm_append(r->evidence, sizeof r->evidence, "no ok point of %s at %s (%s) on a card named "
+              "like \"%s\" in complete runs of", variant, what, where, d->card);
+    for (const char *const *sw = sweeps; *sw; sw++)
+        dm_append(r->evidence, sizeof r->evidence, "%s %s", sw == sweeps ? "" : " or", *sw);
+    dm_append(r->evidence, sizeof r->evidence, ".");
 }
 
 const dm_claim *study_claim(const dm_study *s, const char *id)

@@ -76,6 +76,16 @@ int study_params_match(const char *params, const char *where);
 /* The value of parameter name in params as a number; NAN when absent or not a number. */
 double study_param(const char *params, const char *name);
 
+/* The median of variant at where ("name=value,...") from the newest complete run, among
+ * the runs of sweeps (NULL-terminated) on d's card, that has an ok point of it, into *m.
+ * Returns 0 (m->found 0 when no run has one) or DM_ERUNTIME. */
+int study_newest_median(const dm_study_data *d, const char *const *sweeps,
+                        const char *variant, const char *where, dm_median *m, dm_err *err);
+/* Marks r not measurable: its evidence says that no complete run of sweeps on d's card
+ * has an ok point of variant at what (a setting's name; where, its parameters). */
+void study_unmeasured(const dm_study_data *d, const char *const *sweeps, const char *variant,
+                      const char *what, const char *where, dm_claim_result *r);
+
 /* ---- claims, targets, studies ---------------------------------------------------------- */
 
 typedef struct dm_paper {

@@ -70,22 +70,11 @@ static cl_at synthetic(const char *const *sweeps, long instances, int clumpiness
 static int need(const dm_study_data *d, const cl_at *a, const char *variant, dm_median *m,
                 dm_claim_result *r, dm_err *err)
 {
-    dm_median each;
-    m->found = 0;
-    for (const char *const *sw = a->sweeps; *sw; sw++) {
-        if (d->median(d->ctx, d->card, *sw, variant, a->where, &each, err))
-            return err->code;
-        if (each.found && (!m->found || strcmp(each.started, m->started) > 0))
-            *m = each;
-    }
+    if (study_newest_median(d, a->sweeps, variant, a->where, m, err))
+        return err->code;
     if (m->found)
         return 0;
-    r->verdict = DM_UNMEASURED;
-    EV(r, "no ok point of %s at %s (%s) on a card named like \"%s\" in complete runs of",
-       variant, a->name, a->where, d->card);
-    for (const char *const *sw = a->sweeps; *sw; sw++)
-        EV(r, "%s %s", sw == a->sweeps ? "" : " or", *sw);
-    EV(r, ".");
+    study_unmeasured(d, a->sweeps, variant, a->name, a->where, r);
     return 1;
 }
 

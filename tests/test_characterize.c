@@ -301,7 +301,11 @@ static void test_the_command_judges_any_workload_with_claims(void **state)
     assert_int_equal(dmbench_output("characterize membw", &out), 2);
     assert_non_null(strstr(out, "workload membw has no published claims to judge (workloads "
                                 "with claims: tdm (Archuleta et al., IPDPS 2009; sweeps "
-                                "tdm-fig7, tdm-fig6, tdm-fig9); coloc (Sainju & Jiang, SSTD "
+                                "tdm-fig7, tdm-fig6, tdm-fig9); episodes (Cao et al., CF "
+                                "2010, Cao et al., journal version; sweeps episodes-multigpu, "
+                                "episodes-mining, episodes-mining-large, episodes-mining-sim64, "
+                                "episodes-mining-machines, episodes-hybrid, episodes-table1, "
+                                "episodes-levels, episodes-preelim); coloc (Sainju & Jiang, SSTD "
                                 "2017; sweeps coloc-table2, coloc-fig6a, coloc-fig6b, "
                                 "coloc-fig6c))"));
     assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);

@@ -86,7 +86,7 @@ static void test_every_target_has_its_sweep_and_published_rows(void **state)
     }
     /* the tables nothing measures yet are listed from results/published */
     assert_int_equal(listed, pub.ntargets);
-    assert_int_equal(listed, 5);
+    assert_int_equal(listed, 4);
     assert_false(repro_find(&pub, "tdm-fig10", &found));
     published_free(&pub);
 }

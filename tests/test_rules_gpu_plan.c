@@ -150,8 +150,8 @@ static void deep_expressions_are_flagged(void **state)
     rl_ruleset rs;
     rl_gpu_plan p;
     dm_err err = {0};
-    /* antecedents of 10 to 70 conditions pushed before their ANDs: deep from 65 on */
-    make_rules(&rs, 40, 10, 1);
+    /* antecedents of 5 to 35 conditions pushed before their ANDs: deep from 34 on */
+    make_rules(&rs, 40, 5, 1);
     assert_int_equal(rl_gpu_plan_make(&rs, &p, &err), 0);
     int deep = 0;
     for (int c = 0; c < p.nchunks; c++)
@@ -160,7 +160,7 @@ static void deep_expressions_are_flagged(void **state)
     check_plan(&rs, &p);
     rl_gpu_plan_free(&p);
     rl_ruleset_free(&rs);
-    make_rules(&rs, 40, 9, 1); /* at most 63 deep */
+    make_rules(&rs, 40, 4, 1); /* at most 28 deep */
     assert_int_equal(rl_gpu_plan_make(&rs, &p, &err), 0);
     for (int c = 0; c < p.nchunks; c++)
         assert_false(p.chunks[c].deep);

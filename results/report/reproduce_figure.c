@@ -1,6 +1,7 @@
 /* reproduce_figure.c - a figure of medians as the table behind it (a row per value of
- * the row axis, a column per variant and value of the column axis, the fastest last),
- * then the paper's claims about it, each judged on the same runs. */
+ * the row axis, a column per variant and value of the column axis, and of any other
+ * parameter whose values would otherwise share a cell; the fastest last), then the
+ * paper's claims about it, each judged on the same runs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +54,26 @@ static int row_index(grid *g, double v)
     return i;
 }
 
-/* Reads run's points into g: columns in the sweep's order of variants, then col_axis.
- * Returns 0 or DM_ERUNTIME. */
+/* Reads run's points into g: columns in the sweep's order of variants, then col_axis,
+ * then the points' order. A parameter that differs between points of one variant at the
+ * same row and column value (a third axis: gpus and counting beside the support) names
+ * the column too, "NAME VALUE" in the order of the names. Returns 0 or DM_ERUNTIME. */
 static int read_grid(dm_store *st, const dm_target *t, int64_t run, grid *g, dm_err *err)
 {
     static const char sql[] =
-        "SELECT p.variant, c.value_text, r.value_num, s.median, p.status FROM points p"
+        "WITH pt AS (SELECT p.id, p.variant, r.value_num AS rv, c.value_text AS cv"
+        "  FROM points p JOIN point_params r ON r.point_id = p.id AND r.name = ?2"
+        "  JOIN point_params c ON c.point_id = p.id AND c.name = ?3 WHERE p.run_id = ?1),"
+        " apart AS (SELECT DISTINCT a.variant, x.name FROM pt a"
+        "  JOIN pt b ON b.variant = a.variant AND b.rv = a.rv AND b.cv = a.cv AND b.id <> a.id"
+        "  JOIN point_params x ON x.point_id = a.id"
+        "  JOIN point_params y ON y.point_id = b.id AND y.name = x.name"
+        "  AND y.value_text <> x.value_text)"
+        " SELECT p.variant, c.value_text, r.value_num, s.median, p.status,"
+        " (SELECT group_concat(e, ' ') FROM (SELECT x.name || ' ' || x.value_text AS e"
+        "   FROM point_params x JOIN apart ON apart.variant = p.variant AND apart.name = x.name"
+        "   WHERE x.point_id = p.id ORDER BY x.name))"
+        " FROM points p"
         " JOIN point_params r ON r.point_id = p.id AND r.name = ?2"
         " JOIN point_params c ON c.point_id = p.id AND c.name = ?3"
         " LEFT JOIN point_stats s ON s.point_id = p.id"
@@ -76,8 +91,10 @@ static int read_grid(dm_store *st, const dm_target *t, int64_t run, grid *g, dm_
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         char name[96];
-        snprintf(name, sizeof name, "%s %s %s", (const char *)sqlite3_column_text(q, 0),
-                 t->col_axis, (const char *)sqlite3_column_text(q, 1));
+        const unsigned char *apart = sqlite3_column_text(q, 5);
+        snprintf(name, sizeof name, "%s %s %s%s%s", (const char *)sqlite3_column_text(q, 0),
+                 t->col_axis, (const char *)sqlite3_column_text(q, 1), apart ? " " : "",
+                 apart ? (const char *)apart : "");
         int ci = col_index(g, name), ri = row_index(g, sqlite3_column_double(q, 2));
         const char *status = (const char *)sqlite3_column_text(q, 4);
         if (ci >= 0 && ri >= 0 && strcmp(status, "ok") == 0 &&

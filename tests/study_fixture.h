@@ -1,11 +1,12 @@
 /* study_fixture.h - a workload's study judged on fabricated medians (sfx): the points of
- * its claim sweeps, expanded for an H100-like device, each sweep on a card of its own and
- * timed by a model with tweaks; the rules' view of them (dm_study_data); and the same
- * medians planted as runs in a results database. Static functions, included by one test
- * file each, after cmocka.h and store_fixture.h. */
+ * its claim sweeps, expanded for an H100-like device, each sweep run on a card of its own
+ * (some again with overrides) and timed by a model with tweaks; the rules' view of them
+ * (dm_study_data); and the same medians planted as runs in a results database. Static
+ * functions, included by one test file each, after cmocka.h and store_fixture.h. */
 #ifndef DM_TEST_STUDY_FIXTURE_H
 #define DM_TEST_STUDY_FIXTURE_H
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 #include "sweep.h"
 
 #define SFX_H100 "NVIDIA H100 80GB HBM3"
-#define SFX_MAX_SWEEPS 8
+#define SFX_MAX_SWEEPS 10 /* runs: the claim sweeps and their reruns */
 #define SFX_MAX_TWEAKS 16
 
 /* The time of a variant's point of sweep with parameters params, in seconds; NAN: the
@@ -33,12 +34,14 @@ typedef struct sfx_tweak {
 typedef struct sfx {
     const dm_study *study;
     const char *workload;
-    int n;                              /* the study's claim sweeps, in its order */
+    int n;                              /* the runs: the study's claim sweeps, in its order,
+                                           then the reruns (sfx_rerun) */
     const char *sweep[SFX_MAX_SWEEPS];
     dm_sweep *s[SFX_MAX_SWEEPS];
     dm_expansion e[SFX_MAX_SWEEPS];
-    char started[SFX_MAX_SWEEPS][32];   /* each sweep's run start: the later, the newer */
-    const char *card[SFX_MAX_SWEEPS];   /* the card each sweep ran on (SFX_H100) */
+    char started[SFX_MAX_SWEEPS][32];   /* each run's start: the later, the newer */
+    const char *card[SFX_MAX_SWEEPS];   /* the card each run was on (SFX_H100) */
+    int gpus;                           /* the most GPUs a point ran on (INT_MAX) */
     sfx_model model;
     sfx_tweak tw[SFX_MAX_TWEAKS];
     int ntw;
@@ -53,14 +56,38 @@ static inline void sfx_close(sfx *f)
     free(f);
 }
 
+/* Loads sweep with overrides (NULL-terminated `-a` arguments; NULL: none) as run f->n and
+ * expands it for an H100-like device; 0, or -1 with the reason on stderr. */
+static inline int sfx_load(sfx *f, const char *sweep, const char *const *overrides)
+{
+    static const dm_device h100 = { .max_threads_per_block = 1024,
+                                    .smem_per_block_optin = 232448, .sms = 132,
+                                    .warp_size = 32 };
+    int k = f->n, rc;
+    char path[512];
+    dm_err err = { 0 };
+    if (k == SFX_MAX_SWEEPS) {
+        fprintf(stderr, "%s: more than %d runs\n", f->workload, SFX_MAX_SWEEPS);
+        return -1;
+    }
+    f->sweep[k] = sweep;
+    snprintf(path, sizeof path, "%s/sweeps/%s.yaml", DM_SOURCE_DIR, sweep);
+    rc = sweep_load(path, &f->s[k], &err);
+    for (const char *const *a = overrides; rc == 0 && a && *a; a++)
+        rc = sweep_override(f->s[k], *a, &err);
+    if (rc || sweep_expand(f->s[k], &h100, &f->e[k], &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        sweep_free(f->s[k]);
+        return -1;
+    }
+    return 0;
+}
+
 /* Loads and expands workload's claim sweeps into a new fixture timed by model: sweep k on
  * SFX_H100, its run started on 2026-11-(20 + k). Returns it, or NULL with the reason on
  * stderr. */
 static inline sfx *sfx_open(const char *workload, sfx_model model)
 {
-    static const dm_device h100 = { .max_threads_per_block = 1024,
-                                    .smem_per_block_optin = 232448, .sms = 132,
-                                    .warp_size = 32 };
     dm_err err = { 0 };
     const dm_workload *w = registry_workload(workload, &err);
     sfx *f = calloc(1, sizeof *f);
@@ -72,27 +99,17 @@ static inline sfx *sfx_open(const char *workload, sfx_model model)
     f->study = w->study;
     f->workload = workload;
     f->model = model;
+    f->gpus = INT_MAX;
     for (; f->study->claim_sweeps[f->n]; f->n++) {
         int k = f->n;
-        char path[512];
-        if (k == SFX_MAX_SWEEPS) {
-            fprintf(stderr, "%s: more than %d claim sweeps\n", workload, SFX_MAX_SWEEPS);
-            goto fail;
-        }
-        f->sweep[k] = f->study->claim_sweeps[k];
-        snprintf(path, sizeof path, "%s/sweeps/%s.yaml", DM_SOURCE_DIR, f->sweep[k]);
-        if (sweep_load(path, &f->s[k], &err) || sweep_expand(f->s[k], &h100, &f->e[k], &err)) {
-            fprintf(stderr, "%s\n", err.msg);
-            sweep_free(f->s[k]);
-            goto fail;
+        if (sfx_load(f, f->study->claim_sweeps[k], NULL)) {
+            sfx_close(f);
+            return NULL;
         }
         snprintf(f->started[k], sizeof f->started[k], "2026-11-%02dT12:00:00Z", 20 + k);
         f->card[k] = SFX_H100;
     }
     return f;
-fail:
-    sfx_close(f);
-    return NULL;
 }
 
 /* The index of sweep among f's, or -1. */
@@ -102,6 +119,28 @@ static inline int sfx_sweep(const sfx *f, const char *sweep)
         if (!strcmp(f->sweep[k], sweep))
             return k;
     return -1;
+}
+
+/* Adds a run of sweep k with overrides (NULL-terminated `-a` arguments) on its card,
+ * started an hour after it; returns the run's index, or -1 with the reason on stderr. */
+static inline int sfx_rerun(sfx *f, int k, const char *const *overrides)
+{
+    int run = f->n;
+    if (sfx_load(f, f->sweep[k], overrides))
+        return -1;
+    snprintf(f->started[run], sizeof f->started[run], "%.11s13:00:00Z", f->started[k]);
+    f->card[run] = f->card[k];
+    f->n++;
+    return run;
+}
+
+/* The parameters of run k's point i into params; 0 when it was not run (pruned, or on
+ * more GPUs than f->gpus). */
+static inline int sfx_point(const sfx *f, int k, size_t i, char *params, size_t n)
+{
+    const dm_sweep_point *sp = &f->e[k].points[i];
+    dm_point_format(&sp->point, params, n);
+    return !sp->pruned && !(study_param(params, "gpus") > f->gpus);
 }
 
 /* The model's time of a point, tweaked. */
@@ -116,33 +155,33 @@ static inline double sfx_time(const sfx *f, const char *sweep, const char *varia
     return t;
 }
 
-/* dm_study_data's median over the fixture: the fastest matching point of sweep when its
- * card's name contains card. */
+/* dm_study_data's median over the fixture: the fastest matching point of sweep's runs on
+ * cards whose names contain card. */
 static int sfx_median(void *ctx, const char *card, const char *sweep, const char *variant,
                       const char *where, dm_median *out, dm_err *err)
 {
     const sfx *f = ctx;
-    int k = sfx_sweep(f, sweep);
     (void)err;
     memset(out, 0, sizeof *out);
-    if (k < 0 || !strstr(f->card[k], card))
-        return 0;
-    for (size_t i = 0; i < f->e[k].n; i++) {
-        const dm_point *pt = &f->e[k].points[i].point;
-        char params[512];
-        dm_point_format(pt, params, sizeof params);
-        if (f->e[k].points[i].pruned || strcmp(pt->variant->name, variant) ||
-            !study_params_match(params, where))
+    for (int k = 0; k < f->n; k++) {
+        if (strcmp(f->sweep[k], sweep) || !strstr(f->card[k], card))
             continue;
-        double t = sfx_time(f, sweep, variant, params);
-        if (isnan(t) || (out->found && t >= out->median))
-            continue;
-        *out = (dm_median){ .found = 1, .median = t, .sm_mhz = NAN, .mem_bus_bits = NAN,
-                            .mem_gbps = NAN, .l2_bytes = 50 << 20, .sms = 132 };
-        snprintf(out->params, sizeof out->params, "%s", params);
-        snprintf(out->gpu, sizeof out->gpu, "%s", f->card[k]);
-        snprintf(out->cc, sizeof out->cc, "9.0");
-        snprintf(out->started, sizeof out->started, "%s", f->started[k]);
+        for (size_t i = 0; i < f->e[k].n; i++) {
+            const dm_point *pt = &f->e[k].points[i].point;
+            char params[512];
+            if (!sfx_point(f, k, i, params, sizeof params) ||
+                strcmp(pt->variant->name, variant) || !study_params_match(params, where))
+                continue;
+            double t = sfx_time(f, sweep, variant, params);
+            if (isnan(t) || (out->found && t >= out->median))
+                continue;
+            *out = (dm_median){ .found = 1, .median = t, .sm_mhz = NAN, .mem_bus_bits = NAN,
+                                .mem_gbps = NAN, .l2_bytes = 50 << 20, .sms = 132 };
+            snprintf(out->params, sizeof out->params, "%s", params);
+            snprintf(out->gpu, sizeof out->gpu, "%s", f->card[k]);
+            snprintf(out->cc, sizeof out->cc, "9.0");
+            snprintf(out->started, sizeof out->started, "%s", f->started[k]);
+        }
     }
     return 0;
 }
@@ -202,33 +241,38 @@ static inline void sfx_untweak(sfx *f)
     f->ntw = 0;
 }
 
-/* Stores the fixture's medians in db: a complete run of each sweep on its card holding
- * the points the model times, five samples around each median. */
+/* Stores the fixture's medians of run k in db: a complete run of its sweep on its card
+ * holding the points the model times, five samples around each median. */
+static inline void sfx_plant_run(const sfx *f, afx *db, int k)
+{
+    dm_device dev = { .cc_major = 9, .cc_minor = 0, .sms = 132, .l2_bytes = 50 << 20 };
+    snprintf(dev.name, sizeof dev.name, "%s", f->card[k]);
+    dm_measure_opts mo;
+    sweep_measure_defaults(&mo);
+    dm_run_info info = { .device = &dev, .workload = f->workload, .sweep_name = f->sweep[k],
+                         .sweep_text = "fixture", .measure = &mo,
+                         .sm_clock_mhz_start = 1980, .mem_clock_mhz_start = 2619 };
+    int64_t run = 0;
+    dm_err err = { 0 };
+    assert_int_equal(store_run_begin(db->st, &info, &run, &err), 0);
+    for (size_t i = 0; i < f->e[k].n; i++) {
+        const dm_point *pt = &f->e[k].points[i].point;
+        char params[512];
+        double t, x[5];
+        if (!sfx_point(f, k, i, params, sizeof params) ||
+            isnan(t = sfx_time(f, f->sweep[k], pt->variant->name, params)))
+            continue;
+        afx_samples(x, 5, t, 0.001);
+        afx_store_point(db, run, (int64_t)i, pt, x, 5);
+    }
+    assert_int_equal(store_run_end(db->st, run, "complete", &err), 0);
+}
+
+/* Stores every run of the fixture in db (sfx_plant_run). */
 static inline void sfx_plant(const sfx *f, afx *db)
 {
-    for (int k = 0; k < f->n; k++) {
-        dm_device dev = { .cc_major = 9, .cc_minor = 0, .sms = 132, .l2_bytes = 50 << 20 };
-        snprintf(dev.name, sizeof dev.name, "%s", f->card[k]);
-        dm_measure_opts mo;
-        sweep_measure_defaults(&mo);
-        dm_run_info info = { .device = &dev, .workload = f->workload,
-                             .sweep_name = f->sweep[k], .sweep_text = "fixture", .measure = &mo,
-                             .sm_clock_mhz_start = 1980, .mem_clock_mhz_start = 2619 };
-        int64_t run = 0;
-        dm_err err = { 0 };
-        assert_int_equal(store_run_begin(db->st, &info, &run, &err), 0);
-        for (size_t i = 0; i < f->e[k].n; i++) {
-            const dm_point *pt = &f->e[k].points[i].point;
-            char params[512];
-            dm_point_format(pt, params, sizeof params);
-            double t = sfx_time(f, f->sweep[k], pt->variant->name, params), x[5];
-            if (isnan(t))
-                continue;
-            afx_samples(x, 5, t, 0.001);
-            afx_store_point(db, run, (int64_t)i, pt, x, 5);
-        }
-        assert_int_equal(store_run_end(db->st, run, "complete", &err), 0);
-    }
+    for (int k = 0; k < f->n; k++)
+        sfx_plant_run(f, db, k);
 }
 
 #endif

@@ -219,6 +219,22 @@ static inline void sfx_expect(sfx *f, const char *card, const char *id, dm_verdi
                  study_verdict_name(want), r.evidence);
 }
 
+/* cmocka's teardown of a group or test whose state is an sfx. */
+static inline int sfx_teardown(void **state)
+{
+    sfx_close(*state);
+    return 0;
+}
+
+/* Checks that each of the study's claims, n of them, gives want on card. */
+static inline void sfx_expect_all(sfx *f, const char *card, dm_verdict want, int n)
+{
+    int seen = 0;
+    for (const dm_claim *cl = f->study->claims; cl->id; cl++, seen++)
+        sfx_expect(f, card, cl->id, want);
+    assert_int_equal(seen, n);
+}
+
 /* "HPBU" letters of every claim's verdict on card into out. */
 static inline void sfx_verdicts(sfx *f, const char *card, char *out)
 {

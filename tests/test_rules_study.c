@@ -126,22 +126,12 @@ static int setup(void **state)
     return *state ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
-    sfx_close(*state);
-    return 0;
-}
-
 /* ---- the paper's shape, and each rule's verdicts -------------------------------------- */
 
 static void paper_shaped_medians_hold_every_claim(void **state)
 {
-    sfx *f = *state;
-    int n = 0;
-    for (const dm_claim *cl = f->study->claims; cl->id; cl++, n++)
-        expect(f, cl->id, DM_HOLDS);
-    assert_int_equal(n, 8);
-    assert_true(n <= CHZ_MAX_CLAIMS);
+    sfx_expect_all(*state, "H100", DM_HOLDS, 8);
+    assert_true(8 <= CHZ_MAX_CLAIMS);
 }
 
 static void c1_the_rate_does_not_fall_as_the_problem_grows(void **state)
@@ -426,7 +416,7 @@ static void the_engine_reads_them_from_a_database(void **state)
 
 int main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, sfx_teardown)
     const struct CMUnitTest tests[] = {
         T(paper_shaped_medians_hold_every_claim),
         T(c1_the_rate_does_not_fall_as_the_problem_grows),

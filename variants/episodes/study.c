@@ -101,10 +101,9 @@ static int need(const dm_study_data *d, const ep_at *a, const char *variant,
         return err->code;
     if (m->found)
         return 0;
-    r->verdict = DM_UNMEASURED;
-    EV(r, "no ok point of %s%s%s at %s (%s) on a card named like \"%s\" in complete runs "
-          "of %s.", variant, vwhere[0] ? " with " : "", vwhere, a->name, a->where, d->card,
-       a->sweep);
+    char what[128];
+    snprintf(what, sizeof what, "%s%s%s", variant, vwhere[0] ? " with " : "", vwhere);
+    study_unmeasured(d, (const char *const[]){ a->sweep, NULL }, what, a->name, a->where, r);
     return 1;
 }
 
@@ -493,9 +492,8 @@ static int most_gpus(const dm_study_data *d, const ep_mining *s, int *g, dm_clai
         if (m.found)
             return 0;
     }
-    r->verdict = DM_UNMEASURED;
-    EV(r, "no ok point of multigpu on more than one GPU at %s (%s) on a card named like "
-          "\"%s\" in complete runs of %s.", a.name, a.where, d->card, a.sweep);
+    study_unmeasured(d, (const char *const[]){ a.sweep, NULL }, "multigpu on more than one GPU",
+                     a.name, a.where, r);
     return 1;
 }
 

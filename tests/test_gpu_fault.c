@@ -38,13 +38,60 @@ static void test_a_failed_allocation_leaves_the_context_working(void **state)
     void *p = NULL;
     assert_int_equal(device_context_lost(why, sizeof why), 0);
     dm_err err = {0};
-    assert_int_equal(dm_gpu_alloc(NULL, (size_t)1 << 50, &p, &err), DM_ERUNTIME);
+    assert_int_equal(dm_gpu_alloc(NULL, (size_t)1 << 50, &p, &err), DM_ENOMEM);
     assert_null(p);
     assert_non_null(strstr(err.msg, "out of device memory: 1073741824.0 MiB asked, "));
     assert_non_null(strstr(err.msg, " MiB free of "));
     assert_int_equal(device_context_lost(why, sizeof why), 0);
     assert_int_equal(cudaMalloc(&p, 4096), cudaSuccess);
     assert_int_equal(cudaFree(p), cudaSuccess);
+}
+
+/* The card filled but for 512 MiB, a sweep of a point that fits (64 KiB) and one that
+ * does not (four buffers of 256 MiB): the second is stored skipped, saying how much it
+ * asked, and the run completes with the first. */
+static void test_a_point_the_card_cannot_hold_is_skipped(void **state)
+{
+    gpu_run_fixture *f = *state;
+    size_t free_b = 0, total_b = 0;
+    void *hog = NULL;
+    assert_int_equal(cudaMemGetInfo(&free_b, &total_b), cudaSuccess);
+    assert_true(free_b > ((size_t)1 << 30));
+    assert_int_equal(cudaMalloc(&hog, free_b - ((size_t)512 << 20)), cudaSuccess);
+    static const char text[] =
+        "workload: membw\ndataset: {generator: random}\nvariants: [kernel]\n"
+        "axes: {n: [16384, 67108864], op: [copy], block: [256]}\n"
+        "measure: {mode: hot, min_samples: 3, max_time: 0.1}\n";
+    dm_sweep *s = NULL;
+    dm_expansion e = {0};
+    dm_err err = {0};
+    if (sweep_parse_string(text, "full.yaml", &s, &err) || sweep_expand(s, &f->dev, &e, &err))
+        fail_msg("sweep: %s", err.msg);
+    dm_sink sink;
+    if (store_sink_make(f->db.path, &sink, &err))
+        fail_msg("sink: %s", err.msg);
+    dm_run_opts o = {.sink = &sink, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
+                     .sweep_key = text, .device = &f->dev};
+    dm_run_result res;
+    int rc = runner_run(s, &e, &o, &res, &err);
+    sweep_expansion_free(&e);
+    sweep_free(s);
+    assert_int_equal(cudaFree(hog), cudaSuccess);
+    assert_int_equal(rc, 0);
+    assert_int_equal(res.ok, 1);
+    assert_int_equal(res.skipped, 1);
+    assert_int_equal(res.failed, 0);
+    assert_int_equal(afx_open_store(&f->db), 0);
+    char buf[2048];
+    assert_string_equal(afx_text(f->db.st, "SELECT status FROM runs", buf, sizeof buf),
+                        "complete");
+    afx_text(f->db.st, "SELECT reason FROM points WHERE status = 'skipped'", buf, sizeof buf);
+    assert_non_null(strstr(buf, "out of device memory: 256.0 MiB asked, "));
+    assert_int_equal(afx_num(f->db.st, "SELECT count(*) FROM points WHERE status = 'ok' AND "
+                                       "params LIKE '%%n=16384%%'"),
+                     1);
+    assert_int_equal(afx_close(&f->db), 0);
+    assert_int_equal(afx_make(&f->db), 0);
 }
 
 /* The store sink, with point_done (asked before each point under --resume) launching the
@@ -109,6 +156,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_failed_allocation_leaves_the_context_working),
+        cmocka_unit_test(test_a_point_the_card_cannot_hold_is_skipped),
         cmocka_unit_test(test_a_kernel_fault_stops_the_run_for_a_new_process), /* last */
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -12,7 +12,7 @@
 
 #include "ep_gpu_count.h"
 #include "ep_multigpu.h"
-#include "episodes/ep_handoff.h"
+#include "handoff.h"
 
 /* One GPU, owned by its device thread. */
 typedef struct ep_mgpu_gpu {

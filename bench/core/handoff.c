@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "episodes/ep_handoff.h"
+#include "handoff.h"
 
 typedef struct ep_handoff_thread {
     ep_handoff *h;

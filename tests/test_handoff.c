@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "episodes/ep_handoff.h"
+#include "handoff.h"
 #include "episodes/ep_split.h"
 
 enum { MAX_ITEMS = 300 };

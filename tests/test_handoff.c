@@ -1,8 +1,11 @@
-/* test_episodes_handoff.c - the device threads of multi-GPU mining (ep_handoff), with CPU
- * work in place of the GPUs': over hundreds of rounds of uneven sizes and 1 to 8
- * threads, every slice of every round is done exactly once, by its own thread, which is
- * the same thread from the first round to the last; a failing thread is reported and the
- * next round runs; a hand-off that deadlocked would end the test on its alarm. */
+/* test_handoff.c - worker threads kept across rounds (bench/core/handoff.c), with CPU
+ * work: over hundreds of rounds of uneven sizes and 1 to 8 threads, every item of every
+ * round is done exactly once, each thread's share by that thread, which is the same
+ * thread from the first round to the last and finds its err clear; the lowest-numbered
+ * failing thread's status and message are the round's, and the next round runs; a
+ * thread that cannot be made fails the start with the threads made before it stopped;
+ * stop ends every thread. A hand-off that deadlocked would end the test on its alarm. */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -19,21 +22,71 @@
 #include <cmocka.h>
 
 #include "handoff.h"
-#include "episodes/ep_split.h"
+
+/* ---- thread creation, wrapped -------------------------------------------------------
+ * tests/CMakeLists.txt links this test with -Wl,--wrap=pthread_create, so the hand-off's
+ * threads are made here: creation fails with EAGAIN once creates_left successes are
+ * used up (-1: never), and alive counts the threads made whose work has not returned. */
+
+int __real_pthread_create(pthread_t *tid, const pthread_attr_t *attr, void *(*fn)(void *),
+                          void *arg);
+int __wrap_pthread_create(pthread_t *tid, const pthread_attr_t *attr, void *(*fn)(void *),
+                          void *arg);
+
+static atomic_int creates_left = -1;
+static atomic_int alive;
+
+typedef struct tramp {
+    void *(*fn)(void *);
+    void *arg;
+} tramp;
+
+static void *tramp_main(void *p)
+{
+    tramp t = *(tramp *)p;
+    free(p);
+    void *r = t.fn(t.arg);
+    atomic_fetch_sub(&alive, 1);
+    return r;
+}
+
+int __wrap_pthread_create(pthread_t *tid, const pthread_attr_t *attr, void *(*fn)(void *),
+                          void *arg)
+{
+    if (atomic_load(&creates_left) == 0)
+        return EAGAIN;
+    if (atomic_load(&creates_left) > 0)
+        atomic_fetch_sub(&creates_left, 1);
+    tramp *t = malloc(sizeof *t);
+    if (!t)
+        return ENOMEM;
+    *t = (tramp){.fn = fn, .arg = arg};
+    atomic_fetch_add(&alive, 1);
+    int e = __real_pthread_create(tid, attr, tramp_main, t);
+    if (e) {
+        atomic_fetch_sub(&alive, 1);
+        free(t);
+    }
+    return e;
+}
+
+/* ---- rounds -------------------------------------------------------------------------- */
 
 enum { MAX_ITEMS = 300 };
 
-/* One round: n items split over the threads, each item's count of times done, each
- * thread's count of calls and the thread that made them; threads from fail_from on fail
- * (-1: none). */
+/* One round: n items shared by the threads (thread w takes items w, w + threads, ...),
+ * each item's count of times done, each thread's count of calls and the thread that made
+ * them; the threads in fail_mask fail, thread 1 with DM_EINPUT and the others with
+ * DM_ERUNTIME. */
 typedef struct round_ctx {
     int threads;
     int64_t n;
     atomic_int done[MAX_ITEMS];
-    atomic_int calls[EP_HANDOFF_MAX];
-    pthread_t who[EP_HANDOFF_MAX];
-    int fail_from;
+    atomic_int calls[DM_HANDOFF_MAX];
+    pthread_t who[DM_HANDOFF_MAX];
+    uint64_t fail_mask;
     uint64_t jitter; /* which threads dawdle this round, a bit each */
+    atomic_int unclear; /* calls whose err was not clear */
 } round_ctx;
 
 static void dawdle(void)
@@ -42,21 +95,22 @@ static void dawdle(void)
     nanosleep(&ts, NULL);
 }
 
-static int slice_work(void *ctx, int worker, dm_err *err)
+static int share_work(void *ctx, int worker, dm_err *err)
 {
     round_ctx *c = ctx;
-    int64_t first, n;
     atomic_fetch_add(&c->calls[worker], 1);
     c->who[worker] = pthread_self();
+    if (err->code != DM_OK || err->msg[0])
+        atomic_fetch_add(&c->unclear, 1);
     if (c->jitter >> worker & 1)
         dawdle();
     else
         sched_yield();
-    ep_split(c->n, c->threads, worker, &first, &n);
-    for (int64_t i = first; i < first + n; i++)
+    for (int64_t i = worker; i < c->n; i += c->threads)
         atomic_fetch_add(&c->done[i], 1);
-    if (c->fail_from >= 0 && worker >= c->fail_from)
-        return dm_err_set(err, DM_EINPUT, "thread %d failed", worker);
+    if (c->fail_mask >> worker & 1)
+        return dm_err_set(err, worker == 1 ? DM_EINPUT : DM_ERUNTIME, "thread %d failed",
+                          worker);
     return 0;
 }
 
@@ -64,17 +118,19 @@ static void round_reset(round_ctx *c, int threads, int64_t n, uint64_t jitter)
 {
     c->threads = threads;
     c->n = n;
-    c->fail_from = -1;
+    c->fail_mask = 0;
     c->jitter = jitter;
+    atomic_store(&c->unclear, 0);
     for (int i = 0; i < MAX_ITEMS; i++)
         atomic_store(&c->done[i], 0);
-    for (int i = 0; i < EP_HANDOFF_MAX; i++)
+    for (int i = 0; i < DM_HANDOFF_MAX; i++)
         atomic_store(&c->calls[i], 0);
 }
 
-/* Every item of the round done once, and every thread called once. */
+/* Every item of the round done once, and every thread called once, with err clear. */
 static void round_check(round_ctx *c)
 {
+    assert_int_equal(atomic_load(&c->unclear), 0);
     for (int64_t i = 0; i < c->n; i++)
         if (atomic_load(&c->done[i]) != 1)
             fail_msg("%d threads, %lld items: item %lld done %d times", c->threads,
@@ -85,22 +141,23 @@ static void round_check(round_ctx *c)
                      atomic_load(&c->calls[i]));
 }
 
-static void every_slice_is_done_once_by_the_same_thread_every_round(void **state)
+static void every_share_is_done_once_by_the_same_thread_every_round(void **state)
 {
     (void)state;
     static round_ctx c;
     uint64_t x = 12345;
     for (int threads = 1; threads <= 8; threads++) {
-        ep_handoff *h;
+        dm_handoff *h;
         dm_err err = {0};
-        pthread_t first[EP_HANDOFF_MAX];
-        assert_int_equal(ep_handoff_start(threads, &h, &err), 0);
+        pthread_t first[DM_HANDOFF_MAX];
+        assert_int_equal(dm_handoff_start(threads, &h, &err), 0);
+        assert_int_equal(atomic_load(&alive), threads);
         for (int round = 0; round < 400; round++) {
             x = x * 6364136223846793005ULL + 1442695040888963407ULL;
             /* sizes from none to MAX_ITEMS - 1: fewer items than threads too */
             int64_t n = round % 10 == 0 ? round % threads : (int64_t)(x >> 33) % MAX_ITEMS;
             round_reset(&c, threads, n, round % 3 ? x >> 20 : 0);
-            assert_int_equal(ep_handoff_round(h, slice_work, &c, &err), 0);
+            assert_int_equal(dm_handoff_round(h, share_work, &c, &err), 0);
             round_check(&c);
             for (int i = 0; i < threads; i++) {
                 if (round == 0)
@@ -111,45 +168,86 @@ static void every_slice_is_done_once_by_the_same_thread_every_round(void **state
                     assert_false(pthread_equal(c.who[i], c.who[k]));
             }
         }
-        ep_handoff_stop(h);
+        dm_handoff_stop(h);
+        assert_int_equal(atomic_load(&alive), 0);
     }
 }
 
-static void a_failing_thread_is_reported_and_the_next_round_runs(void **state)
+static void the_lowest_failing_thread_is_reported_and_the_next_round_runs(void **state)
 {
     (void)state;
     static round_ctx c;
-    ep_handoff *h;
+    dm_handoff *h;
     dm_err err = {0};
-    assert_int_equal(ep_handoff_start(4, &h, &err), 0);
-    round_reset(&c, 4, 10, 0x5);
-    c.fail_from = 2;
-    assert_int_equal(ep_handoff_round(h, slice_work, &c, &err), DM_EINPUT);
-    assert_string_equal(err.msg, "thread 2 failed"); /* the lowest of those that failed */
+    assert_int_equal(dm_handoff_start(6, &h, &err), 0);
+    /* Threads 1, 4 and 5 fail; 1 dawdles, so it fails last. */
+    round_reset(&c, 6, 40, 0x2);
+    c.fail_mask = 0x32;
+    assert_int_equal(dm_handoff_round(h, share_work, &c, &err), DM_EINPUT);
+    assert_int_equal(err.code, DM_EINPUT);
+    assert_string_equal(err.msg, "thread 1 failed");
     round_check(&c); /* the others' parts ran all the same */
-    round_reset(&c, 4, 10, 0);
+    /* Without thread 1, thread 4's, though 5 fails first; no err to fill is fine. */
+    round_reset(&c, 6, 40, 0x10);
+    c.fail_mask = 0x30;
     dm_err_clear(&err);
-    assert_int_equal(ep_handoff_round(h, slice_work, &c, &err), 0);
+    assert_int_equal(dm_handoff_round(h, share_work, &c, &err), DM_ERUNTIME);
+    assert_string_equal(err.msg, "thread 4 failed");
     round_check(&c);
-    ep_handoff_stop(h);
+    round_reset(&c, 6, 40, 0);
+    c.fail_mask = 0x30;
+    assert_int_equal(dm_handoff_round(h, share_work, &c, NULL), DM_ERUNTIME);
+    round_check(&c);
+    /* A round after failures runs whole. */
+    round_reset(&c, 6, 40, 0);
+    dm_err_clear(&err);
+    assert_int_equal(dm_handoff_round(h, share_work, &c, &err), 0);
+    assert_int_equal(err.code, 0);
+    round_check(&c);
+    dm_handoff_stop(h);
+    assert_int_equal(atomic_load(&alive), 0);
+}
+
+static void a_thread_that_cannot_be_made_fails_the_start_and_stops_the_others(void **state)
+{
+    (void)state;
+    for (int made = 0; made < 5; made++) {
+        dm_handoff *h = (dm_handoff *)&h; /* anything but NULL, to see start clear it */
+        dm_err err = {0};
+        atomic_store(&creates_left, made);
+        int rc = dm_handoff_start(5, &h, &err);
+        atomic_store(&creates_left, -1);
+        assert_int_equal(rc, DM_ERUNTIME);
+        assert_int_equal(err.code, DM_ERUNTIME);
+        assert_null(h);
+        char expected[64];
+        snprintf(expected, sizeof expected, "thread %d of 5: %s", made, strerror(EAGAIN));
+        assert_non_null(strstr(err.msg, expected));
+        assert_int_equal(atomic_load(&alive), 0); /* those made, stopped and joined */
+    }
 }
 
 static void threads_start_and_stop_without_a_round(void **state)
 {
     (void)state;
     dm_err err = {0};
-    for (int threads = 1; threads <= EP_HANDOFF_MAX; threads++) {
-        ep_handoff *h;
-        assert_int_equal(ep_handoff_start(threads, &h, &err), 0);
-        ep_handoff_stop(h);
+    for (int threads = 1; threads <= DM_HANDOFF_MAX; threads++) {
+        dm_handoff *h;
+        assert_int_equal(dm_handoff_start(threads, &h, &err), 0);
+        assert_int_equal(atomic_load(&alive), threads);
+        dm_handoff_stop(h);
+        assert_int_equal(atomic_load(&alive), 0);
     }
-    ep_handoff_stop(NULL);
-    ep_handoff *h;
-    assert_int_equal(ep_handoff_start(0, &h, &err), DM_ERUNTIME);
-    assert_int_equal(ep_handoff_start(EP_HANDOFF_MAX + 1, &h, &err), DM_ERUNTIME);
+    dm_handoff_stop(NULL);
+    dm_handoff *h;
+    assert_int_equal(dm_handoff_start(0, &h, &err), DM_ERUNTIME);
+    assert_null(h);
+    assert_int_equal(dm_handoff_start(DM_HANDOFF_MAX + 1, &h, &err), DM_ERUNTIME);
+    assert_null(h);
     char expected[32];
-    snprintf(expected, sizeof expected, "expected 1 to %d", EP_HANDOFF_MAX);
+    snprintf(expected, sizeof expected, "expected 1 to %d", DM_HANDOFF_MAX);
     assert_non_null(strstr(err.msg, expected));
+    assert_int_equal(atomic_load(&alive), 0);
 }
 
 int main(void)
@@ -158,8 +256,9 @@ int main(void)
      * timeout; the whole file takes about a second. */
     alarm(120);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_slice_is_done_once_by_the_same_thread_every_round),
-        cmocka_unit_test(a_failing_thread_is_reported_and_the_next_round_runs),
+        cmocka_unit_test(every_share_is_done_once_by_the_same_thread_every_round),
+        cmocka_unit_test(the_lowest_failing_thread_is_reported_and_the_next_round_runs),
+        cmocka_unit_test(a_thread_that_cannot_be_made_fails_the_start_and_stops_the_others),
         cmocka_unit_test(threads_start_and_stop_without_a_round),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

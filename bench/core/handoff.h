@@ -1,9 +1,9 @@
-/* ep_handoff.h - device threads that live for a whole mining (journal section 6.2): each
- * keeps what it made (a GPU's context, stream and buffers) from one round of work to the
- * next; the main thread hands every thread a round and sleeps until all report done,
- * through one mutex and two condition variables, with no polling. */
-#ifndef DM_EP_HANDOFF_H
-#define DM_EP_HANDOFF_H
+/* handoff.h - worker threads that live across rounds of work: each keeps what it made
+ * (a GPU's context, stream and buffers, say) from one round to the next; the calling
+ * thread hands every thread a round and sleeps until all report done, through one mutex
+ * and two condition variables, with no polling. */
+#ifndef DM_HANDOFF_H
+#define DM_HANDOFF_H
 
 #include "dm.h"
 
@@ -12,26 +12,26 @@ extern "C" {
 #endif
 
 /* The most threads a hand-off runs (one a GPU). */
-#define EP_HANDOFF_MAX DM_MAX_GPUS
+#define DM_HANDOFF_MAX DM_MAX_GPUS
 
-/* One thread's part of a round: thread `worker` (0..n-1) of n. Returns 0, or a DM_
- * status with err set. */
-typedef int (*ep_handoff_fn)(void *ctx, int worker, dm_err *err);
+/* One thread's part of a round: thread `worker` (0..n-1) of n, err clear. Returns 0, or
+ * a DM_ status with err set. */
+typedef int (*dm_handoff_fn)(void *ctx, int worker, dm_err *err);
 
-typedef struct ep_handoff ep_handoff;
+typedef struct dm_handoff dm_handoff;
 
-/* Starts n threads (1..EP_HANDOFF_MAX), each waiting for rounds. Returns 0 with *out, or
+/* Starts n threads (1..DM_HANDOFF_MAX), each waiting for rounds. Returns 0 with *out, or
  * DM_ERUNTIME with err set (no memory, or a thread could not be made: those made are
  * stopped). */
-int ep_handoff_start(int n, ep_handoff **out, dm_err *err);
+int dm_handoff_start(int n, dm_handoff **out, dm_err *err);
 
 /* Runs fn(ctx, i, ...) on every thread i at once and returns when all are done. Returns
- * 0, or the status of the lowest-numbered thread that failed, with its message in err;
- * the others' parts ran all the same. */
-int ep_handoff_round(ep_handoff *h, ep_handoff_fn fn, void *ctx, dm_err *err);
+ * 0, or the status of the lowest-numbered thread that failed, with its message in err
+ * (which may be NULL); the others' parts ran all the same. */
+int dm_handoff_round(dm_handoff *h, dm_handoff_fn fn, void *ctx, dm_err *err);
 
 /* Ends the threads (between rounds) and frees h; NULL is fine. */
-void ep_handoff_stop(ep_handoff *h);
+void dm_handoff_stop(dm_handoff *h);
 
 #ifdef __cplusplus
 }

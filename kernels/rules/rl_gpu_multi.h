@@ -16,10 +16,10 @@ extern "C" {
 typedef struct rl_gpu_multi rl_gpu_multi;
 
 /* Makes *m: pt's rule set (rl_point_rules) on t over the first gpus of ex's GPUs
- * (ex->gpus, distinct devices; ex->device alone when ex->ngpus is 0), the calling
- * thread's current device and ex->stream the first, each GPU's evaluation run as o
- * says. A GPU whose slice is empty (t has fewer rows than
- * gpus) gets nothing to do. Returns 0; DM_EINPUT for more GPUs than ex has, a rule set
+ * (ex->gpus, distinct devices; ex->device alone when ex->ngpus is 0), the first on
+ * ex->stream, each GPU worked by a thread of its own that makes it current, its
+ * evaluation run as o says. A GPU whose slice is empty (t has fewer rows than gpus)
+ * gets nothing to do (and no thread). Returns 0; DM_EINPUT for more GPUs than ex has, a rule set
  * that does not check against t or an expression longer than a chunk holds; DM_ERUNTIME
  * with err set (a CUDA failure, named by the GPU's index; no memory or thread). *m is
  * then NULL. */

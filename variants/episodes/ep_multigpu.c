@@ -12,7 +12,7 @@
 
 #include "ep_gpu_count.h"
 #include "ep_multigpu.h"
-#include "episodes/ep_handoff.h"
+#include "handoff.h"
 
 /* One GPU, owned by its device thread. */
 typedef struct ep_mgpu_gpu {
@@ -29,7 +29,7 @@ typedef struct ep_mgpu_state {
     double margin;
     int ngpus;
     ep_mgpu_gpu gpu[DM_MAX_GPUS];
-    ep_handoff *h;
+    dm_handoff *h;
     /* The round handed to the device threads: eps[0..n) into counts, bounds when bound. */
     const ep_episode *eps;
     int64_t n;
@@ -110,7 +110,7 @@ static int ep_mgpu_round(ep_mgpu_state *s, const ep_episode *eps, int64_t n, int
     s->n = n;
     s->counts = counts;
     s->bound = bound;
-    int rc = ep_handoff_round(s->h, ep_mgpu_slice, s, err);
+    int rc = dm_handoff_round(s->h, ep_mgpu_slice, s, err);
     if (rc || !s->mine)
         return rc;
     ep_split_level *lv = &s->split[eps[0].n - 1];
@@ -139,8 +139,8 @@ void ep_multigpu_teardown(void *state)
     if (!s)
         return;
     if (s->h) {
-        ep_handoff_round(s->h, ep_mgpu_close, s, NULL);
-        ep_handoff_stop(s->h);
+        dm_handoff_round(s->h, ep_mgpu_close, s, NULL);
+        dm_handoff_stop(s->h);
     }
     ep_mine_result_free(&s->m);
     free(s);
@@ -172,7 +172,11 @@ int ep_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *p
         s->spec.bound = ep_mgpu_bound_cb;
         s->spec.bound_ctx = s;
     }
-    if (ep_handoff_start(want, &s->h, err) || ep_handoff_round(s->h, ep_mgpu_open, s, err))
+    if (dm_handoff_start(want, &s->h, err)) {
+        dm_err_prefix(err, "episodes");
+        goto fail;
+    }
+    if (dm_handoff_round(s->h, ep_mgpu_open, s, err))
         goto fail;
     s->out = ep_result_of(&d->s, &s->m);
     *state = s;

@@ -1,38 +1,38 @@
-/* ep_handoff.c - device threads kept alive across rounds (journal section 6.2): the main
- * thread publishes a round and broadcasts `go`; each thread does its part, counts itself
- * done and the last one signals `done`, on which the main thread sleeps. Rounds are
- * numbered, so a thread that wakes for nothing (or late) knows whether a round is new. */
+/* handoff.c - worker threads kept alive across rounds: the calling thread publishes a
+ * round and broadcasts `go`; each thread does its part, counts itself done and the last
+ * one signals `done`, on which the calling thread sleeps. Rounds are numbered, so a
+ * thread that wakes for nothing (or late) knows whether a round is new. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "episodes/ep_handoff.h"
+#include "handoff.h"
 
-typedef struct ep_handoff_thread {
-    ep_handoff *h;
+typedef struct dm_handoff_thread {
+    dm_handoff *h;
     int i;
     pthread_t tid;
     int rc;     /* its part of the last round */
     dm_err err;
-} ep_handoff_thread;
+} dm_handoff_thread;
 
-struct ep_handoff {
+struct dm_handoff {
     pthread_mutex_t lock;
     pthread_cond_t go, done;
     uint64_t round;  /* rounds handed out */
     int finished;    /* threads done with the current round */
     int stop;
-    ep_handoff_fn fn;
+    dm_handoff_fn fn;
     void *ctx;
     int n;
-    ep_handoff_thread t[EP_HANDOFF_MAX];
+    dm_handoff_thread t[DM_HANDOFF_MAX];
 };
 
-static void *ep_handoff_main(void *arg)
+static void *dm_handoff_main(void *arg)
 {
-    ep_handoff_thread *t = arg;
-    ep_handoff *h = t->h;
+    dm_handoff_thread *t = arg;
+    dm_handoff *h = t->h;
     uint64_t seen = 0;
     pthread_mutex_lock(&h->lock);
     for (;;) {
@@ -41,7 +41,7 @@ static void *ep_handoff_main(void *arg)
         if (h->stop)
             break;
         seen = h->round;
-        ep_handoff_fn fn = h->fn;
+        dm_handoff_fn fn = h->fn;
         void *ctx = h->ctx;
         pthread_mutex_unlock(&h->lock);
         dm_err_clear(&t->err);
@@ -55,7 +55,7 @@ static void *ep_handoff_main(void *arg)
 }
 
 /* Stops and joins the first n threads of h, then frees it. */
-static void ep_handoff_end(ep_handoff *h, int n)
+static void dm_handoff_end(dm_handoff *h, int n)
 {
     pthread_mutex_lock(&h->lock);
     h->stop = 1;
@@ -69,33 +69,33 @@ static void ep_handoff_end(ep_handoff *h, int n)
     free(h);
 }
 
-int ep_handoff_start(int n, ep_handoff **out, dm_err *err)
+int dm_handoff_start(int n, dm_handoff **out, dm_err *err)
 {
     *out = NULL;
-    if (n < 1 || n > EP_HANDOFF_MAX)
-        return dm_err_set(err, DM_ERUNTIME, "episodes: %d device threads, expected 1 to %d",
-                          n, EP_HANDOFF_MAX);
-    ep_handoff *h = calloc(1, sizeof *h);
+    if (n < 1 || n > DM_HANDOFF_MAX)
+        return dm_err_set(err, DM_ERUNTIME, "%d worker threads asked, expected 1 to %d", n,
+                          DM_HANDOFF_MAX);
+    dm_handoff *h = calloc(1, sizeof *h);
     if (!h)
-        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for device threads");
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for %d worker threads", n);
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->go, NULL);
     pthread_cond_init(&h->done, NULL);
     h->n = n;
     for (int i = 0; i < n; i++) {
-        h->t[i] = (ep_handoff_thread){.h = h, .i = i};
-        int e = pthread_create(&h->t[i].tid, NULL, ep_handoff_main, &h->t[i]);
+        h->t[i] = (dm_handoff_thread){.h = h, .i = i};
+        int e = pthread_create(&h->t[i].tid, NULL, dm_handoff_main, &h->t[i]);
         if (e) {
-            ep_handoff_end(h, i);
-            return dm_err_set(err, DM_ERUNTIME, "episodes: device thread %d of %d: %s", i, n,
-                              strerror(e));
+            dm_handoff_end(h, i);
+            return dm_err_set(err, DM_ERUNTIME, "cannot start worker thread %d of %d: %s", i,
+                              n, strerror(e));
         }
     }
     *out = h;
     return 0;
 }
 
-int ep_handoff_round(ep_handoff *h, ep_handoff_fn fn, void *ctx, dm_err *err)
+int dm_handoff_round(dm_handoff *h, dm_handoff_fn fn, void *ctx, dm_err *err)
 {
     pthread_mutex_lock(&h->lock);
     h->fn = fn;
@@ -115,8 +115,8 @@ int ep_handoff_round(ep_handoff *h, ep_handoff_fn fn, void *ctx, dm_err *err)
     return 0;
 }
 
-void ep_handoff_stop(ep_handoff *h)
+void dm_handoff_stop(dm_handoff *h)
 {
     if (h)
-        ep_handoff_end(h, h->n);
+        dm_handoff_end(h, h->n);
 }

@@ -65,7 +65,7 @@ static void open_ds(const char *generator, const char *path, const dm_point *pt,
 static void check_blocks(gpu_fixture *f, check_cases *c, const dm_point *pt,
                          const dm_dataset *ds, const int *blocks, int nblocks)
 {
-    static const int per_thread[] = {1, 2, 4};
+    static const int per_thread[] = {1, 2, 4, 32};
     dm_err err = {0};
     void *ref;
     if (rules_workload.reference(ds, pt, &ref, &err))
@@ -74,7 +74,7 @@ static void check_blocks(gpu_fixture *f, check_cases *c, const dm_point *pt,
         if (!v->needs_gpu)
             continue;
         for (int b = 0; b < nblocks; b++)
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < 4; k++) {
                 dm_point vp;
                 assert_int_equal(registry_point_defaults(&rules_workload, v, &vp, &err), 0);
                 copy_problem(&vp, pt);

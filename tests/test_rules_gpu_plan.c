@@ -1,7 +1,7 @@
 /* test_rules_gpu_plan.c - the cut of a rule set into the chunks the GPU kernels take
  * (rl_gpu_plan.c), on the host: each side's tokens packed in rule order, every chunk
  * within constant memory's tokens and rules and as full as the greedy cut makes it, the
- * expression starts, each rule's first token, the deep-stack flag, and the one-line
+ * expression starts, each rule's first token, the deepest stack, and the one-line
  * error for an expression longer than a chunk. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,8 +41,7 @@ static int expr(rl_token *t, int n, int deep)
 
 /* Checks everything a plan of rs must hold: the chunks cover the rules in order, each
  * within the limits and unable to take its next rule, the packed tokens equal each rule's,
- * the starts and firsts agree with them, deep set exactly where a stack is deeper than
- * RL_GPU_SHALLOW. */
+ * the starts and firsts agree with them, depth the deepest stack of its expressions. */
 static void check_plan(const rl_ruleset *rs, const rl_gpu_plan *p)
 {
     int r = 0;
@@ -51,7 +50,7 @@ static void check_plan(const rl_ruleset *rs, const rl_gpu_plan *p)
         const rl_gpu_chunk *ch = &p->chunks[c];
         assert_int_equal(ch->r0, r);
         assert_true(ch->nrules >= 1 && ch->nrules <= RL_GPU_CHUNK_RULES);
-        int deep = 0;
+        int depth = 0;
         for (int s = 0; s < RL_SIDES; s++) {
             const int32_t *start = rl_gpu_plan_starts(p, c, s);
             assert_int_equal(ch->tok0[s], at[s]);
@@ -65,11 +64,12 @@ static void check_plan(const rl_ruleset *rs, const rl_gpu_plan *p)
                 assert_int_equal(start[j + 1] - start[j], len);
                 assert_int_equal(p->first[s][r + j], ch->tok0[s] + start[j]);
                 assert_memory_equal(p->tok[s] + p->first[s][r + j], tok, (size_t)len * sizeof *tok);
-                deep |= rl_expr_depth(tok, len) > RL_GPU_SHALLOW;
+                if (rl_expr_depth(tok, len) > depth)
+                    depth = rl_expr_depth(tok, len);
             }
             at[s] += ch->ntok[s];
         }
-        assert_int_equal(ch->deep, deep);
+        assert_int_equal(ch->depth, depth);
         r += ch->nrules;
         if (c + 1 < p->nchunks) { /* greedy: the next rule did not fit */
             const rl_rule *next = &rs->rules[r];
@@ -156,7 +156,7 @@ static void deep_expressions_are_flagged(void **state)
     assert_int_equal(rl_gpu_plan_make(&rs, &p, &err), 0);
     int deep = 0;
     for (int c = 0; c < p.nchunks; c++)
-        deep += p.chunks[c].deep;
+        deep += p.chunks[c].depth > RL_GPU_SHALLOW;
     assert_true(deep > 0);
     check_plan(&rs, &p);
     rl_gpu_plan_free(&p);
@@ -164,7 +164,7 @@ static void deep_expressions_are_flagged(void **state)
     make_rules(&rs, 40, RL_GPU_SHALLOW / 7, 1); /* at most RL_GPU_SHALLOW deep */
     assert_int_equal(rl_gpu_plan_make(&rs, &p, &err), 0);
     for (int c = 0; c < p.nchunks; c++)
-        assert_false(p.chunks[c].deep);
+        assert_true(p.chunks[c].depth >= 1 && p.chunks[c].depth <= RL_GPU_SHALLOW);
     check_plan(&rs, &p);
     rl_gpu_plan_free(&p);
     rl_ruleset_free(&rs);

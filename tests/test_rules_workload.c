@@ -231,9 +231,9 @@ static void cpu_variants_equal_the_reference(void **state)
         }
 }
 
-/* The GPU variants refuse a per_thread the coverage kernel is not built for (3), saying
- * so, and take 1, 2 and 4. */
-static void gpu_variants_take_one_two_or_four_instances_a_thread(void **state)
+/* The GPU variants refuse a per_thread the coverage kernel is not built for (3, 5-31),
+ * saying so, and take 1, 2, 4 and 32. */
+static void gpu_variants_take_one_two_four_or_32_instances_a_thread(void **state)
 {
     (void)state;
     static const char *const gpu[] = {"serial", "concurrent", "multigpu"};
@@ -241,14 +241,16 @@ static void gpu_variants_take_one_two_or_four_instances_a_thread(void **state)
         dm_err err = {0};
         const dm_variant *v = registry_variant(rules(), gpu[g], &err);
         assert_non_null(v);
-        for (int k = 1; k <= 4; k++) {
+        for (int k = 1; k <= 32; k++) {
             dm_point pt;
-            char why[256] = "";
+            char why[256] = "", name[32];
             point(gpu[g], &pt);
             dm_point_set_int(&pt, "per_thread", k);
-            assert_int_equal(v->supports(&pt, NULL, why, sizeof why) != 0, k == 3);
-            if (k == 3)
-                one_line_naming(why, "per_thread 3", "1, 2 or 4", NULL);
+            int built = k == 1 || k == 2 || k == 4 || k == 32;
+            assert_int_equal(v->supports(&pt, NULL, why, sizeof why) != 0, !built);
+            snprintf(name, sizeof name, "per_thread %d", k);
+            if (!built)
+                one_line_naming(why, name, "1, 2, 4 or 32", NULL);
         }
     }
 }
@@ -582,7 +584,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(bad_data_and_rules_are_one_line_errors_naming_them,
                                         setup, teardown),
         cmocka_unit_test(cpu_variants_equal_the_reference),
-        cmocka_unit_test(gpu_variants_take_one_two_or_four_instances_a_thread),
+        cmocka_unit_test(gpu_variants_take_one_two_four_or_32_instances_a_thread),
         cmocka_unit_test_setup_teardown(compare_names_the_first_difference, setup, teardown),
         cmocka_unit_test(facts_are_a_gpu_answers_stages),
         cmocka_unit_test(facts_of_a_multigpu_answer_add_its_split),

@@ -1,8 +1,9 @@
 /* rl_gpu.cu - the rules workload's kernels (Cano, Luna & Ventura 2013, Sect. 5):
  * coverage (Listing 1) interprets each expression's RPN from constant memory, a thread
- * per (expression, 1, 2 or 4 instances), a stack of booleans per thread (a 64-bit register, or bytes
- * in local memory for deep expressions), and writes every token's value as bits, a
- * warp's 32 instances a word (__ballot_sync); reduction (Listing 2) sums a token's row,
+ * per (expression, 1, 2 or 4 instances), a stack of booleans per thread (two registers, or
+ * bytes in local memory for deep expressions), and writes every token's value as bits, a
+ * warp's 32 instances a word (__ballot_sync); or a thread per (expression, 32 instances),
+ * the bits of one word, its stack of words in shared memory; reduction (Listing 2) sums a token's row,
  * per-thread partial sums then one pass over the warps' sums; fitness (Listing 3) does
  * the same for a rule's n(A), n(C), n(AC) and computes its contingency table and
  * measures in double with the host's rl_measures. Then the launchers. */
@@ -65,30 +66,34 @@ struct rl_mem_stack {
     __device__ unsigned top() const { return v[sp - 1]; }
 };
 
-/* Whether each x[j] satisfies condition t, as rl_eval.c's rl_cond (a categorical code
- * compares as the double it converts to exactly): the operation is the same for the
- * whole warp, so it is picked once for the V values. */
+/* Calls each(test) with test(x) whether x satisfies condition t, as rl_eval.c's rl_cond
+ * (a categorical code compares as the double it converts to exactly): the operation is
+ * the same for the whole warp, so it is picked once and each applies it to all its
+ * values. */
+template <class Each> __device__ static void rl_cond_each(const rl_token &t, Each each)
+{
+    const double lo = t.lo, hi = t.hi;
+    switch (t.op) {
+    case RL_EQ: each([lo](double x) { return x == lo; }); break;
+    case RL_NE: each([lo](double x) { return x != lo; }); break;
+    case RL_LT: each([lo](double x) { return x < lo; }); break;
+    case RL_LE: each([lo](double x) { return x <= lo; }); break;
+    case RL_GT: each([lo](double x) { return x > lo; }); break;
+    case RL_GE: each([lo](double x) { return x >= lo; }); break;
+    case RL_IN: each([lo, hi](double x) { return (x >= lo) & (x <= hi); }); break;
+    default: each([](double) { return false; });
+    }
+}
+
+/* Whether each x[j] satisfies condition t. */
 template <int V>
 __device__ static void rl_cond(const rl_token &t, const double (&x)[V], unsigned (&c)[V])
 {
-    switch (t.op) {
-#define RL_COND_CASE(op_, test_)                                                           \
-    case op_:                                                                              \
-        _Pragma("unroll") for (int j = 0; j < V; j++) c[j] = (test_);                      \
-        break;
-        RL_COND_CASE(RL_EQ, x[j] == t.lo)
-        RL_COND_CASE(RL_NE, x[j] != t.lo)
-        RL_COND_CASE(RL_LT, x[j] < t.lo)
-        RL_COND_CASE(RL_LE, x[j] <= t.lo)
-        RL_COND_CASE(RL_GT, x[j] > t.lo)
-        RL_COND_CASE(RL_GE, x[j] >= t.lo)
-        RL_COND_CASE(RL_IN, (x[j] >= t.lo) & (x[j] <= t.hi))
-#undef RL_COND_CASE
-    default:
+    rl_cond_each(t, [&](auto test) {
 #pragma unroll
         for (int j = 0; j < V; j++)
-            c[j] = 0;
-    }
+            c[j] = test(x[j]);
+    });
 }
 
 /* Stores the V words w to p (V consecutive, aligned to V words: one vector store). */
@@ -175,6 +180,78 @@ __global__ void rl_coverage_kernel(const double *__restrict__ table, int64_t n, 
         rl_valid<V>(base, lane, n, valid);
         rl_interpret<SIDE, Stack, V>(blockIdx.x, table + base + lane, pitch, valid, lane,
                                      bits + (base >> 5), row);
+    }
+}
+
+/* Coverage at 32 instances a thread (per_thread 32): a warp takes 1,024 consecutive
+ * instances and lane g the word of instances 32g .. 32g + 31 of them, so an operator is one
+ * logic instruction on a word, a token is decoded once for 1,024 instances, and lane g
+ * stores its row's word itself (a warp's 32 words, 128 bytes at once). A condition is read
+ * as the other kernel reads it, a warp's 32 consecutive instances a load, 32 loads, each
+ * compared and voted (__ballot_sync) into group g's word, which passes through the warp's
+ * 32 words of shared memory to lane g. The stack's top is in a register, the levels below
+ * in the warp's shared memory (level d of lane l at below[32 d + l]); bits past the
+ * instances are cleared as a word is stored (vm). Every thread of the warp calls it. */
+template <int SIDE>
+__device__ static void rl_interpret_words(int e, const double *__restrict__ cols, int64_t stride,
+                                          int64_t m, int lane, uint32_t *stage, uint32_t *below,
+                                          uint32_t *__restrict__ out, int64_t row)
+{
+    const int64_t mine = m - 32 * (int64_t)lane; /* instances of lane's word */
+    const uint32_t vm = mine >= 32 ? ~0u : mine <= 0 ? 0u : (1u << mine) - 1u;
+    const bool whole = m >= 1024;
+    const int k0 = rl_start<SIDE>(e), k1 = rl_start<SIDE>(e + 1);
+    uint32_t t = 0;
+    int sp = 0;
+    for (int k = k0; k < k1; k++) {
+        const rl_token tok = rl_tok<SIDE>(k);
+        if (RL_IS_COND(tok.op)) {
+            const double *col = cols + (int64_t)tok.attr * stride;
+            rl_cond_each(tok, [&](auto test) {
+#pragma unroll
+                for (int g = 0; g < 32; g++) {
+                    const double x = whole || 32 * g + lane < m ? col[32 * g] : 0.0;
+                    stage[g] = __ballot_sync(0xffffffffu, test(x));
+                }
+            });
+            __syncwarp();
+            below[32 * sp++ + lane] = t;
+            t = stage[lane];
+            __syncwarp(); /* the stage is read before the next condition writes it */
+        } else if (tok.op == RL_NOT) {
+            t = ~t;
+        } else {
+            const uint32_t u = below[32 * --sp + lane];
+            t = tok.op == RL_AND ? t & u : t | u;
+        }
+        out[(int64_t)k * row] = t & vm;
+    }
+}
+
+/* Shared memory per warp of the per_thread 32 coverage at stack depth: the stage's 32
+ * words, and 32 words a level (the first push stores the empty stack's top, unread). */
+__host__ __device__ static int64_t rl_words_smem(int depth)
+{
+    return (int64_t)32 * (1 + depth) * 4;
+}
+
+/* Block (e, y) as rl_coverage_kernel's, a warp 1,024 instances (rl_interpret_words). */
+template <int SIDE>
+__global__ void rl_coverage_words_kernel(const double *__restrict__ table, int64_t n,
+                                         int64_t pitch, int64_t row, int depth,
+                                         uint32_t *__restrict__ bits)
+{
+    extern __shared__ uint32_t rl_words_sh[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint32_t *stage = rl_words_sh + (int64_t)warp * (rl_words_smem(depth) / 4);
+    const int64_t span = (int64_t)blockDim.x * 32;
+    const int64_t runs = (n + span - 1) / span;
+    for (int64_t y = blockIdx.y; y < runs; y += gridDim.y) {
+        const int64_t base = y * span + (int64_t)warp * 1024;
+        if (base >= n)
+            continue; /* the whole warp */
+        rl_interpret_words<SIDE>(blockIdx.x, table + base + lane, pitch, n - base, lane, stage,
+                                 stage + 32, bits + (base >> 5) + lane, row);
     }
 }
 
@@ -270,29 +347,47 @@ static void rl_coverage_launch(const rl_gpu_launch *a, int nexpr, uint32_t *bits
         a->table, a->n, a->pitch, a->row, bits);
 }
 
-/* The register stack at a->per_thread instances a thread (1, 2 or 4), or the stack in
- * local memory at one. */
+/* per_thread 32: words, the stack in shared memory. Returns 0, or a CUDA error. */
 template <int SIDE>
-static void rl_coverage_side(const rl_gpu_launch *a, int nexpr, int deep, uint32_t *bits)
+static cudaError_t rl_coverage_words_launch(const rl_gpu_launch *a, int nexpr, int depth,
+                                            uint32_t *bits)
 {
-    if (deep)
+    const int64_t span = (int64_t)a->block * 32, runs = (a->n + span - 1) / span;
+    const dim3 grid((unsigned)nexpr, (unsigned)(runs < RL_GPU_MAX_GRID_Y ? runs : RL_GPU_MAX_GRID_Y));
+    const size_t smem = (size_t)(a->block / 32) * (size_t)rl_words_smem(depth);
+    cudaError_t e = cudaFuncSetAttribute(rl_coverage_words_kernel<SIDE>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e != cudaSuccess)
+        return e;
+    rl_coverage_words_kernel<SIDE><<<grid, a->block, smem, (cudaStream_t)a->stream>>>(
+        a->table, a->n, a->pitch, a->row, depth, bits);
+    return cudaGetLastError();
+}
+
+/* The register stack at a->per_thread instances a thread (1, 2 or 4), words at 32, or
+ * the stack in local memory at one for an expression deeper than RL_GPU_SHALLOW. */
+template <int SIDE>
+static cudaError_t rl_coverage_side(const rl_gpu_launch *a, int nexpr, int depth, uint32_t *bits)
+{
+    if (depth > RL_GPU_SHALLOW)
         rl_coverage_launch<SIDE, rl_mem_stack, 1>(a, nexpr, bits);
+    else if (a->per_thread == 32)
+        return rl_coverage_words_launch<SIDE>(a, nexpr, depth, bits);
     else if (a->per_thread == 4)
         rl_coverage_launch<SIDE, rl_reg_stack, 4>(a, nexpr, bits);
     else if (a->per_thread == 2)
         rl_coverage_launch<SIDE, rl_reg_stack, 2>(a, nexpr, bits);
     else
         rl_coverage_launch<SIDE, rl_reg_stack, 1>(a, nexpr, bits);
+    return cudaGetLastError();
 }
 
-extern "C" int rl_gpu_coverage(const rl_gpu_launch *a, int side, int nexpr, int deep,
+extern "C" int rl_gpu_coverage(const rl_gpu_launch *a, int side, int nexpr, int depth,
                                uint32_t *bits, dm_err *err)
 {
-    if (side == RL_SIDE_A)
-        rl_coverage_side<RL_SIDE_A>(a, nexpr, deep, bits);
-    else
-        rl_coverage_side<RL_SIDE_C>(a, nexpr, deep, bits);
-    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
+    cudaError_t e = side == RL_SIDE_A ? rl_coverage_side<RL_SIDE_A>(a, nexpr, depth, bits)
+                                      : rl_coverage_side<RL_SIDE_C>(a, nexpr, depth, bits);
+    return DM_CUDA(err, e) ? DM_ERUNTIME : 0;
 }
 
 extern "C" int rl_gpu_reduction(const rl_gpu_launch *a, int ntok, const uint32_t *bits,
@@ -322,6 +417,8 @@ extern "C" int rl_gpu_max_block(void)
     most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_reg_stack, 4>, most);
     most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_A, rl_mem_stack, 1>, most);
     most = dm_kernel_max_block(rl_coverage_kernel<RL_SIDE_C, rl_mem_stack, 1>, most);
+    most = dm_kernel_max_block(rl_coverage_words_kernel<RL_SIDE_A>, most);
+    most = dm_kernel_max_block(rl_coverage_words_kernel<RL_SIDE_C>, most);
     most = dm_kernel_max_block(rl_reduction_kernel, most);
     most = dm_kernel_max_block(rl_fitness_kernel, most);
     return most / 32 * 32;

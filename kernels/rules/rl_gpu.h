@@ -1,6 +1,6 @@
 /* rl_gpu.h - the rules workload's GPU kernels (rl_gpu.cu; Cano, Luna & Ventura 2013,
  * Sect. 5, Listings 1-3) and the plan that cuts a rule set into chunks whose expressions
- * fit constant memory (rl_gpu_plan.c). coverage: a thread per (expression, 1, 2 or 4
+ * fit constant memory (rl_gpu_plan.c). coverage: a thread per (expression, 1, 2, 4 or 32
  * instances) on a 2-D grid, the expressions' RPN in constant memory, each token's truth
  * on each instance written as a bit, a warp's 32 instances to a 32-bit word, rows padded to 128 bytes;
  * reduction: each token's support from its row, per-thread partial sums then one pass;
@@ -39,7 +39,7 @@ typedef struct rl_gpu_chunk {
     int r0, nrules;
     int64_t tok0[RL_SIDES];
     int ntok[RL_SIDES];
-    int deep; /* some expression needs a stack deeper than RL_GPU_SHALLOW */
+    int depth; /* the deepest stack its expressions need (rl_expr_depth) */
 } rl_gpu_chunk;
 
 /* A rule set cut into chunks, its sides' tokens packed rule after rule (the antecedents
@@ -71,7 +71,7 @@ typedef struct rl_gpu_launch {
     int64_t words; /* 32-bit words of a token's bit row: ceil(n / 32) */
     int64_t row;   /* words from one token's row to the next (words padded to 32) */
     int block;     /* threads per block */
-    int per_thread; /* coverage: instances a thread takes, 1, 2 or 4 */
+    int per_thread; /* coverage: instances a thread takes, 1, 2, 4 or 32 */
     void *stream;  /* cudaStream_t */
 } rl_gpu_launch;
 
@@ -79,10 +79,11 @@ typedef struct rl_gpu_launch {
  * expression starts (host memory; pinned for the copy to be asynchronous). */
 int rl_gpu_put_rules(int side, const rl_token *tok, int ntok, const int32_t *start, int nexpr,
                      void *stream, dm_err *err);
-/* Enqueues the coverage of the nexpr expressions of side in constant memory (deep: some
- * needs more than RL_GPU_SHALLOW levels of stack) over every instance: bit i of word
- * i / 32 of row k is token k's value on instance i (token k of the chunk's side). */
-int rl_gpu_coverage(const rl_gpu_launch *a, int side, int nexpr, int deep, uint32_t *bits,
+/* Enqueues the coverage of the nexpr expressions of side in constant memory (depth: the
+ * deepest stack one needs; past RL_GPU_SHALLOW, in local memory at one instance a thread)
+ * over every instance: bit i of word i / 32 of row k is token k's value on instance i
+ * (token k of the chunk's side). */
+int rl_gpu_coverage(const rl_gpu_launch *a, int side, int nexpr, int depth, uint32_t *bits,
                     dm_err *err);
 /* Enqueues the reduction of ntok rows of bits: support[k], the instances token k holds on. */
 int rl_gpu_reduction(const rl_gpu_launch *a, int ntok, const uint32_t *bits,

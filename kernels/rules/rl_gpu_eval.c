@@ -213,7 +213,7 @@ static int rl_side_kernels(rl_gpu_eval *g, int c, int s, cudaStream_t st, const 
                    rl_gpu_put_rules(s, g->h_tok[s] + ch->tok0[s], ch->ntok[s],
                                     g->h_start[s] + ch->r0 + c, ch->nrules, st, err) ||
                    DM_CUDA(err, cudaEventRecord(e[1], st)) ||
-                   rl_gpu_coverage(&la, s, ch->nrules, ch->deep, g->d_bits[s], err) ||
+                   rl_gpu_coverage(&la, s, ch->nrules, ch->depth, g->d_bits[s], err) ||
                    DM_CUDA(err, cudaEventRecord(e[2], st)) ||
                    rl_gpu_reduction(&la, ch->ntok[s], g->d_bits[s], g->d_sup[s] + ch->tok0[s],
                                     err) ||
@@ -273,7 +273,7 @@ static int rl_run_serial(rl_gpu_eval *g, dm_err *err)
         if (DM_CUDA(err, cudaStreamSynchronize(st)) || DM_CUDA(err, cudaEventRecord(e[1], st)))
             return DM_ERUNTIME;
         for (int s = 0; s < RL_SIDES; s++)
-            if (rl_gpu_coverage(&la, s, ch->nrules, ch->deep, g->d_bits[s], err))
+            if (rl_gpu_coverage(&la, s, ch->nrules, ch->depth, g->d_bits[s], err))
                 return DM_ERUNTIME;
         if (DM_CUDA(err, cudaEventRecord(e[2], st)))
             return DM_ERUNTIME;

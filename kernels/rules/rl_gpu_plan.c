@@ -75,7 +75,9 @@ int rl_gpu_plan_make(const rl_ruleset *rs, rl_gpu_plan *p, dm_err *err)
             start[ch->nrules + 1] = ch->ntok[s] + len[s];
             memcpy(p->tok[s] + at[s], rs->tok + first[s], (size_t)len[s] * sizeof *rs->tok);
             p->first[s][r] = at[s];
-            ch->deep |= rl_expr_depth(rs->tok + first[s], len[s]) > RL_GPU_SHALLOW;
+            int d = rl_expr_depth(rs->tok + first[s], len[s]);
+            if (d > ch->depth)
+                ch->depth = d;
             ch->ntok[s] += len[s];
             at[s] += len[s];
         }

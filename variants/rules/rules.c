@@ -6,6 +6,7 @@
  * reduction and fitness kernels, rl_gpu.cu), its stages one after another on one stream
  * or antecedents, consequents and fitness on streams of their own (Fig. 3). multigpu
  * splits the instances across the run's GPUs, either pipeline on each (its "2 GPUs"). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +61,10 @@ static void rl_cpu_teardown(void *state)
  * kernel is not built for. */
 static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
-    if (dm_point_int(pt, "per_thread") == 3) {
-        snprintf(why, n, "per_thread 3: the coverage kernel takes 1, 2 or 4 instances a "
-                 "thread");
+    int64_t k = dm_point_int(pt, "per_thread");
+    if (k != 1 && k != 2 && k != 4 && k != 32) {
+        snprintf(why, n, "per_thread %" PRId64 ": the coverage kernel takes 1, 2, 4 or 32 "
+                 "instances a thread", k);
         return 1;
     }
     return dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
@@ -191,9 +193,10 @@ static const dm_param_spec rl_cpu_mt_params[] = {
     {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",              \
      .help = "threads per block of the kernels, a multiple of 32 (the paper chose 256 of " \
              "128, 256 and 512 by occupancy)"},                                           \
-    {.name = "per_thread", .type = DM_P_INT, .def = "4", .allowed = "1..4",               \
+    {.name = "per_thread", .type = DM_P_INT, .def = "4", .allowed = "1..32",              \
      .help = "instances each coverage thread interprets a token for: 1 (the paper's "     \
-             "thread per instance), 2 or 4 (a token decoded once for them)"}
+             "thread per instance), 2 or 4 (a token decoded once for them), or 32 (the "  \
+             "bits of one word, an operator one instruction on it)"}
 
 static const dm_param_spec rl_gpu_params[] = {
     RL_GPU_PARAMS,

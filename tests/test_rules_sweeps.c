@@ -31,7 +31,7 @@ static const struct {
     {"rules-table5-wdbc.yaml", 32},
     {"rules-table6.yaml", 12},
     {"rules-multigpu.yaml", 240},
-    {"rules-interpreter.yaml", 18},
+    {"rules-interpreter.yaml", 24},
 };
 #define NSWEEPS (sizeof sweeps / sizeof *sweeps)
 

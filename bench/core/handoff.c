@@ -1,7 +1,8 @@
 /* handoff.c - worker threads kept alive across rounds: the calling thread publishes a
- * round and broadcasts `go`; each thread does its part, counts itself done and the last
- * one signals `done`, on which the calling thread sleeps. Rounds are numbered, so a
- * thread that wakes for nothing (or late) knows whether a round is new. */
+ * round and broadcasts `go`, does worker 0's part itself, and sleeps on `done` until the
+ * other threads have each done theirs and counted themselves (the last one signals).
+ * Rounds are numbered, so a thread that wakes for nothing (or late) knows whether a round
+ * is new. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,21 +48,21 @@ static void *dm_handoff_main(void *arg)
         dm_err_clear(&t->err);
         t->rc = fn(ctx, t->i, &t->err);
         pthread_mutex_lock(&h->lock);
-        if (++h->finished == h->n)
+        if (++h->finished == h->n - 1)
             pthread_cond_signal(&h->done);
     }
     pthread_mutex_unlock(&h->lock);
     return NULL;
 }
 
-/* Stops and joins the first n threads of h, then frees it. */
-static void dm_handoff_end(dm_handoff *h, int n)
+/* Stops and joins threads 1 .. made of h, then frees it. */
+static void dm_handoff_end(dm_handoff *h, int made)
 {
     pthread_mutex_lock(&h->lock);
     h->stop = 1;
     pthread_cond_broadcast(&h->go);
     pthread_mutex_unlock(&h->lock);
-    for (int i = 0; i < n; i++)
+    for (int i = 1; i <= made; i++)
         pthread_join(h->t[i].tid, NULL);
     pthread_cond_destroy(&h->done);
     pthread_cond_destroy(&h->go);
@@ -82,11 +83,12 @@ int dm_handoff_start(int n, dm_handoff **out, dm_err *err)
     pthread_cond_init(&h->go, NULL);
     pthread_cond_init(&h->done, NULL);
     h->n = n;
-    for (int i = 0; i < n; i++) {
+    h->t[0] = (dm_handoff_thread){.h = h, .i = 0}; /* the calling thread's */
+    for (int i = 1; i < n; i++) {
         h->t[i] = (dm_handoff_thread){.h = h, .i = i};
         int e = pthread_create(&h->t[i].tid, NULL, dm_handoff_main, &h->t[i]);
         if (e) {
-            dm_handoff_end(h, i);
+            dm_handoff_end(h, i - 1);
             return dm_err_set(err, DM_ERUNTIME, "cannot start worker thread %d of %d: %s", i,
                               n, strerror(e));
         }
@@ -102,8 +104,13 @@ int dm_handoff_round(dm_handoff *h, dm_handoff_fn fn, void *ctx, dm_err *err)
     h->ctx = ctx;
     h->finished = 0;
     h->round++;
-    pthread_cond_broadcast(&h->go);
-    while (h->finished < h->n)
+    if (h->n > 1)
+        pthread_cond_broadcast(&h->go);
+    pthread_mutex_unlock(&h->lock);
+    dm_err_clear(&h->t[0].err);
+    h->t[0].rc = fn(ctx, 0, &h->t[0].err);
+    pthread_mutex_lock(&h->lock);
+    while (h->finished < h->n - 1)
         pthread_cond_wait(&h->done, &h->lock);
     pthread_mutex_unlock(&h->lock);
     for (int i = 0; i < h->n; i++)
@@ -118,5 +125,5 @@ int dm_handoff_round(dm_handoff *h, dm_handoff_fn fn, void *ctx, dm_err *err)
 void dm_handoff_stop(dm_handoff *h)
 {
     if (h)
-        dm_handoff_end(h, h->n);
+        dm_handoff_end(h, h->n - 1);
 }

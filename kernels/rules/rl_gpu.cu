@@ -209,9 +209,14 @@ __device__ static void rl_interpret_words(int e, const double *__restrict__ cols
             const double *col = cols + (int64_t)tok.attr * stride;
             rl_cond_each(tok, [&](auto test) {
 #pragma unroll
-                for (int g = 0; g < 32; g++) {
-                    const double x = whole || 32 * g + lane < m ? col[32 * g] : 0.0;
-                    stage[g] = __ballot_sync(0xffffffffu, test(x));
+                for (int g0 = 0; g0 < 32; g0 += 8) { /* eight loads in flight */
+                    double x[8];
+#pragma unroll
+                    for (int g = 0; g < 8; g++)
+                        x[g] = whole || 32 * (g0 + g) + lane < m ? col[32 * (g0 + g)] : 0.0;
+#pragma unroll
+                    for (int g = 0; g < 8; g++)
+                        stage[g0 + g] = __ballot_sync(0xffffffffu, test(x[g]));
                 }
             });
             __syncwarp();
@@ -235,22 +240,26 @@ __host__ __device__ static int64_t rl_words_smem(int depth)
     return (int64_t)32 * (1 + depth) * 4;
 }
 
-/* Block (e, y) as rl_coverage_kernel's, a warp 1,024 instances (rl_interpret_words). */
+/* Block (x, y): its W warps take expressions x W .. x W + W - 1 over the same 1,024
+ * instances, tiles y, y + gridDim.y, ... (rl_interpret_words), so the columns a tile's
+ * conditions read come into L1 once for W expressions, where a grid of expressions wide
+ * and a warp's instances high had each warp fetch its own from L2. At most 64 registers,
+ * so a block of 1,024 threads runs. */
 template <int SIDE>
-__global__ void rl_coverage_words_kernel(const double *__restrict__ table, int64_t n,
-                                         int64_t pitch, int64_t row, int depth,
-                                         uint32_t *__restrict__ bits)
+__global__ void __launch_bounds__(1024)
+    rl_coverage_words_kernel(const double *__restrict__ table, int64_t n, int64_t pitch,
+                             int64_t row, int nexpr, int depth, uint32_t *__restrict__ bits)
 {
     extern __shared__ uint32_t rl_words_sh[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int e = blockIdx.x * (blockDim.x >> 5) + warp;
+    if (e >= nexpr)
+        return; /* the whole warp */
     uint32_t *stage = rl_words_sh + (int64_t)warp * (rl_words_smem(depth) / 4);
-    const int64_t span = (int64_t)blockDim.x * 32;
-    const int64_t runs = (n + span - 1) / span;
-    for (int64_t y = blockIdx.y; y < runs; y += gridDim.y) {
-        const int64_t base = y * span + (int64_t)warp * 1024;
-        if (base >= n)
-            continue; /* the whole warp */
-        rl_interpret_words<SIDE>(blockIdx.x, table + base + lane, pitch, n - base, lane, stage,
+    const int64_t tiles = (n + 1023) / 1024;
+    for (int64_t y = blockIdx.y; y < tiles; y += gridDim.y) {
+        const int64_t base = y * 1024;
+        rl_interpret_words<SIDE>(e, table + base + lane, pitch, n - base, lane, stage,
                                  stage + 32, bits + (base >> 5) + lane, row);
     }
 }
@@ -352,15 +361,17 @@ template <int SIDE>
 static cudaError_t rl_coverage_words_launch(const rl_gpu_launch *a, int nexpr, int depth,
                                             uint32_t *bits)
 {
-    const int64_t span = (int64_t)a->block * 32, runs = (a->n + span - 1) / span;
-    const dim3 grid((unsigned)nexpr, (unsigned)(runs < RL_GPU_MAX_GRID_Y ? runs : RL_GPU_MAX_GRID_Y));
-    const size_t smem = (size_t)(a->block / 32) * (size_t)rl_words_smem(depth);
+    const int warps = a->block / 32;
+    const int64_t tiles = (a->n + 1023) / 1024;
+    const dim3 grid((unsigned)((nexpr + warps - 1) / warps),
+                    (unsigned)(tiles < RL_GPU_MAX_GRID_Y ? tiles : RL_GPU_MAX_GRID_Y));
+    const size_t smem = (size_t)warps * (size_t)rl_words_smem(depth);
     cudaError_t e = cudaFuncSetAttribute(rl_coverage_words_kernel<SIDE>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess)
         return e;
     rl_coverage_words_kernel<SIDE><<<grid, a->block, smem, (cudaStream_t)a->stream>>>(
-        a->table, a->n, a->pitch, a->row, depth, bits);
+        a->table, a->n, a->pitch, a->row, nexpr, depth, bits);
     return cudaGetLastError();
 }
 

@@ -2,15 +2,15 @@
  * one-GPU pipeline (rl_gpu_eval.c) on its slice of the instances, the partial counts
  * summed on the host and the measures computed from the sums (rl_result_sum).
  *
- * Every GPU with instances to evaluate has a host thread of its own for the whole point
- * (dm_handoff), started at open and stopped at free: in its first round it makes its
- * device current for the thread's life (the first GPU the engine's, on the engine's
- * stream; the others on a stream each of their own) and uploads its slice; then it does
- * each round handed out (a run, an output) while the calling thread sleeps, and in its
- * last frees its part. Why threads rather than one thread enqueueing on every GPU in turn
- * with cudaSetDevice between: the serial pipeline waits for its copies inside a run
- * (rl_gpu_run), so one thread would have the GPUs take turns; a thread each lets every
- * GPU wait on its own, and the slices upload side by side at open. */
+ * Every GPU with instances to evaluate has a host thread for the whole point (dm_handoff:
+ * the first GPU, the engine's, on the calling thread and the engine's stream; each other on
+ * a thread and a stream of its own, started at open and stopped at free): in its first
+ * round it makes its device current for the thread's life and uploads its slice; then it
+ * does each round handed out (a run, an output), and in its last frees its part. Why
+ * threads rather than one thread enqueueing on every GPU in turn with cudaSetDevice
+ * between: the serial pipeline waits for its copies inside a run (rl_gpu_run), so one
+ * thread would have the GPUs take turns; a thread each lets every GPU wait on its own,
+ * and the slices upload side by side at open. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

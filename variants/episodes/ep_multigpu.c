@@ -1,6 +1,6 @@
 /* ep_multigpu.c - multigpu: level-wise mining over several GPUs (journal section 6.2).
- * A device thread per GPU lives for the whole point, keeping its GPU current, its stream
- * and its copy of the event stream; each level's candidates are split in even contiguous
+ * A device thread per GPU (dm_handoff: the calling thread works the first) lives for the
+ * whole point, keeping its GPU current, its stream and its copy of the event stream; each level's candidates are split in even contiguous
  * slices, one a GPU, which the threads count at once (PTPE; hybrid's choice of PTPE or
  * MTPE for the slice; or PreElim's bound first and PTPE on a split of the survivors:
  * two-pass), and the counts are gathered on the host, where the next level's candidates

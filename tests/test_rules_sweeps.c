@@ -18,7 +18,7 @@ static const struct {
     const char *file;
     size_t points;
 } sweeps[] = {
-    {"rules-table4.yaml", 384},
+    {"rules-table4.yaml", 672},
     {"rules-table5-abalone.yaml", 32},
     {"rules-table5-house-16h.yaml", 32},
     {"rules-table5-kddcup.yaml", 32},

@@ -42,6 +42,7 @@ static void test_a_failed_allocation_leaves_the_context_working(void **state)
     assert_null(p);
     assert_non_null(strstr(err.msg, "out of device memory: 1073741824.0 MiB asked, "));
     assert_non_null(strstr(err.msg, " MiB free of "));
+    assert_non_null(strstr(err.msg, " MiB (not allocated)")); /* refused before cudaMallocAsync */
     assert_int_equal(device_context_lost(why, sizeof why), 0);
     assert_int_equal(cudaMalloc(&p, 4096), cudaSuccess);
     assert_int_equal(cudaFree(p), cudaSuccess);

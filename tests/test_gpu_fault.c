@@ -48,6 +48,17 @@ static void test_a_failed_allocation_leaves_the_context_working(void **state)
     assert_int_equal(cudaFree(p), cudaSuccess);
 }
 
+/* The sweep in text (named name) expanded on f's device, and a sink into f's database. */
+static void sweep_and_sink(gpu_run_fixture *f, const char *text, const char *name,
+                           dm_sweep **s, dm_expansion *e, dm_sink *sink)
+{
+    dm_err err = {0};
+    if (sweep_parse_string(text, name, s, &err) || sweep_expand(*s, &f->dev, e, &err))
+        fail_msg("sweep: %s", err.msg);
+    if (store_sink_make(f->db.path, sink, &err))
+        fail_msg("sink: %s", err.msg);
+}
+
 /* The card filled but for 512 MiB, a sweep of a point that fits (64 KiB) and one that
  * does not (four buffers of 256 MiB): the second is stored skipped, saying how much it
  * asked, and the run completes with the first. */
@@ -65,12 +76,9 @@ static void test_a_point_the_card_cannot_hold_is_skipped(void **state)
         "measure: {mode: hot, min_samples: 3, max_time: 0.1}\n";
     dm_sweep *s = NULL;
     dm_expansion e = {0};
-    dm_err err = {0};
-    if (sweep_parse_string(text, "full.yaml", &s, &err) || sweep_expand(s, &f->dev, &e, &err))
-        fail_msg("sweep: %s", err.msg);
     dm_sink sink;
-    if (store_sink_make(f->db.path, &sink, &err))
-        fail_msg("sink: %s", err.msg);
+    dm_err err = {0};
+    sweep_and_sink(f, text, "full.yaml", &s, &e, &sink);
     dm_run_opts o = {.sink = &sink, .progress = DM_PROGRESS_QUIET, .argv_text = "test",
                      .sweep_key = text, .device = &f->dev};
     dm_run_result res;
@@ -118,12 +126,9 @@ static void test_a_kernel_fault_stops_the_run_for_a_new_process(void **state)
         "measure: {mode: cold, min_samples: 5, max_time: 0.2}\n";
     dm_sweep *s = NULL;
     dm_expansion e = {0};
-    dm_err err = {0};
-    if (sweep_parse_string(text, "fault.yaml", &s, &err) || sweep_expand(s, &f->dev, &e, &err))
-        fail_msg("sweep: %s", err.msg);
     dm_sink sink;
-    if (store_sink_make(f->db.path, &sink, &err))
-        fail_msg("sink: %s", err.msg);
+    dm_err err = {0};
+    sweep_and_sink(f, text, "fault.yaml", &s, &e, &sink);
     wrapped = *sink.ops;
     store_point_done_op = wrapped.point_done;
     wrapped.point_done = point_done_then_fault;

@@ -1,8 +1,8 @@
 /* test_crossover.c - `dmbench crossover` on a fixture database with a planted crossover
  * at a known axis value for each level N, following f(N) = 100000/N + 5000: the
  * crossings, their bootstrap intervals, the fits and which form wins, and which variant
- * is faster below (or no one, when the levels disagree); and the fit on its own against
- * hand-computed values. */
+ * is faster below (or no one, when the levels disagree); crossovers in two groups only,
+ * fitted by the line through both; and the fit on its own against hand-computed values. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -178,7 +178,80 @@ static void fits_match_hand_computed_least_squares(void **st)
     assert_true(fabs(f.a - 2.3) < 1e-12);
     assert_true(fabs(f.b - 0.5) < 1e-12);
     assert_true(fabs(f.r2 - (1 - 0.3 / 26.75)) < 1e-12);
-    assert_int_equal(crossover_fit(x, y, 2, 0, &f), -1);
+    assert_true(fabs(f.se_a - sqrt(0.3 / 2 / 5)) < 1e-12); /* s^2 / Sxx, s^2 = SSres / (n-2) */
+    /* two points: the line through both, with no errors or R^2 to give */
+    assert_int_equal(crossover_fit(x, y, 2, 0, &f), 0);
+    assert_true(fabs(f.a - 2) < 1e-12);
+    assert_true(fabs(f.b - 1) < 1e-12);
+    assert_int_equal(f.n, 2);
+    assert_true(isnan(f.se_a) && isnan(f.se_b) && isnan(f.r2));
+    /* y = 6/x + 1 at x = 1, 2 */
+    const double y6[] = { 7, 4 };
+    assert_int_equal(crossover_fit(x, y6, 2, 1, &f), 0);
+    assert_true(fabs(f.a - 6) < 1e-12);
+    assert_true(fabs(f.b - 1) < 1e-12);
+    assert_int_equal(crossover_fit(x, y, 1, 0, &f), -1);
+}
+
+/* Crossovers in two groups only: both forms pass through both, a/N + b is kept, and the
+ * fit can be stored; the printout says why there are no errors or R^2. */
+static void two_crossing_groups_give_the_line_through_both(void **state)
+{
+    afx *f = *state;
+    int64_t run = afx_run(f, "NVIDIA H100 80GB HBM3", 9, 0);
+    const double cross[] = { 400000, 100000 };
+    int64_t idx = 0;
+    for (int l = 0; l < 2; l++)
+        for (int64_t n = 25000; n <= 1600000; n *= 2) {
+            /* cpu: n ns; kernel: n/2 ns + cross/2 ns, crossing at n = cross */
+            put(f, run, idx++, 0, n, l + 1, (double)n * 1e-9);
+            put(f, run, idx++, 1, n, l + 1, ((double)n + cross[l]) * 0.5e-9);
+        }
+    /* level 3: the kernel faster throughout, no crossover */
+    for (int64_t n = 25000; n <= 1600000; n *= 2) {
+        put(f, run, idx++, 0, n, 3, (double)n * 2e-9);
+        put(f, run, idx++, 1, n, 3, (double)n * 1e-9);
+    }
+    dm_crossover_opts o = { .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
+                            .axis = "n", .group = "level", .resamples = 50, .level = 0.95,
+                            .seed = 5 };
+    dm_crossover_result r;
+    dm_err err = { 0 };
+    assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
+    assert_int_equal(r.n, 3);
+    assert_true(fabs(r.g[0].x - 400000) < 1e-6 * 400000);
+    assert_true(fabs(r.g[1].x - 100000) < 1e-6 * 100000);
+    assert_true(isnan(r.g[2].x));
+    assert_int_equal(r.better, 0);
+    /* a/N + b through (1, 400000) and (2, 100000): a = 600000, b = -200000 */
+    assert_true(fabs(r.fit[0].a - 600000) < 1e-3);
+    assert_true(fabs(r.fit[0].b + 200000) < 1e-3);
+    /* a*N + b: a = -300000, b = 700000 */
+    assert_true(fabs(r.fit[1].a + 300000) < 1e-3);
+    assert_true(fabs(r.fit[1].b - 700000) < 1e-3);
+    assert_int_equal(r.fit[0].n, 2);
+    assert_true(isnan(r.fit[0].r2) && isnan(r.fit[1].r2));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    crossover_print(&r, &o, out);
+    fclose(out);
+    assert_non_null(strstr(text, "through both crossovers (2 groups: no standard errors or "
+                                 "R^2)  <- kept"));
+    free(text);
+    assert_int_equal(crossover_store(f->st, &o, &r, &err), 0);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(f->st), "SELECT form, r2 IS NULL, se_a IS NULL,"
+                                        " n FROM crossover_fits WHERE better = 1", -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(q, 0), "a/N + b");
+    assert_int_equal(sqlite3_column_int(q, 1), 1);
+    assert_int_equal(sqlite3_column_int(q, 2), 1);
+    assert_int_equal(sqlite3_column_int(q, 3), 2);
+    assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+    sqlite3_finalize(q);
+    crossover_free(&r);
 }
 
 int main(void)
@@ -187,6 +260,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(planted_crossovers_and_their_fit_are_recovered, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(curves_that_never_cross_say_so, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(below_is_unknown_when_the_groups_disagree, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(two_crossing_groups_give_the_line_through_both, afx_setup, afx_teardown),
         cmocka_unit_test(fits_match_hand_computed_least_squares),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

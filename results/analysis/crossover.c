@@ -248,7 +248,7 @@ int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *
 {
     memset(f, 0, sizeof *f);
     f->form = inverse ? "a/N + b" : "a*N + b";
-    if (n < 3)
+    if (n < 2)
         return -1;
     double *g = malloc((size_t)n * sizeof *g);
     if (!g)
@@ -261,8 +261,11 @@ int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *
     double mean = gsl_stats_mean(y, 1, (size_t)n), sstot = 0;
     for (int i = 0; i < n; i++)
         sstot += (y[i] - mean) * (y[i] - mean);
-    *f = (dm_fit){ .form = f->form, .a = c1, .b = c0, .se_a = sqrt(cov11), .se_b = sqrt(cov00),
-                   .r2 = sstot > 0 ? 1 - sumsq / sstot : NAN, .n = n };
+    /* two points: the line through both, which says nothing of its errors or fit */
+    int judged = n > 2;
+    *f = (dm_fit){ .form = f->form, .a = c1, .b = c0, .se_a = judged ? sqrt(cov11) : NAN,
+                   .se_b = judged ? sqrt(cov00) : NAN,
+                   .r2 = judged && sstot > 0 ? 1 - sumsq / sstot : NAN, .n = n };
     return 0;
 }
 
@@ -328,7 +331,7 @@ int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_res
         }
     if (o->group && crossover_fit(gx, gy, k, 1, &r->fit[0]) == 0 &&
         crossover_fit(gx, gy, k, 0, &r->fit[1]) == 0)
-        r->better = r->fit[0].r2 >= r->fit[1].r2 ? 0 : 1;
+        r->better = r->fit[1].r2 > r->fit[0].r2; /* equal or unknown R^2: a/N + b */
     return 0;
 }
 
@@ -342,7 +345,7 @@ int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover
         " ?11, ?12, ?13, ?14, ?15)";
     if (r->better < 0)
         return dm_err_set(err, DM_EINPUT, "no fit to store: it needs --group and crossovers in "
-                          "3 groups or more");
+                          "2 groups or more");
     sqlite3 *db = store_db(st);
     sqlite3_stmt *q = NULL;
     int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
@@ -411,12 +414,17 @@ void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, F
     if (!o->group)
         return;
     if (r->better < 0) {
-        fprintf(out, "fit: needs crossovers in 3 groups or more\n");
+        fprintf(out, "fit: needs crossovers in 2 groups or more\n");
         return;
     }
     for (int i = 0; i < 2; i++) {
         const dm_fit *f = &r->fit[i];
-        fprintf(out, "fit %-8s a = %.6g +- %.3g, b = %.6g +- %.3g, R^2 = %.6f%s\n", f->form, f->a,
-                f->se_a, f->b, f->se_b, f->r2, i == r->better ? "  <- fits better" : "");
+        if (f->n == 2)
+            fprintf(out, "fit %-8s a = %.6g, b = %.6g, through both crossovers (2 groups: no "
+                    "standard errors or R^2)%s\n", f->form, f->a, f->b,
+                    i == r->better ? "  <- kept (the forms cannot be told apart)" : "");
+        else
+            fprintf(out, "fit %-8s a = %.6g +- %.3g, b = %.6g +- %.3g, R^2 = %.6f%s\n", f->form,
+                    f->a, f->se_a, f->b, f->se_b, f->r2, i == r->better ? "  <- fits better" : "");
     }
 }

@@ -215,8 +215,7 @@ static int group_crossover(dm_store *st, const dm_crossover_opts *o, const cpoin
     const cpoint **pa = malloc(n * sizeof *pa), **pb = malloc(n * sizeof *pb);
     double *x = malloc(n * sizeof *x), *ma = malloc(n * sizeof *ma), *mb = malloc(n * sizeof *mb);
     int np = 0, rc = 0;
-    *g = (dm_crossover_group){ .group = v[0].group, .x = NAN, .lo = NAN, .hi = NAN,
-                               .first_faster = -1 };
+    *g = (dm_crossover_group){ .group = v[0].group, .x = NAN, .lo = NAN, .hi = NAN };
     snprintf(g->problem, sizeof g->problem, "%s", v[0].problem);
     if (!pa || !pb || !x || !ma || !mb) {
         rc = dm_err_set(err, DM_ERUNTIME, "out of memory");
@@ -232,7 +231,6 @@ static int group_crossover(dm_store *st, const dm_crossover_opts *o, const cpoin
             np++;
         }
     g->npoints = np;
-    g->first_faster = np == 0 || ma[0] == mb[0] ? -1 : ma[0] < mb[0] ? 0 : 1;
     if (first_crossing(x, ma, mb, np, &g->x, &g->a_faster_below, &g->crossings))
         rc = bootstrap(st, o, pa, pb, x, np, g, err);
 done:
@@ -269,22 +267,23 @@ int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *
     return 0;
 }
 
-/* Sets r->below: the variant faster at the smallest axis value when every group that
- * measured both variants agrees, else "". */
+/* Sets r->below: the variant faster below the crossover when every group that crosses
+ * (those the fits are made of) agrees, else "". A group without a crossover has no side
+ * below one: that one variant wins all its range does not speak for the others. */
 static void below_variant(dm_crossover_result *r, const dm_crossover_opts *o)
 {
     int side = -1;
     for (size_t i = 0; i < r->n; i++) {
-        if (r->g[i].npoints == 0)
+        if (!isfinite(r->g[i].x))
             continue;
-        if (r->g[i].first_faster < 0 || (side >= 0 && r->g[i].first_faster != side)) {
+        if (side >= 0 && r->g[i].a_faster_below != side) {
             r->below[0] = '\0';
             return;
         }
-        side = r->g[i].first_faster;
+        side = r->g[i].a_faster_below;
     }
     if (side >= 0)
-        snprintf(r->below, sizeof r->below, "%s", side == 0 ? o->variant_a : o->variant_b);
+        snprintf(r->below, sizeof r->below, "%s", side ? o->variant_a : o->variant_b);
 }
 
 int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_result *r,
@@ -406,11 +405,14 @@ void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, F
                 g->a_faster_below ? o->variant_a : o->variant_b,
                 g->crossings > 1 ? " (the curves cross more than once)" : "");
     }
+    size_t crossed = 0;
+    for (size_t i = 0; i < r->n; i++)
+        crossed += isfinite(r->g[i].x) != 0;
     if (r->below[0])
-        fprintf(out, "faster at the smallest %s: %s, in every group\n", o->axis, r->below);
-    else
-        fprintf(out, "faster at the smallest %s: not the same variant in every group\n",
-                o->axis);
+        fprintf(out, "faster below the crossover: %s, in every group that crosses\n", r->below);
+    else if (crossed)
+        fprintf(out, "faster below the crossover: not the same variant in every group that "
+                "crosses\n");
     if (!o->group)
         return;
     if (r->better < 0) {

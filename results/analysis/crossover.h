@@ -33,8 +33,6 @@ typedef struct dm_crossover_group {
     double lo, hi;     /* its bootstrap interval; NAN when none */
     double found;      /* fraction of replicates with a crossing */
     int a_faster_below; /* 1: variant a is faster below x */
-    int first_faster;  /* at the smallest axis value: 0 variant a, 1 variant b; -1 when
-                          they tie or npoints is 0 */
 } dm_crossover_group;
 
 typedef struct dm_fit {
@@ -50,8 +48,8 @@ typedef struct dm_crossover_result {
     dm_fit fit[2];     /* a/N + b, a*N + b; n 0 when fewer than 2 groups cross */
     int better;        /* index of the better fit (higher R^2; a/N + b on equal or unknown
                           R^2), -1 when none */
-    char below[64];    /* the variant faster at the smallest axis value, when that is the
-                          same in every group measured; "" otherwise */
+    char below[64];    /* the variant faster below the crossover, when that is the same in
+                          every group that crosses; "" otherwise */
 } dm_crossover_result;
 
 /* Computes the crossovers. Returns 0, DM_EINPUT when the workload has no ok points of

@@ -221,18 +221,18 @@ int64_t tdm_packed_chunk(int64_t n, int64_t groups, int sms, int64_t chunk_param
 
 struct dm_crossover_fit; /* bench/core/crossover_lookup.h */
 
-#define TDM_HYBRID_MAX_SWITCH 1000000000000000LL /* a fit's switch point at most */
+#define TDM_MAX_SWITCH 1000000000000000LL /* a fit's switch point at most */
 
-/* The switch point fit gives at level: f(level) rounded to the nearest episode count,
- * in 1..TDM_HYBRID_MAX_SWITCH (a fit below 1, or not a number, gives 1: the kernel
- * above the crossover always). */
-int64_t tdm_hybrid_switch_at(const struct dm_crossover_fit *fit, int level);
+/* The switch point fit gives at level: f(level) rounded to the nearest whole value of
+ * its axis (episodes, letters), in 1..TDM_MAX_SWITCH (a fit below 1, or not a number,
+ * gives 1: the kernel above the crossover always). */
+int64_t tdm_switch_at(const struct dm_crossover_fit *fit, int level);
 
 /* The kernel, "block-tex" or "thread-tex", that hybrid runs for `episodes` episodes of
  * level letters: below the switch point the `below` kernel, from the switch point on the
  * other. below is "block-tex" or "thread-tex", or "auto" (or NULL): the fit's `below`
  * variant, else block-tex (the one that wins on few episodes). The switch point is
- * switch_at, or with switch_at 0 the fit's (tdm_hybrid_switch_at). NULL when switch_at
+ * switch_at, or with switch_at 0 the fit's (tdm_switch_at). NULL when switch_at
  * is 0 and fit is NULL. */
 const char *tdm_hybrid_choose(int level, int64_t episodes, const struct dm_crossover_fit *fit,
                               int64_t switch_at, const char *below);

@@ -218,6 +218,17 @@ fail:
     return rc;
 }
 
+/* One execution of the kernel s was set up for (a variant that chooses a kernel, hybrid
+ * or packed, runs what its setup chose). */
+static int tdm_gpu_run(void *state, dm_err *err)
+{
+    tdm_gpu_state *s = state;
+    if (s->kind == TDM_PACKED)
+        return tdm_packed_run(&s->pl, err);
+    return s->kind == TDM_THREAD ? tdm_thread_launch(&s->la, err)
+                                 : tdm_block_launch(&s->la, err);
+}
+
 static int tdm_gpu_output(void *state, const void **out, dm_err *err)
 {
     tdm_gpu_state *s = state;
@@ -422,13 +433,6 @@ static int tdm_block_shared_setup(const dm_exec *ex, const dm_dataset *ds, const
     return tdm_paper_setup(ex, ds, pt, TDM_BLOCK, 0, "piece", state, err);
 }
 
-static int tdm_paper_run(void *state, dm_err *err)
-{
-    tdm_gpu_state *s = state;
-    return s->kind == TDM_THREAD ? tdm_thread_launch(&s->la, err)
-                                 : tdm_block_launch(&s->la, err);
-}
-
 /* ---- hybrid -------------------------------------------------------------------------- */
 
 /* The point of kernel that hybrid's pt stands for, in kp: kernel's parameters at their
@@ -447,21 +451,26 @@ static void tdm_kernel_point(const dm_point *pt, const char *kernel, dm_point *k
     }
 }
 
-/* Gives an open block (0) of pt the block of kernel: tuned for dev (NULL: none) at
- * kernel's point for pt (tdm_kernel_point), else the kernel's default. */
-static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
+/* The block kernel runs at for pt: tuned for dev (NULL: none) at kernel's point for pt
+ * (tdm_kernel_point), else the kernel's default. */
+static int64_t tdm_kernel_block(const dm_point *pt, const dm_device *dev, const char *kernel)
 {
     const char *how;
     int64_t block = strtoll(TDM_BLOCK_DEFAULT, NULL, 10), tuned;
     dm_point kp;
-    if (dm_point_int(pt, "block") != 0)
-        return;
     if (dev) {
         tdm_kernel_point(pt, kernel, &kp);
         if (tuned_lookup(&kp, NULL, dev, "block", &tuned, &how)) /* resolve() sees no file */
             block = tuned;
     }
-    dm_point_set_int(pt, "block", block);
+    return block;
+}
+
+/* Gives an open block (0) of pt the block of kernel (tdm_kernel_block). */
+static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
+{
+    if (dm_point_int(pt, "block") == 0)
+        dm_point_set_int(pt, "block", tdm_kernel_block(pt, dev, kernel));
 }
 
 /* Why a point that leaves its switch point open cannot run on dev. */
@@ -497,7 +506,7 @@ static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
     if (level < 1 || level > TDM_MAX_LEVEL)
         return;
     if (fit && dm_point_int(pt, "switch_at") == 0)
-        dm_point_set_int(pt, "switch_at", tdm_hybrid_switch_at(fit, (int)level));
+        dm_point_set_int(pt, "switch_at", tdm_switch_at(fit, (int)level));
     if (fit && strcmp(dm_point_str(pt, "below"), "auto") == 0)
         dm_point_set_str(pt, "below", fit->below ? fit->below : "block-tex");
     if ((kernel = tdm_hybrid_kernel(pt, dev)) != NULL)
@@ -603,11 +612,6 @@ fail:
     return rc;
 }
 
-static int tdm_packed_run_state(void *state, dm_err *err)
-{
-    return tdm_packed_run(&((tdm_gpu_state *)state)->pl, err);
-}
-
 /* ---- the table ---------------------------------------------------------------------- */
 
 static const char *const tdm_generators[] = {"uniform", "planted", NULL};
@@ -709,33 +713,33 @@ static const dm_variant tdm_variants[] = {
      .teardown = tdm_cpu_teardown},
     {.name = "thread-tex", .description = "Algorithm 1: a thread per episode, texture reads",
      .needs_gpu = 1, .params = tdm_thread_tex_params, .supports = tdm_thread_tex_supports,
-     .setup = tdm_thread_tex_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
+     .setup = tdm_thread_tex_setup, .run = tdm_gpu_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "thread-shared",
      .description = "Algorithm 2: a thread per episode, tiles staged in shared memory",
      .needs_gpu = 1, .params = tdm_thread_shared_params, .supports = tdm_thread_shared_supports,
-     .setup = tdm_thread_shared_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
+     .setup = tdm_thread_shared_setup, .run = tdm_gpu_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "block-tex",
      .description = "Algorithm 3: a block per episode, a chunk per thread, texture reads",
      .needs_gpu = 1, .params = tdm_tex_params, .supports = tdm_block_tex_supports,
-     .setup = tdm_block_tex_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
+     .setup = tdm_block_tex_setup, .run = tdm_gpu_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "block-shared",
      .description = "Algorithm 4: a block per episode, pieces of shared-memory tiles",
      .needs_gpu = 1, .params = tdm_block_shared_params, .supports = tdm_block_shared_supports,
-     .setup = tdm_block_shared_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
+     .setup = tdm_block_shared_setup, .run = tdm_gpu_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "packed",
      .description = "ours: a suffix's episodes as bits of one word, chunks composed exactly",
      .needs_gpu = 1, .params = tdm_packed_params, .supports = tdm_packed_supports,
-     .setup = tdm_packed_setup, .run = tdm_packed_run_state, .output = tdm_gpu_output,
+     .setup = tdm_packed_setup, .run = tdm_gpu_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "hybrid",
      .description = "block-tex or thread-tex, the faster at the point by the stored "
                     "crossover fit f(level)",
      .needs_gpu = 1, .params = tdm_hybrid_params, .supports = tdm_hybrid_supports,
-     .resolve = tdm_hybrid_resolve, .setup = tdm_hybrid_setup, .run = tdm_paper_run,
+     .resolve = tdm_hybrid_resolve, .setup = tdm_hybrid_setup, .run = tdm_gpu_run,
      .output = tdm_gpu_output, .teardown = tdm_gpu_teardown},
     {0},
 };

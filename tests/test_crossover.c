@@ -28,6 +28,26 @@ static void put(afx *f, int64_t run, int64_t idx, int variant, int64_t n, int64_
     afx_point_params(f, run, idx, variant, specs, vals, 3, x, NS);
 }
 
+/* The options of cpu against kernel over n, grouped by level. */
+static dm_crossover_opts by_level(int resamples, unsigned long seed)
+{
+    return (dm_crossover_opts){ .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
+                                .axis = "n", .group = "level", .resamples = resamples,
+                                .level = 0.95, .seed = seed };
+}
+
+/* What crossover_print writes of r (malloc'd). */
+static char *printed(const dm_crossover_result *r, const dm_crossover_opts *o)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    crossover_print(r, o, out);
+    fclose(out);
+    return text;
+}
+
 static void planted_crossovers_and_their_fit_are_recovered(void **state)
 {
     afx *f = *state;
@@ -42,9 +62,7 @@ static void planted_crossovers_and_their_fit_are_recovered(void **state)
             put(f, run, idx++, 1, n, levels[l], (double)n * 0.5e-9 + c);
         }
     }
-    dm_crossover_opts o = { .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
-                            .axis = "n", .group = "level", .resamples = 200, .level = 0.95,
-                            .seed = 7 };
+    dm_crossover_opts o = by_level(200, 7);
     dm_crossover_result r;
     dm_err err = { 0 };
     assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
@@ -106,11 +124,7 @@ static void curves_that_never_cross_say_so(void **state)
     assert_true(isnan(r.g[0].x));
     assert_int_equal(r.better, -1);
     assert_int_equal(crossover_store(f->st, &o, &r, &err), DM_EINPUT); /* no fit to store */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    crossover_print(&r, &o, out);
-    fclose(out);
+    char *text = printed(&r, &o);
     assert_non_null(strstr(text, "no crossover in range"));
     free(text);
     crossover_free(&r);
@@ -139,9 +153,7 @@ static void below_is_unknown_when_the_groups_disagree(void **state)
             put(f, run, idx++, 0, n, l + 1, cpu);
             put(f, run, idx++, 1, n, l + 1, kernel);
         }
-    dm_crossover_opts o = { .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
-                            .axis = "n", .group = "level", .resamples = 50, .level = 0.95,
-                            .seed = 3 };
+    dm_crossover_opts o = by_level(50, 3);
     dm_crossover_result r;
     dm_err err = { 0 };
     assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
@@ -156,11 +168,7 @@ static void below_is_unknown_when_the_groups_disagree(void **state)
     assert_int_equal(sqlite3_step(q), SQLITE_ROW);
     assert_int_equal(sqlite3_column_int(q, 0), 2);
     sqlite3_finalize(q);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    crossover_print(&r, &o, out);
-    fclose(out);
+    char *text = printed(&r, &o);
     assert_non_null(strstr(text, "faster below the crossover: not the same variant in every "
                                  "group that crosses"));
     free(text);
@@ -213,9 +221,7 @@ static void two_crossing_groups_give_the_line_through_both(void **state)
         put(f, run, idx++, 0, n, 3, (double)n * 2e-9);
         put(f, run, idx++, 1, n, 3, (double)n * 1e-9);
     }
-    dm_crossover_opts o = { .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
-                            .axis = "n", .group = "level", .resamples = 50, .level = 0.95,
-                            .seed = 5 };
+    dm_crossover_opts o = by_level(50, 5);
     dm_crossover_result r;
     dm_err err = { 0 };
     assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
@@ -235,11 +241,7 @@ static void two_crossing_groups_give_the_line_through_both(void **state)
     assert_true(fabs(r.fit[1].b - 700000) < 1e-3);
     assert_int_equal(r.fit[0].n, 2);
     assert_true(isnan(r.fit[0].r2) && isnan(r.fit[1].r2));
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    crossover_print(&r, &o, out);
-    fclose(out);
+    char *text = printed(&r, &o);
     assert_non_null(strstr(text, "through both crossovers (2 groups: no standard errors or "
                                  "R^2)  <- kept"));
     free(text);

@@ -1,6 +1,8 @@
 /* tdm_hybrid.c - the hybrid variant's choice between the paper's block-tex (fast on few
  * episodes: time grows with them) and thread-tex (about constant until the card is
- * full), switching where the stored crossover fit f(level) says their times cross. */
+ * full), switching where the stored crossover fit f(level) says their times cross; and
+ * packed's between its own kernels (a floor of four launches) and block-tex on short
+ * databases, by the fit of those two over the database's length. */
 #include <math.h>
 #include <string.h>
 
@@ -44,4 +46,21 @@ const dm_crossover_fit *tdm_hybrid_fit(const dm_workload *w, const dm_device *de
                                        const char **how)
 {
     return tdm_fit(w, dev, "thread-tex", "count", how);
+}
+
+const char *tdm_packed_choose(int level, int64_t length, const dm_crossover_fit *fit,
+                              const char *small)
+{
+    if (small && strcmp(small, "auto") != 0)
+        return small;
+    if (fit && fit->below && strcmp(fit->below, "block-tex") == 0 &&
+        length < tdm_switch_at(fit, level))
+        return "block-tex";
+    return "packed";
+}
+
+const dm_crossover_fit *tdm_packed_fit(const dm_workload *w, const dm_device *dev,
+                                       const char **how)
+{
+    return tdm_fit(w, dev, "packed", "length", how);
 }

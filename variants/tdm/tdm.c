@@ -758,7 +758,7 @@ static const dm_param_spec tdm_packed_params[] = {
     {.name = "block", .type = DM_P_INT, .def = "128", .allowed = "1..",
      .help = "threads per block (multiple of 32, at most 512)"},
     {.name = "chunk", .type = DM_P_INT, .def = "0", .allowed = "0..32768",
-     .help = "letters per chunk (multiple of 16; 0: about 32 warps per SM, >= 1024)"},
+     .help = "letters per chunk (multiple of 16; 0: about 32 warps per SM, >= 64)"},
     {.name = "small", .type = DM_P_ENUM, .def = "auto", .allowed = "auto|packed|block-tex",
      .help = "the kernels it runs: auto: block-tex below f(level) letters where the stored "
              "crossover fit of block-tex and packed for the card (over length, by level) has "

@@ -184,7 +184,7 @@ static void test_crossover_finds_and_stores_the_planted_crossovers(void **state)
     assert_non_null(strstr(out, "15000"));
     assert_non_null(strstr(out, "10000"));
     assert_non_null(strstr(out, "7500"));
-    assert_non_null(strstr(out, "faster at the smallest n: cpu, in every group"));
+    assert_non_null(strstr(out, "faster below the crossover: cpu, in every group that crosses"));
     assert_non_null(strstr(out, "stored both fits for " H100));
     /* both forms stored, a/N + b the better and exact */
     dm_store *st = b->db.st;

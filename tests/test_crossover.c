@@ -1,8 +1,8 @@
 /* test_crossover.c - `dmbench crossover` on a fixture database with a planted crossover
  * at a known axis value for each level N, following f(N) = 100000/N + 5000: the
  * crossings, their bootstrap intervals, the fits and which form wins, and which variant
- * is faster below (or no one, when the levels disagree); and the fit on its own against
- * hand-computed values. */
+ * is faster below (or no one, when the levels disagree); crossovers in two groups only,
+ * fitted by the line through both; and the fit on its own against hand-computed values. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +28,26 @@ static void put(afx *f, int64_t run, int64_t idx, int variant, int64_t n, int64_
     afx_point_params(f, run, idx, variant, specs, vals, 3, x, NS);
 }
 
+/* The options of cpu against kernel over n, grouped by level. */
+static dm_crossover_opts by_level(int resamples, unsigned long seed)
+{
+    return (dm_crossover_opts){ .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
+                                .axis = "n", .group = "level", .resamples = resamples,
+                                .level = 0.95, .seed = seed };
+}
+
+/* What crossover_print writes of r (malloc'd). */
+static char *printed(const dm_crossover_result *r, const dm_crossover_opts *o)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    crossover_print(r, o, out);
+    fclose(out);
+    return text;
+}
+
 static void planted_crossovers_and_their_fit_are_recovered(void **state)
 {
     afx *f = *state;
@@ -42,9 +62,7 @@ static void planted_crossovers_and_their_fit_are_recovered(void **state)
             put(f, run, idx++, 1, n, levels[l], (double)n * 0.5e-9 + c);
         }
     }
-    dm_crossover_opts o = { .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
-                            .axis = "n", .group = "level", .resamples = 200, .level = 0.95,
-                            .seed = 7 };
+    dm_crossover_opts o = by_level(200, 7);
     dm_crossover_result r;
     dm_err err = { 0 };
     assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
@@ -59,7 +77,7 @@ static void planted_crossovers_and_their_fit_are_recovered(void **state)
         assert_true(r.g[l].lo <= want && want <= r.g[l].hi);
         assert_true(r.g[l].found > 0.99);
     }
-    assert_string_equal(r.below, "cpu"); /* faster at the smallest n in every level */
+    assert_string_equal(r.below, "cpu"); /* faster below the crossover at every level */
     assert_int_equal(r.better, 0);
     assert_string_equal(r.fit[0].form, "a/N + b");
     assert_true(fabs(r.fit[0].a - 100000) < 1e-3);
@@ -106,11 +124,7 @@ static void curves_that_never_cross_say_so(void **state)
     assert_true(isnan(r.g[0].x));
     assert_int_equal(r.better, -1);
     assert_int_equal(crossover_store(f->st, &o, &r, &err), DM_EINPUT); /* no fit to store */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    crossover_print(&r, &o, out);
-    fclose(out);
+    char *text = printed(&r, &o);
     assert_non_null(strstr(text, "no crossover in range"));
     free(text);
     crossover_free(&r);
@@ -139,15 +153,13 @@ static void below_is_unknown_when_the_groups_disagree(void **state)
             put(f, run, idx++, 0, n, l + 1, cpu);
             put(f, run, idx++, 1, n, l + 1, kernel);
         }
-    dm_crossover_opts o = { .workload = "toy", .variant_a = "cpu", .variant_b = "kernel",
-                            .axis = "n", .group = "level", .resamples = 50, .level = 0.95,
-                            .seed = 3 };
+    dm_crossover_opts o = by_level(50, 3);
     dm_crossover_result r;
     dm_err err = { 0 };
     assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
     assert_int_equal(r.n, 3);
-    assert_int_equal(r.g[0].first_faster, 0);
-    assert_int_equal(r.g[1].first_faster, 1);
+    assert_int_equal(r.g[0].a_faster_below, 1);
+    assert_int_equal(r.g[1].a_faster_below, 0);
     assert_string_equal(r.below, "");
     assert_int_equal(crossover_store(f->st, &o, &r, &err), 0);
     sqlite3_stmt *q;
@@ -156,12 +168,9 @@ static void below_is_unknown_when_the_groups_disagree(void **state)
     assert_int_equal(sqlite3_step(q), SQLITE_ROW);
     assert_int_equal(sqlite3_column_int(q, 0), 2);
     sqlite3_finalize(q);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    crossover_print(&r, &o, out);
-    fclose(out);
-    assert_non_null(strstr(text, "faster at the smallest n: not the same variant in every group"));
+    char *text = printed(&r, &o);
+    assert_non_null(strstr(text, "faster below the crossover: not the same variant in every "
+                                 "group that crosses"));
     free(text);
     crossover_free(&r);
 }
@@ -178,7 +187,77 @@ static void fits_match_hand_computed_least_squares(void **st)
     assert_true(fabs(f.a - 2.3) < 1e-12);
     assert_true(fabs(f.b - 0.5) < 1e-12);
     assert_true(fabs(f.r2 - (1 - 0.3 / 26.75)) < 1e-12);
-    assert_int_equal(crossover_fit(x, y, 2, 0, &f), -1);
+    assert_true(fabs(f.se_a - sqrt(0.3 / 2 / 5)) < 1e-12); /* s^2 / Sxx, s^2 = SSres / (n-2) */
+    /* two points: the line through both, with no errors or R^2 to give */
+    assert_int_equal(crossover_fit(x, y, 2, 0, &f), 0);
+    assert_true(fabs(f.a - 2) < 1e-12);
+    assert_true(fabs(f.b - 1) < 1e-12);
+    assert_int_equal(f.n, 2);
+    assert_true(isnan(f.se_a) && isnan(f.se_b) && isnan(f.r2));
+    /* y = 6/x + 1 at x = 1, 2 */
+    const double y6[] = { 7, 4 };
+    assert_int_equal(crossover_fit(x, y6, 2, 1, &f), 0);
+    assert_true(fabs(f.a - 6) < 1e-12);
+    assert_true(fabs(f.b - 1) < 1e-12);
+    assert_int_equal(crossover_fit(x, y, 1, 0, &f), -1);
+}
+
+/* Crossovers in two groups only: both forms pass through both, a/N + b is kept, and the
+ * fit can be stored; the printout says why there are no errors or R^2. */
+static void two_crossing_groups_give_the_line_through_both(void **state)
+{
+    afx *f = *state;
+    int64_t run = afx_run(f, "NVIDIA H100 80GB HBM3", 9, 0);
+    const double cross[] = { 400000, 100000 };
+    int64_t idx = 0;
+    for (int l = 0; l < 2; l++)
+        for (int64_t n = 25000; n <= 1600000; n *= 2) {
+            /* cpu: n ns; kernel: n/2 ns + cross/2 ns, crossing at n = cross */
+            put(f, run, idx++, 0, n, l + 1, (double)n * 1e-9);
+            put(f, run, idx++, 1, n, l + 1, ((double)n + cross[l]) * 0.5e-9);
+        }
+    /* level 3: the kernel faster throughout, no crossover */
+    for (int64_t n = 25000; n <= 1600000; n *= 2) {
+        put(f, run, idx++, 0, n, 3, (double)n * 2e-9);
+        put(f, run, idx++, 1, n, 3, (double)n * 1e-9);
+    }
+    dm_crossover_opts o = by_level(50, 5);
+    dm_crossover_result r;
+    dm_err err = { 0 };
+    assert_int_equal(crossover_compute(f->st, &o, &r, &err), 0);
+    assert_int_equal(r.n, 3);
+    assert_true(fabs(r.g[0].x - 400000) < 1e-6 * 400000);
+    assert_true(fabs(r.g[1].x - 100000) < 1e-6 * 100000);
+    assert_true(isnan(r.g[2].x));
+    /* cpu is faster below both crossovers; level 3, where the kernel wins throughout,
+     * has no crossover and no say */
+    assert_string_equal(r.below, "cpu");
+    assert_int_equal(r.better, 0);
+    /* a/N + b through (1, 400000) and (2, 100000): a = 600000, b = -200000 */
+    assert_true(fabs(r.fit[0].a - 600000) < 1e-3);
+    assert_true(fabs(r.fit[0].b + 200000) < 1e-3);
+    /* a*N + b: a = -300000, b = 700000 */
+    assert_true(fabs(r.fit[1].a + 300000) < 1e-3);
+    assert_true(fabs(r.fit[1].b - 700000) < 1e-3);
+    assert_int_equal(r.fit[0].n, 2);
+    assert_true(isnan(r.fit[0].r2) && isnan(r.fit[1].r2));
+    char *text = printed(&r, &o);
+    assert_non_null(strstr(text, "through both crossovers (2 groups: no standard errors or "
+                                 "R^2)  <- kept"));
+    free(text);
+    assert_int_equal(crossover_store(f->st, &o, &r, &err), 0);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(f->st), "SELECT form, r2 IS NULL, se_a IS NULL,"
+                                        " n FROM crossover_fits WHERE better = 1", -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(q, 0), "a/N + b");
+    assert_int_equal(sqlite3_column_int(q, 1), 1);
+    assert_int_equal(sqlite3_column_int(q, 2), 1);
+    assert_int_equal(sqlite3_column_int(q, 3), 2);
+    assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+    sqlite3_finalize(q);
+    crossover_free(&r);
 }
 
 int main(void)
@@ -187,6 +266,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(planted_crossovers_and_their_fit_are_recovered, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(curves_that_never_cross_say_so, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(below_is_unknown_when_the_groups_disagree, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(two_crossing_groups_give_the_line_through_both, afx_setup, afx_teardown),
         cmocka_unit_test(fits_match_hand_computed_least_squares),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,11 @@
 /* test_gpu_tdm.c - every GPU variant of tdm against the CPU reference, count for count:
  * uniform and planted databases of odd lengths (1, shorter than a block, not a multiple
  * of 16), levels 1-4, block sizes 16 to 1024, the tile, piece and chunk sizes, the
- * thread kernels' mask tables, hybrid's switch points, prefixes of levels 4-6 (count),
- * episode files of 6 and 12 letters, and the paper's full size; and two constant-memory
- * tables in use at once. Each test names the points it expects a variant to refuse and
+ * thread kernels' mask tables, packed's own kernels and block-tex where packed runs it
+ * (small), hybrid's switch points, prefixes of levels 4-6 (count),
+ * episode files of 6 and 12 letters, and the paper's full size; packed left to choose
+ * by a stand-in crossover fit for the card; and two constant-memory tables in use at
+ * once. Each test names the points it expects a variant to refuse and
  * fails on any other refusal. Exits 77 (skip) without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +18,9 @@
 
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
+#include <math.h>
 
+#include "crossover_lookup.h"
 #include "device.h"
 #include "gpu_fixture.h"
 #include "registry.h"
@@ -57,11 +61,34 @@ static int extra_values(const char *variant, const char **name, const int64_t **
     return 1;
 }
 
-/* The thread kernels' mask tables (tdm_table), tried for each variant that has one. */
-static const char *const tables[] = {"shared", "constant", "readonly"};
+/* The values of an enum parameter tried for each variant that has it: the thread kernels'
+ * mask tables (tdm_table), and the kernels packed runs (its own, or block-tex at its
+ * block for the card, as where the crossover fit sends it on short databases). */
+static const struct {
+    const char *name;
+    int n;
+    const char *values[3];
+} modes[] = {
+    {"table", 3, {"shared", "constant", "readonly"}},
+    {"small", 2, {"packed", "block-tex"}},
+};
 
-/* Every GPU variant at every block size in blocks, every extra value and every table,
- * against the reference of pt's problem on ds, counted in c. */
+/* The name of the parameter of modes that v has, its values in *values and their number
+ * in *n; NULL, and *n 1, when it has none. */
+static const char *mode_of(const dm_variant *v, const char *const **values, int *n)
+{
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+        if (registry_param(&tdm_workload, v, modes[m].name)) {
+            *values = modes[m].values;
+            *n = modes[m].n;
+            return modes[m].name;
+        }
+    *n = 1;
+    return NULL;
+}
+
+/* Every GPU variant at every block size in blocks, every extra value and every value of
+ * its mode parameter, against the reference of pt's problem on ds, counted in c. */
 static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt, const dm_dataset *ds,
                       const int *blocks, int nblocks)
 {
@@ -72,21 +99,21 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt, const 
     for (const dm_variant *v = tdm_workload.variants; v->name; v++) {
         if (!v->needs_gpu)
             continue;
-        const char *extra;
+        const char *extra, *const *mode_values = NULL;
         const int64_t *values;
-        int nvalues = extra_values(v->name, &extra, &values);
-        int ntables = registry_param(&tdm_workload, v, "table") ? 3 : 1;
+        int nvalues = extra_values(v->name, &extra, &values), nmodes;
+        const char *mode = mode_of(v, &mode_values, &nmodes);
         for (int b = 0; b < nblocks; b++) {
             for (int x = 0; x < nvalues; x++) {
-                for (int t = 0; t < ntables; t++) {
+                for (int t = 0; t < nmodes; t++) {
                     dm_point vp;
                     assert_int_equal(registry_point_defaults(&tdm_workload, v, &vp, &err), 0);
                     copy_problem(&vp, pt);
                     set_int(&vp, "block", blocks[b]);
                     if (extra)
                         set_int(&vp, extra, values[x]);
-                    if (ntables > 1)
-                        set_str(&vp, "table", tables[t]);
+                    if (mode)
+                        set_str(&vp, mode, mode_values[t]);
                     check_variant(c, &f->ex, &tdm_workload, v, &vp, ds, ref);
                 }
             }
@@ -229,6 +256,51 @@ static void test_gpu_long_episodes_from_a_file(void **state)
     check_end(&c, __func__);
 }
 
+/* packed with small auto, in a copy of the workload whose table of fits holds a stand-in
+ * for this card: a crossover of block-tex and packed far above the database (block-tex
+ * runs), then below one letter (the packed kernels run), at levels 1 and 2, each
+ * verified; supports() refusing block-tex's block 2048 tells which was chosen. */
+static void test_gpu_packed_follows_a_stand_in_fit(void **state)
+{
+    gpu_fixture *f = *state;
+    char cc[16], why[512];
+    snprintf(cc, sizeof cc, "%d.%d", f->dev.cc_major, f->dev.cc_minor);
+    dm_crossover_fit fits[] = {
+        {.card = f->dev.name, .cc = cc, .variant_a = "block-tex", .variant_b = "packed",
+         .axis = "length", .group = "level", .form = "a*N + b", .a = 0, .b = 1e9, .r2 = NAN,
+         .n = 2, .below = "block-tex"},
+        {0},
+    };
+    dm_workload w = tdm_workload;
+    w.fits = fits;
+    dm_err err = {0};
+    const dm_variant *v = registry_variant(&w, "packed", &err);
+    check_cases c;
+    check_begin(&c, NULL);
+    dm_point pt;
+    dm_dataset ds;
+    open_dataset(&pt, "planted", 20011, &ds);
+    for (int below = 1; below >= 0; below--) {
+        fits[0].b = below ? 1e9 : 0;
+        for (int level = 1; level <= 2; level++) {
+            void *ref;
+            dm_point vp;
+            set_int(&pt, "level", level);
+            if (w.reference(&ds, &pt, &ref, &err))
+                fail_msg("reference: %s", err.msg);
+            assert_int_equal(registry_point_defaults(&w, v, &vp, &err), 0);
+            copy_problem(&vp, &pt);
+            assert_string_equal(dm_point_str(&vp, "small"), "auto");
+            check_variant(&c, &f->ex, &w, v, &vp, &ds, ref);
+            set_int(&vp, "small_block", 2048);
+            assert_int_equal(v->supports(&vp, &f->dev, why, sizeof why) != 0, below);
+            w.reference_free(ref);
+        }
+    }
+    tdm_workload.dataset_close(&ds);
+    check_end(&c, __func__);
+}
+
 /* Constant memory holds one table: two table=constant states set up together (level 1's
  * 26 episodes by thread-tex, 500 of level 2's by thread-shared) take turns, and each
  * run must count with its own masks. */
@@ -287,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_gpu_level_4_and_full_size),
         cmocka_unit_test(test_gpu_count_prefixes),
         cmocka_unit_test(test_gpu_long_episodes_from_a_file),
+        cmocka_unit_test(test_gpu_packed_follows_a_stand_in_fit),
         cmocka_unit_test(test_gpu_constant_tables_take_turns),
     };
     gpu_test_filter();

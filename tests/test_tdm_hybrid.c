@@ -34,17 +34,17 @@ static const dm_device nowhere = {.name = "Test GPU Nowhere", .cc_major = 99, .c
 static void test_switch_point_follows_the_fit(void **state)
 {
     (void)state;
-    assert_int_equal(tdm_hybrid_switch_at(&inverse, 4), 30000);
-    assert_int_equal(tdm_hybrid_switch_at(&inverse, 3), 38333); /* 38333.3 rounded */
+    assert_int_equal(tdm_switch_at(&inverse, 4), 30000);
+    assert_int_equal(tdm_switch_at(&inverse, 3), 38333); /* 38333.3 rounded */
     dm_crossover_fit linear = inverse;
     linear.form = "a*N + b";
     linear.a = -2000.5;
     linear.b = 9000;
-    assert_int_equal(tdm_hybrid_switch_at(&linear, 2), 4999);
+    assert_int_equal(tdm_switch_at(&linear, 2), 4999);
     /* a fit below one episode: the kernel above the crossover everywhere */
-    assert_int_equal(tdm_hybrid_switch_at(&linear, 5), 1);
+    assert_int_equal(tdm_switch_at(&linear, 5), 1);
     linear.a = 1e300;
-    assert_int_equal(tdm_hybrid_switch_at(&linear, 5), TDM_HYBRID_MAX_SWITCH);
+    assert_int_equal(tdm_switch_at(&linear, 5), TDM_MAX_SWITCH);
 }
 
 static void test_choice_switches_at_the_fit_or_at_switch_at(void **state)
@@ -195,7 +195,7 @@ static void test_expansion_takes_the_compiled_in_fit(void **state)
     for (size_t i = 0; i < e.n; i++) {
         const dm_point *pt = &e.points[i].point;
         int level = (int)dm_point_int(pt, "level");
-        int64_t at = tdm_hybrid_switch_at(fit, level), block, want = 64;
+        int64_t at = tdm_switch_at(fit, level), block, want = 64;
         assert_int_equal(dm_point_int(pt, "switch_at"), at);
         assert_string_equal(dm_point_str(pt, "below"), fit->below ? fit->below : "block-tex");
         const char *kernel = tdm_hybrid_choose(level, dm_point_int(pt, "count"), fit, at, "auto");

@@ -1,5 +1,5 @@
 /* test_tdm_sweeps.c - the tdm sweep files (one per figure of the paper, the
- * performance benchmark, the crossover, the hybrid and the thread kernels' mask tables)
+ * performance benchmark, the crossovers, the hybrid and the thread kernels' mask tables)
  * parse, and expand on an H100-like device to the point counts their comments state. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +23,7 @@ static void test_tdm_sweeps_expand_as_documented(void **state)
         {"tdm-fig8.yaml", 63, 0}, {"tdm-fig9.yaml", 396, 0}, {"tdm-crossover.yaml", 110, 10},
         {"tdm-hybrid.yaml", 165, 65}, /* no crossover fit for this card: hybrid pruned */
         {"tdm-thread-table.yaml", 126, 28}, /* constant: level 1 only */
+        {"tdm-packed-crossover.yaml", 720, 270}, /* packed at 3 blocks, level 3 to 256 */
     };
     const dm_device h100 = {.max_threads_per_block = 1024, .smem_per_block_optin = 232448,
                             .sms = 132, .warp_size = 32};

@@ -217,22 +217,23 @@ int64_t tdm_block_smem(int block, int64_t piece, int level);
  * 16 in 16..32768. */
 int64_t tdm_packed_chunk(int64_t n, int64_t groups, int sms, int64_t chunk_param);
 
-/* ---- hybrid (tdm_hybrid.c): which paper kernel the hybrid variant runs ---- */
+/* ---- crossover choices (tdm_hybrid.c): which paper kernel the hybrid variant runs, and
+ * whether packed runs its own kernels or block-tex ---- */
 
 struct dm_crossover_fit; /* bench/core/crossover_lookup.h */
 
-#define TDM_HYBRID_MAX_SWITCH 1000000000000000LL /* a fit's switch point at most */
+#define TDM_MAX_SWITCH 1000000000000000LL /* a fit's switch point at most */
 
-/* The switch point fit gives at level: f(level) rounded to the nearest episode count,
- * in 1..TDM_HYBRID_MAX_SWITCH (a fit below 1, or not a number, gives 1: the kernel
- * above the crossover always). */
-int64_t tdm_hybrid_switch_at(const struct dm_crossover_fit *fit, int level);
+/* The switch point fit gives at level: f(level) rounded to the nearest whole value of
+ * its axis (episodes, letters), in 1..TDM_MAX_SWITCH (a fit below 1, or not a number,
+ * gives 1: the kernel above the crossover always). */
+int64_t tdm_switch_at(const struct dm_crossover_fit *fit, int level);
 
 /* The kernel, "block-tex" or "thread-tex", that hybrid runs for `episodes` episodes of
  * level letters: below the switch point the `below` kernel, from the switch point on the
  * other. below is "block-tex" or "thread-tex", or "auto" (or NULL): the fit's `below`
  * variant, else block-tex (the one that wins on few episodes). The switch point is
- * switch_at, or with switch_at 0 the fit's (tdm_hybrid_switch_at). NULL when switch_at
+ * switch_at, or with switch_at 0 the fit's (tdm_switch_at). NULL when switch_at
  * is 0 and fit is NULL. */
 const char *tdm_hybrid_choose(int level, int64_t episodes, const struct dm_crossover_fit *fit,
                               int64_t switch_at, const char *below);
@@ -242,6 +243,19 @@ const char *tdm_hybrid_choose(int level, int64_t episodes, const struct dm_cross
  * its architecture family), or NULL when there is none; *how says which ("card",
  * "architecture family") when found. */
 const struct dm_crossover_fit *tdm_hybrid_fit(const dm_workload *w, const dm_device *dev,
+                                              const char **how);
+
+/* The kernels packed runs over a database of length letters at level: "packed" (its
+ * own) or "block-tex". small is "packed" or "block-tex" (that one), or "auto" (or NULL):
+ * block-tex where fit, of block-tex and packed over length by level (NULL: none), has
+ * block-tex faster below its crossover and length is below its switch point at level
+ * (tdm_switch_at); else packed. */
+const char *tdm_packed_choose(int level, int64_t length, const struct dm_crossover_fit *fit,
+                              const char *small);
+
+/* The fit of the block-tex and packed crossover over length grouped by level in w's
+ * table for dev, as tdm_hybrid_fit finds its own; NULL when there is none. */
+const struct dm_crossover_fit *tdm_packed_fit(const dm_workload *w, const dm_device *dev,
                                               const char **how);
 
 /* ---- CUDA launchers (tdm_thread.cu, tdm_block.cu, tdm_packed.cu) ---- */

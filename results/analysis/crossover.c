@@ -215,8 +215,7 @@ static int group_crossover(dm_store *st, const dm_crossover_opts *o, const cpoin
     const cpoint **pa = malloc(n * sizeof *pa), **pb = malloc(n * sizeof *pb);
     double *x = malloc(n * sizeof *x), *ma = malloc(n * sizeof *ma), *mb = malloc(n * sizeof *mb);
     int np = 0, rc = 0;
-    *g = (dm_crossover_group){ .group = v[0].group, .x = NAN, .lo = NAN, .hi = NAN,
-                               .first_faster = -1 };
+    *g = (dm_crossover_group){ .group = v[0].group, .x = NAN, .lo = NAN, .hi = NAN };
     snprintf(g->problem, sizeof g->problem, "%s", v[0].problem);
     if (!pa || !pb || !x || !ma || !mb) {
         rc = dm_err_set(err, DM_ERUNTIME, "out of memory");
@@ -232,7 +231,6 @@ static int group_crossover(dm_store *st, const dm_crossover_opts *o, const cpoin
             np++;
         }
     g->npoints = np;
-    g->first_faster = np == 0 || ma[0] == mb[0] ? -1 : ma[0] < mb[0] ? 0 : 1;
     if (first_crossing(x, ma, mb, np, &g->x, &g->a_faster_below, &g->crossings))
         rc = bootstrap(st, o, pa, pb, x, np, g, err);
 done:
@@ -248,7 +246,7 @@ int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *
 {
     memset(f, 0, sizeof *f);
     f->form = inverse ? "a/N + b" : "a*N + b";
-    if (n < 3)
+    if (n < 2)
         return -1;
     double *g = malloc((size_t)n * sizeof *g);
     if (!g)
@@ -261,27 +259,31 @@ int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *
     double mean = gsl_stats_mean(y, 1, (size_t)n), sstot = 0;
     for (int i = 0; i < n; i++)
         sstot += (y[i] - mean) * (y[i] - mean);
-    *f = (dm_fit){ .form = f->form, .a = c1, .b = c0, .se_a = sqrt(cov11), .se_b = sqrt(cov00),
-                   .r2 = sstot > 0 ? 1 - sumsq / sstot : NAN, .n = n };
+    /* two points: the line through both, which says nothing of its errors or fit */
+    int judged = n > 2;
+    *f = (dm_fit){ .form = f->form, .a = c1, .b = c0, .se_a = judged ? sqrt(cov11) : NAN,
+                   .se_b = judged ? sqrt(cov00) : NAN,
+                   .r2 = judged && sstot > 0 ? 1 - sumsq / sstot : NAN, .n = n };
     return 0;
 }
 
-/* Sets r->below: the variant faster at the smallest axis value when every group that
- * measured both variants agrees, else "". */
+/* Sets r->below: the variant faster below the crossover when every group that crosses
+ * (those the fits are made of) agrees, else "". A group without a crossover has no side
+ * below one: that one variant wins all its range does not speak for the others. */
 static void below_variant(dm_crossover_result *r, const dm_crossover_opts *o)
 {
     int side = -1;
     for (size_t i = 0; i < r->n; i++) {
-        if (r->g[i].npoints == 0)
+        if (!isfinite(r->g[i].x))
             continue;
-        if (r->g[i].first_faster < 0 || (side >= 0 && r->g[i].first_faster != side)) {
+        if (side >= 0 && r->g[i].a_faster_below != side) {
             r->below[0] = '\0';
             return;
         }
-        side = r->g[i].first_faster;
+        side = r->g[i].a_faster_below;
     }
     if (side >= 0)
-        snprintf(r->below, sizeof r->below, "%s", side == 0 ? o->variant_a : o->variant_b);
+        snprintf(r->below, sizeof r->below, "%s", side ? o->variant_a : o->variant_b);
 }
 
 int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_result *r,
@@ -328,7 +330,7 @@ int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_res
         }
     if (o->group && crossover_fit(gx, gy, k, 1, &r->fit[0]) == 0 &&
         crossover_fit(gx, gy, k, 0, &r->fit[1]) == 0)
-        r->better = r->fit[0].r2 >= r->fit[1].r2 ? 0 : 1;
+        r->better = r->fit[1].r2 > r->fit[0].r2; /* equal or unknown R^2: a/N + b */
     return 0;
 }
 
@@ -342,7 +344,7 @@ int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover
         " ?11, ?12, ?13, ?14, ?15)";
     if (r->better < 0)
         return dm_err_set(err, DM_EINPUT, "no fit to store: it needs --group and crossovers in "
-                          "3 groups or more");
+                          "2 groups or more");
     sqlite3 *db = store_db(st);
     sqlite3_stmt *q = NULL;
     int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
@@ -403,20 +405,28 @@ void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, F
                 g->a_faster_below ? o->variant_a : o->variant_b,
                 g->crossings > 1 ? " (the curves cross more than once)" : "");
     }
+    size_t crossed = 0;
+    for (size_t i = 0; i < r->n; i++)
+        crossed += isfinite(r->g[i].x) != 0;
     if (r->below[0])
-        fprintf(out, "faster at the smallest %s: %s, in every group\n", o->axis, r->below);
-    else
-        fprintf(out, "faster at the smallest %s: not the same variant in every group\n",
-                o->axis);
+        fprintf(out, "faster below the crossover: %s, in every group that crosses\n", r->below);
+    else if (crossed)
+        fprintf(out, "faster below the crossover: not the same variant in every group that "
+                "crosses\n");
     if (!o->group)
         return;
     if (r->better < 0) {
-        fprintf(out, "fit: needs crossovers in 3 groups or more\n");
+        fprintf(out, "fit: needs crossovers in 2 groups or more\n");
         return;
     }
     for (int i = 0; i < 2; i++) {
         const dm_fit *f = &r->fit[i];
-        fprintf(out, "fit %-8s a = %.6g +- %.3g, b = %.6g +- %.3g, R^2 = %.6f%s\n", f->form, f->a,
-                f->se_a, f->b, f->se_b, f->r2, i == r->better ? "  <- fits better" : "");
+        if (f->n == 2)
+            fprintf(out, "fit %-8s a = %.6g, b = %.6g, through both crossovers (2 groups: no "
+                    "standard errors or R^2)%s\n", f->form, f->a, f->b,
+                    i == r->better ? "  <- kept (the forms cannot be told apart)" : "");
+        else
+            fprintf(out, "fit %-8s a = %.6g +- %.3g, b = %.6g +- %.3g, R^2 = %.6f%s\n", f->form,
+                    f->a, f->se_a, f->b, f->se_b, f->r2, i == r->better ? "  <- fits better" : "");
     }
 }

@@ -33,8 +33,6 @@ typedef struct dm_crossover_group {
     double lo, hi;     /* its bootstrap interval; NAN when none */
     double found;      /* fraction of replicates with a crossing */
     int a_faster_below; /* 1: variant a is faster below x */
-    int first_faster;  /* at the smallest axis value: 0 variant a, 1 variant b; -1 when
-                          they tie or npoints is 0 */
 } dm_crossover_group;
 
 typedef struct dm_fit {
@@ -47,10 +45,11 @@ typedef struct dm_crossover_result {
     char card[128];
     dm_crossover_group *g;
     size_t n;
-    dm_fit fit[2];     /* a/N + b, a*N + b; n 0 when fewer than 3 groups cross */
-    int better;        /* index of the better fit (higher R^2), -1 when none */
-    char below[64];    /* the variant faster at the smallest axis value, when that is the
-                          same in every group measured; "" otherwise */
+    dm_fit fit[2];     /* a/N + b, a*N + b; n 0 when fewer than 2 groups cross */
+    int better;        /* index of the better fit (higher R^2; a/N + b on equal or unknown
+                          R^2), -1 when none */
+    char below[64];    /* the variant faster below the crossover, when that is the same in
+                          every group that crosses; "" otherwise */
 } dm_crossover_result;
 
 /* Computes the crossovers. Returns 0, DM_EINPUT when the workload has no ok points of
@@ -60,12 +59,13 @@ int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_res
 void crossover_free(dm_crossover_result *r);
 
 /* Least-squares fit of y to a*g(x) + b with g(x) = 1/x (inverse) or x. Returns 0, or -1
- * with fewer than 3 points. */
+ * with fewer than 2 points. Two points give the line through both: se_a, se_b and r2 are
+ * then NAN (unknown), as r2 is when every y is equal. */
 int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *f);
 
 /* Stores both fits of r (when there are fits) in crossover_fits, for the card, in one
  * transaction, the better one marked, with r->below (NULL when ""). Returns 0,
- * DM_EINPUT when r has no fits (fewer than 3 groups crossed, or no group axis), or
+ * DM_EINPUT when r has no fits (fewer than 2 groups crossed, or no group axis), or
  * DM_ERUNTIME. */
 int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover_result *r,
                     dm_err *err);

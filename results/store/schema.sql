@@ -305,7 +305,9 @@ CREATE INDEX crossover_fits_by_pair ON crossover_fits (workload, variant_a, vari
 -- ==== version 4: which variant of a crossover fit wins below the crossover
 -- The variant faster at the smallest axis value, when that was the same in every group
 -- (a hybrid runs it below the crossover and the other one above); NULL when the groups
--- disagreed, and for fits stored before version 4.
+-- disagreed, and for fits stored before version 4. Fits stored by later builds (the
+-- schema is the same): the variant faster below the crossover in every group that
+-- crosses, groups without a crossover left out.
 ALTER TABLE crossover_fits ADD COLUMN below TEXT;
 
 -- ==== version 5: facts of a point's last timed execution

@@ -2,8 +2,10 @@
  * cpu is the counting machine on one thread; cpu-mt the same across episodes on all
  * cores; thread-tex, thread-shared, block-tex and block-shared are the paper's four
  * algorithms (Archuleta et al., IPDPS 2009, §3.3); packed is ours: episodes sharing a
- * suffix as bits of one word, the database in chunks composed exactly; hybrid runs
- * block-tex or thread-tex, whichever the stored crossover fit says wins at the point. */
+ * suffix as bits of one word, the database in chunks composed exactly (on databases
+ * where the stored crossover fit of the two says block-tex is faster, block-tex);
+ * hybrid runs block-tex or thread-tex, whichever the stored crossover fit says wins at
+ * the point. */
 #include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -218,6 +220,17 @@ fail:
     return rc;
 }
 
+/* One execution of the kernel s was set up for (a variant that chooses a kernel, hybrid
+ * or packed, runs what its setup chose). */
+static int tdm_gpu_run(void *state, dm_err *err)
+{
+    tdm_gpu_state *s = state;
+    if (s->kind == TDM_PACKED)
+        return tdm_packed_run(&s->pl, err);
+    return s->kind == TDM_THREAD ? tdm_thread_launch(&s->la, err)
+                                 : tdm_block_launch(&s->la, err);
+}
+
 static int tdm_gpu_output(void *state, const void **out, dm_err *err)
 {
     tdm_gpu_state *s = state;
@@ -342,7 +355,8 @@ static int tdm_block_shared_supports(const dm_point *pt, const dm_device *dev, c
                       tdm_block_smem(block, dm_point_int(pt, "piece"), lv), why, n);
 }
 
-static int tdm_packed_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+/* The packed kernels' limits on pt's parameters (held whichever kernels packed runs). */
+static int tdm_packed_refuse(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
     int64_t block = dm_point_int(pt, "block");
     if (block % 32 != 0) {
@@ -422,13 +436,6 @@ static int tdm_block_shared_setup(const dm_exec *ex, const dm_dataset *ds, const
     return tdm_paper_setup(ex, ds, pt, TDM_BLOCK, 0, "piece", state, err);
 }
 
-static int tdm_paper_run(void *state, dm_err *err)
-{
-    tdm_gpu_state *s = state;
-    return s->kind == TDM_THREAD ? tdm_thread_launch(&s->la, err)
-                                 : tdm_block_launch(&s->la, err);
-}
-
 /* ---- hybrid -------------------------------------------------------------------------- */
 
 /* The point of kernel that hybrid's pt stands for, in kp: kernel's parameters at their
@@ -447,21 +454,26 @@ static void tdm_kernel_point(const dm_point *pt, const char *kernel, dm_point *k
     }
 }
 
-/* Gives an open block (0) of pt the block of kernel: tuned for dev (NULL: none) at
- * kernel's point for pt (tdm_kernel_point), else the kernel's default. */
-static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
+/* The block kernel runs at for pt: tuned for dev (NULL: none) at kernel's point for pt
+ * (tdm_kernel_point), else the kernel's default. */
+static int64_t tdm_kernel_block(const dm_point *pt, const dm_device *dev, const char *kernel)
 {
     const char *how;
     int64_t block = strtoll(TDM_BLOCK_DEFAULT, NULL, 10), tuned;
     dm_point kp;
-    if (dm_point_int(pt, "block") != 0)
-        return;
     if (dev) {
         tdm_kernel_point(pt, kernel, &kp);
         if (tuned_lookup(&kp, NULL, dev, "block", &tuned, &how)) /* resolve() sees no file */
             block = tuned;
     }
-    dm_point_set_int(pt, "block", block);
+    return block;
+}
+
+/* Gives an open block (0) of pt the block of kernel (tdm_kernel_block). */
+static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
+{
+    if (dm_point_int(pt, "block") == 0)
+        dm_point_set_int(pt, "block", tdm_kernel_block(pt, dev, kernel));
 }
 
 /* Why a point that leaves its switch point open cannot run on dev. */
@@ -497,7 +509,7 @@ static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
     if (level < 1 || level > TDM_MAX_LEVEL)
         return;
     if (fit && dm_point_int(pt, "switch_at") == 0)
-        dm_point_set_int(pt, "switch_at", tdm_hybrid_switch_at(fit, (int)level));
+        dm_point_set_int(pt, "switch_at", tdm_switch_at(fit, (int)level));
     if (fit && strcmp(dm_point_str(pt, "below"), "auto") == 0)
         dm_point_set_str(pt, "below", fit->below ? fit->below : "block-tex");
     if ((kernel = tdm_hybrid_kernel(pt, dev)) != NULL)
@@ -547,12 +559,68 @@ static int tdm_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
 
 /* ---- packed -------------------------------------------------------------------------- */
 
+/* The kernels packed runs at pt on dev (NULL: no fit to use), "packed" or "block-tex":
+ * its small parameter's, or with small auto the one the stored fit picks
+ * (tdm_packed_choose). */
+static const char *tdm_packed_kernel(const dm_point *pt, const dm_device *dev)
+{
+    const char *how;
+    return tdm_packed_choose((int)dm_point_int(pt, "level"), dm_point_int(pt, "length"),
+                             dev ? tdm_packed_fit(pt->workload, dev, &how) : NULL,
+                             dm_point_str(pt, "small"));
+}
+
+/* The block block-tex runs at where packed runs it: small_block, or with small_block 0
+ * block-tex's own (tdm_kernel_block). */
+static int64_t tdm_packed_small_block(const dm_point *pt, const dm_device *dev)
+{
+    int64_t block = dm_point_int(pt, "small_block");
+    return block ? block : tdm_kernel_block(pt, dev, "block-tex");
+}
+
+/* pt as the point block-tex runs where packed runs it on dev: its block
+ * tdm_packed_small_block. */
+static void tdm_packed_as_block_tex(const dm_point *pt, const dm_device *dev, dm_point *kp)
+{
+    *kp = *pt;
+    dm_point_set_int(kp, "block", tdm_packed_small_block(pt, dev));
+}
+
+/* At expansion: small_block becomes the block block-tex runs at where packed runs it on
+ * dev, and 0 where its own kernels run; so the stored parameters say which ran. small
+ * stays as set (auto, say): the tuned blocks of packed's own kernels are found by it
+ * before this runs, and the buckets `dmbench tune` makes of stored points carry it. */
+static void tdm_packed_resolve(dm_point *pt, const dm_device *dev)
+{
+    int block_tex = strcmp(tdm_packed_kernel(pt, dev), "block-tex") == 0;
+    dm_point_set_int(pt, "small_block", block_tex ? tdm_packed_small_block(pt, dev) : 0);
+}
+
+/* The packed kernels' limits always, and block-tex's where packed runs it. */
+static int tdm_packed_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    dm_point kp;
+    if (tdm_packed_refuse(pt, dev, why, n))
+        return 1;
+    if (strcmp(tdm_packed_kernel(pt, dev), "block-tex") != 0)
+        return 0;
+    tdm_packed_as_block_tex(pt, dev, &kp);
+    return tdm_block_tex_supports(&kp, dev, why, n);
+}
+
+/* Sets up block-tex through its own setup where packed runs it (its run, output and
+ * teardown then serve), else the packed kernels. */
 static int tdm_packed_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                             void **state, dm_err *err)
 {
     const tdm_data *d = ds->data;
     tdm_gpu_state *s;
+    dm_point kp;
     int rc;
+    if (strcmp(tdm_packed_kernel(pt, ex->device), "block-tex") == 0) {
+        tdm_packed_as_block_tex(pt, ex->device, &kp);
+        return tdm_block_tex_setup(ex, ds, &kp, state, err);
+    }
     if ((rc = tdm_gpu_setup(ex, ds, pt, TDM_PACKED, &s, err)) != 0)
         return rc;
     if ((rc = tdm_groups_build(&s->eps, &s->groups, err)) != 0)
@@ -601,11 +669,6 @@ static int tdm_packed_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
 fail:
     tdm_gpu_teardown(s);
     return rc;
-}
-
-static int tdm_packed_run_state(void *state, dm_err *err)
-{
-    return tdm_packed_run(&((tdm_gpu_state *)state)->pl, err);
 }
 
 /* ---- the table ---------------------------------------------------------------------- */
@@ -695,7 +758,15 @@ static const dm_param_spec tdm_packed_params[] = {
     {.name = "block", .type = DM_P_INT, .def = "128", .allowed = "1..",
      .help = "threads per block (multiple of 32, at most 512)"},
     {.name = "chunk", .type = DM_P_INT, .def = "0", .allowed = "0..32768",
-     .help = "letters per chunk (multiple of 16; 0: about 32 warps per SM, >= 1024)"},
+     .help = "letters per chunk (multiple of 16; 0: about 32 warps per SM, >= 64)"},
+    {.name = "small", .type = DM_P_ENUM, .def = "auto", .allowed = "auto|packed|block-tex",
+     .help = "the kernels it runs: auto: block-tex below f(level) letters where the stored "
+             "crossover fit of block-tex and packed for the card (over length, by level) has "
+             "block-tex faster there, else its own; packed: its own; block-tex: block-tex"},
+    {.name = "small_block", .type = DM_P_INT, .def = "0", .allowed = "0..",
+     .help = "threads per block of block-tex where it runs it (0: block-tex's tuned block "
+             "for the card, else its default); resolved per point: 0 where its own "
+             "kernels run, so the point says which ran"},
     {0},
 };
 
@@ -709,33 +780,34 @@ static const dm_variant tdm_variants[] = {
      .teardown = tdm_cpu_teardown},
     {.name = "thread-tex", .description = "Algorithm 1: a thread per episode, texture reads",
      .needs_gpu = 1, .params = tdm_thread_tex_params, .supports = tdm_thread_tex_supports,
-     .setup = tdm_thread_tex_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
+     .setup = tdm_thread_tex_setup, .run = tdm_gpu_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "thread-shared",
      .description = "Algorithm 2: a thread per episode, tiles staged in shared memory",
      .needs_gpu = 1, .params = tdm_thread_shared_params, .supports = tdm_thread_shared_supports,
-     .setup = tdm_thread_shared_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
+     .setup = tdm_thread_shared_setup, .run = tdm_gpu_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "block-tex",
      .description = "Algorithm 3: a block per episode, a chunk per thread, texture reads",
      .needs_gpu = 1, .params = tdm_tex_params, .supports = tdm_block_tex_supports,
-     .setup = tdm_block_tex_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
+     .setup = tdm_block_tex_setup, .run = tdm_gpu_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "block-shared",
      .description = "Algorithm 4: a block per episode, pieces of shared-memory tiles",
      .needs_gpu = 1, .params = tdm_block_shared_params, .supports = tdm_block_shared_supports,
-     .setup = tdm_block_shared_setup, .run = tdm_paper_run, .output = tdm_gpu_output,
+     .setup = tdm_block_shared_setup, .run = tdm_gpu_run, .output = tdm_gpu_output,
      .teardown = tdm_gpu_teardown},
     {.name = "packed",
-     .description = "ours: a suffix's episodes as bits of one word, chunks composed exactly",
+     .description = "ours: a suffix's episodes as bits of one word, chunks composed "
+                    "exactly; block-tex where the stored crossover fit has it faster",
      .needs_gpu = 1, .params = tdm_packed_params, .supports = tdm_packed_supports,
-     .setup = tdm_packed_setup, .run = tdm_packed_run_state, .output = tdm_gpu_output,
-     .teardown = tdm_gpu_teardown},
+     .resolve = tdm_packed_resolve, .setup = tdm_packed_setup, .run = tdm_gpu_run,
+     .output = tdm_gpu_output, .teardown = tdm_gpu_teardown},
     {.name = "hybrid",
      .description = "block-tex or thread-tex, the faster at the point by the stored "
                     "crossover fit f(level)",
      .needs_gpu = 1, .params = tdm_hybrid_params, .supports = tdm_hybrid_supports,
-     .resolve = tdm_hybrid_resolve, .setup = tdm_hybrid_setup, .run = tdm_paper_run,
+     .resolve = tdm_hybrid_resolve, .setup = tdm_hybrid_setup, .run = tdm_gpu_run,
      .output = tdm_gpu_output, .teardown = tdm_gpu_teardown},
     {0},
 };

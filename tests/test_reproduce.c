@@ -217,6 +217,26 @@ static void test_a_third_axis_names_its_columns(void **state)
     free(md);
 }
 
+/* A plot's grid says the paper prints no numbers; a table the reproduce figures as a grid
+ * lists the paper's values above it, without an empty measured column. */
+static void test_a_measured_table_lists_its_published_values_above_its_grid(void **state)
+{
+    afx *f = *state;
+    fx_card(f, "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
+    char *md = write_target(f, "tdm-fig7", "H100");
+    assert_non_null(strstr(md, "Published: Fig. 7 is a plot; the paper prints no numbers"));
+    free(md);
+    fx_sweep_card(f, "coloc-table2", "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
+    md = write_target(f, "colocation-table2", "H100");
+    assert_non_null(strstr(md, "Published: Table 2 as the paper prints it, on its cards; then "
+                               "measured, on this card:"));
+    assert_non_null(strstr(md, "| approach=CPU Baseline | Filter Time | 6.5 | s | Intel Xeon "
+                               "E5-2687W v4 | colocation-grid-gpu-sstd17.txt:323 |\n"));
+    assert_non_null(strstr(md, "14 published values"));
+    assert_null(strstr(md, "prints no numbers"));
+    free(md);
+}
+
 static void test_a_table_no_sweep_measures_lists_the_published_values(void **state)
 {
     afx *f = *state;
@@ -319,6 +339,8 @@ int main(void)
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(test_a_third_axis_names_its_columns, afx_setup,
                                         afx_teardown),
+        cmocka_unit_test_setup_teardown(test_a_measured_table_lists_its_published_values_above_its_grid,
+                                        afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_a_table_no_sweep_measures_lists_the_published_values,
                                         afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_the_report_reproduces_the_newest_run_per_card,

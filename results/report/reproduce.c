@@ -73,14 +73,14 @@ int repro_write(const chz_ctx *c, const dm_pub_table *pub, const repro_target *r
                            "measures it yet. The published values are listed so that "
                            "measured ones can be set beside them when it comes.",
                         rt->workload);
-        repro_write_published(pub, t, d);
+        repro_write_published(pub, t, 1, d);
         return 0;
     }
     if (!run || !run->id) {
         report_para(d, "Not measured: the database holds no complete run of sweeps/%s.yaml "
                        "on this card; `dmbench reproduce %s` runs it.", t->sweep, t->name);
         if (t->table)
-            repro_write_published(pub, t, d);
+            repro_write_published(pub, t, 1, d);
         return 0;
     }
     report_para(d, "Measured: run %lld of sweeps/%s.yaml in %s, started %s, commit %.12s, "
@@ -91,9 +91,9 @@ int repro_write(const chz_ctx *c, const dm_pub_table *pub, const repro_target *r
         report_para(d, "Not measurable here: the run had no GPU (%s).",
                     run->no_gpu[0] ? run->no_gpu : "no reason recorded");
         if (t->table)
-            repro_write_published(pub, t, d);
+            repro_write_published(pub, t, 1, d);
         return 0;
     }
     return t->kind == DM_TARGET_CARDS ? repro_write_cards(c, pub, t, run, d, err)
-                                      : repro_write_figure(c, rt, run, d, err);
+                                      : repro_write_figure(c, pub, rt, run, d, err);
 }

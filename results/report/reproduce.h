@@ -39,9 +39,11 @@ int repro_write(const chz_ctx *c, const dm_pub_table *pub, const repro_target *t
  * run is never NULL for the first two. */
 int repro_write_cards(const chz_ctx *c, const dm_pub_table *pub, const dm_target *t,
                       const chz_run *run, dm_report_doc *d, dm_err *err);
-int repro_write_figure(const chz_ctx *c, const repro_target *t, const chz_run *run,
-                       dm_report_doc *d, dm_err *err);
-/* The published rows of t, one line each, with an empty measured column. */
-void repro_write_published(const dm_pub_table *pub, const dm_target *t, dm_report_doc *d);
+int repro_write_figure(const chz_ctx *c, const dm_pub_table *pub, const repro_target *t,
+                       const chz_run *run, dm_report_doc *d, dm_err *err);
+/* The published rows of t, one line each; with an empty measured column when empty is 1
+ * (nothing measured), without when 0 (the measured grid follows). */
+void repro_write_published(const dm_pub_table *pub, const dm_target *t, int empty,
+                           dm_report_doc *d);
 
 #endif

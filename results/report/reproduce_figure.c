@@ -165,8 +165,8 @@ static int write_claims(const chz_ctx *c, const repro_target *rt, const chz_run 
     return n ? report_claims(d, 4, &cc, rt->study, cls, res, n, err) : 0;
 }
 
-int repro_write_figure(const chz_ctx *c, const repro_target *rt, const chz_run *run,
-                       dm_report_doc *d, dm_err *err)
+int repro_write_figure(const chz_ctx *c, const dm_pub_table *pub, const repro_target *rt,
+                       const chz_run *run, dm_report_doc *d, dm_err *err)
 {
     const dm_target *t = rt->t;
     grid *g = malloc(sizeof *g);
@@ -174,11 +174,21 @@ int repro_write_figure(const chz_ctx *c, const repro_target *rt, const chz_run *
         return dm_err_set(err, DM_ERUNTIME, "out of memory");
     int rc = read_grid(c->st[run->store], t, run->id, g, err);
     if (rc == 0) {
-        report_para(d, "Published: %s is a plot; the paper prints no numbers for it, so there "
-                       "is no published column. Measured: the median time in ms of each "
-                       "point (a dash where the point was pruned or failed), by %s; the "
-                       "paper's claims about the figure are judged below on these medians.",
-                    t->item, t->row_axis);
+        if (t->table) {
+            report_para(d, "Published: %s as the paper prints it, on its cards; then "
+                           "measured, on this card: the median time in ms of each point (a "
+                           "dash where the point was pruned or failed), by %s; the paper's "
+                           "claims about it are judged below on these medians.",
+                        t->table, t->row_axis);
+            repro_write_published(pub, t, 0, d);
+        } else {
+            report_para(d, "Published: %s is a plot; the paper prints no numbers for it, so "
+                           "there is no published column. Measured: the median time in ms "
+                           "of each point (a dash where the point was pruned or failed), by "
+                           "%s; the paper's claims about the figure are judged below on "
+                           "these medians.",
+                        t->item, t->row_axis);
+        }
         write_grid(g, t, d);
         rc = write_claims(c, rt, run, d, err);
     }

@@ -1,21 +1,23 @@
 /* reproduce_published.c - a target's published numbers listed one per line (row, quantity,
- * value, unit, card, source), for targets this build cannot measure yet. */
+ * value, unit, card, source), for targets this build cannot measure yet and above the
+ * measured grid of a table the reproduce figures as a grid. */
 #include <string.h>
 
 #include "reproduce.h"
 
-void repro_write_published(const dm_pub_table *pub, const dm_target *t, dm_report_doc *d)
+void repro_write_published(const dm_pub_table *pub, const dm_target *t, int empty,
+                           dm_report_doc *d)
 {
     static const char *const head[] = { "row", "quantity", "published", "unit",
                                         "their card", "source", "measured here" };
     size_t n = 0;
-    report_table_begin(d, 7, head);
+    report_table_begin(d, empty ? 7 : 6, head);
     for (size_t i = 0; i < pub->n; i++) {
         const dm_pub_row *r = &pub->rows[i];
         if (strcmp(r->paper, t->paper) || strcmp(r->table, t->table))
             continue;
         const char *cells[] = { r->row_key, r->column, r->value, r->unit,
-                                r->card[0] ? r->card : NULL, r->source, NULL };
+                                r->card[0] ? r->card : NULL, r->source, NULL }; /* the last only when empty */
         report_table_row(d, cells);
         n++;
     }

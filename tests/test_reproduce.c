@@ -218,7 +218,8 @@ static void test_a_third_axis_names_its_columns(void **state)
 }
 
 /* A plot's grid says the paper prints no numbers; a table the reproduce figures as a grid
- * lists the paper's values above it, without an empty measured column. */
+ * lists the paper's values above it, without an empty measured column, and of a table
+ * the paper prints whole only the target's part. */
 static void test_a_measured_table_lists_its_published_values_above_its_grid(void **state)
 {
     afx *f = *state;
@@ -234,6 +235,13 @@ static void test_a_measured_table_lists_its_published_values_above_its_grid(void
                                "E5-2687W v4 | colocation-grid-gpu-sstd17.txt:323 |\n"));
     assert_non_null(strstr(md, "14 published values"));
     assert_null(strstr(md, "prints no numbers"));
+    free(md);
+    /* a table the paper prints whole, a target a part: its own rows only */
+    md = write_target(f, "rules-table5-shuttle", NULL);
+    assert_non_null(strstr(md, "| dataset=Shuttle;rules=25 | Evaluation time (ms)/CPU | 9,519 |"));
+    assert_null(strstr(md, "dataset=WDBC"));
+    assert_non_null(strstr(md, "36 published values (results/published, "
+                               "rules-gpu-evaluation-cano2013 Table 5, rows dataset=Shuttle;)."));
     free(md);
 }
 

@@ -122,6 +122,8 @@ typedef struct dm_target {
     const char *caption; /* what it shows */
     const char *sweep;   /* sweeps/SWEEP.yaml measures it; NULL when nothing does yet */
     const char *table;   /* its rows in results/published: their `table` field; NULL: none */
+    const char *rows;    /* of those, the ones whose row_key starts with this (a table the
+                            paper prints whole, its targets a part each); NULL: all */
     dm_target_kind kind;
     const char *note;    /* DM_TARGET_CARDS: what a reader must know of the published
                             values (written in brackets after them); may be NULL */

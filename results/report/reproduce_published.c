@@ -14,7 +14,8 @@ void repro_write_published(const dm_pub_table *pub, const dm_target *t, int empt
     report_table_begin(d, empty ? 7 : 6, head);
     for (size_t i = 0; i < pub->n; i++) {
         const dm_pub_row *r = &pub->rows[i];
-        if (strcmp(r->paper, t->paper) || strcmp(r->table, t->table))
+        if (strcmp(r->paper, t->paper) || strcmp(r->table, t->table) ||
+            (t->rows && strncmp(r->row_key, t->rows, strlen(t->rows))))
             continue;
         const char *cells[] = { r->row_key, r->column, r->value, r->unit,
                                 r->card[0] ? r->card : NULL, r->source, NULL }; /* the last only when empty */
@@ -22,6 +23,7 @@ void repro_write_published(const dm_pub_table *pub, const dm_target *t, int empt
         n++;
     }
     report_table_end(d);
-    report_para(d, "%zu published value%s (results/published, %s %s).", n, n == 1 ? "" : "s",
-                t->paper, t->table);
+    report_para(d, "%zu published value%s (results/published, %s %s%s%s).", n,
+                n == 1 ? "" : "s", t->paper, t->table, t->rows ? ", rows " : "",
+                t->rows ? t->rows : "");
 }

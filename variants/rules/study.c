@@ -614,12 +614,12 @@ static const char *const table4_claims[] = { "C1", "C2", "C3", "C4", "C5", "C6",
 static const char *const table5_claims[] = { "C7", NULL };
 static const char *const table6_claims[] = { "C8", NULL };
 
-/* Table 5's rows of one data set: a row per number of rules, a column per variant; the
- * claims judged with it (NULL: none). */
-#define RL_TABLE5(ds, cap, cl)                                                             \
+/* Table 5's rows of one data set (ds, as the paper names it: pub): a row per number of
+ * rules, a column per variant; the claims judged with it (NULL: none). */
+#define RL_TABLE5(ds, pub, cap, cl)                                                        \
     {.name = "rules-table5-" ds, .paper = RL_PAPER, .item = "Table 5", .table = "Table 5", \
-     .caption = cap, .sweep = "rules-table5-" ds, .kind = DM_TARGET_FIGURE,                \
-     .row_axis = "rules", .col_axis = "symbols", .claims = cl}
+     .rows = "dataset=" pub ";", .caption = cap, .sweep = "rules-table5-" ds,              \
+     .kind = DM_TARGET_FIGURE, .row_axis = "rules", .col_axis = "symbols", .claims = cl}
 
 static const dm_target rules_targets[] = {
     { .name = "rules-table4", .paper = RL_PAPER, .item = "Table 4", .table = "Table 4",
@@ -627,25 +627,25 @@ static const dm_target rules_targets[] = {
                  "58 x instances x rules over the time)",
       .sweep = "rules-table4", .kind = DM_TARGET_FIGURE, .row_axis = "instances",
       .col_axis = "rules", .claims = table4_claims },
-    RL_TABLE5("wdbc", "evaluation time on WDBC (569 instances, 31 attributes) over 25-200 "
+    RL_TABLE5("wdbc", "WDBC", "evaluation time on WDBC (569 instances, 31 attributes) over 25-200 "
                       "rules", NULL),
-    RL_TABLE5("abalone", "evaluation time on Abalone (4,177 instances, 9 attributes) over "
+    RL_TABLE5("abalone", "Abalone", "evaluation time on Abalone (4,177 instances, 9 attributes) over "
                          "25-200 rules", NULL),
-    RL_TABLE5("spambase", "evaluation time on Spambase (4,601 instances, 58 attributes) "
+    RL_TABLE5("spambase", "Spambase", "evaluation time on Spambase (4,601 instances, 58 attributes) "
                           "over 25-200 rules", NULL),
-    RL_TABLE5("page-blocks", "evaluation time on Page-blocks (5,473 instances, 11 "
+    RL_TABLE5("page-blocks", "Page-blocks", "evaluation time on Page-blocks (5,473 instances, 11 "
                              "attributes) over 25-200 rules", NULL),
-    RL_TABLE5("thyroid", "evaluation time on Thyroid (7,200 instances, 22 attributes) over "
+    RL_TABLE5("thyroid", "Thyroid", "evaluation time on Thyroid (7,200 instances, 22 attributes) over "
                          "25-200 rules", NULL),
-    RL_TABLE5("magic", "evaluation time on Magic (19,020 instances, 11 attributes) over "
+    RL_TABLE5("magic", "Magic", "evaluation time on Magic (19,020 instances, 11 attributes) over "
                        "25-200 rules", NULL),
-    RL_TABLE5("house-16h", "evaluation time on House_16H (22,784 instances, 17 attributes) "
+    RL_TABLE5("house-16h", "House_16H", "evaluation time on House_16H (22,784 instances, 17 attributes) "
                            "over 25-200 rules", NULL),
-    RL_TABLE5("shuttle", "evaluation time on Shuttle (58,000 instances, 10 attributes) "
+    RL_TABLE5("shuttle", "Shuttle", "evaluation time on Shuttle (58,000 instances, 10 attributes) "
                          "over 25-200 rules", table5_claims),
-    RL_TABLE5("kddcup", "evaluation time on Kddcup (494,020 instances, 42 attributes) over "
+    RL_TABLE5("kddcup", "Kddcup", "evaluation time on Kddcup (494,020 instances, 42 attributes) over "
                         "25-200 rules", table5_claims),
-    RL_TABLE5("poker", "evaluation time on Poker (1,025,010 generated hands, 11 "
+    RL_TABLE5("poker", "Poker", "evaluation time on Poker (1,025,010 generated hands, 11 "
                        "attributes) over 25-200 rules", table5_claims),
     { .name = "rules-table6", .paper = RL_PAPER, .item = "Table 6", .table = "Table 6",
       .caption = "serial against concurrent GPU evaluation (the paper's Fig. 3): times over "

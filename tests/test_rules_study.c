@@ -16,6 +16,8 @@
 
 #include "store_fixture.h"
 #include "characterize.h"
+#include "report.h"
+#include "reproduce.h"
 #include "study_fixture.h"
 
 #define H200 "NVIDIA H200"
@@ -414,6 +416,105 @@ static void the_engine_reads_them_from_a_database(void **state)
     assert_int_equal(afx_close(&db), 0);
 }
 
+/* Tables 4 and 5 beside the measured: each published column's counterpart from the
+ * medians, in the row's unit; none for the paper's own counts. */
+static void tables_4_and_5_beside_the_measured(void **state)
+{
+    sfx *f = *state;
+    dm_study_data d = { .card = SFX_H100, .sweep = "rules-table4", .ctx = f,
+                        .median = sfx_median, .other_card = sfx_other_card };
+    const dm_target *t4 = NULL, *t5 = NULL;
+    for (const dm_target *t = f->study->targets; t->name; t++) {
+        if (!strcmp(t->name, "rules-table4"))
+            t4 = t;
+        if (!strcmp(t->name, "rules-table5-shuttle"))
+            t5 = t;
+    }
+    assert_non_null(t4);
+    assert_non_null(t5);
+    assert_non_null(t4->measured);
+    static const struct {
+        int table5;
+        const char *row, *column;
+        double want;           /* NAN: none */
+        const char *how;
+    } cases[] = {
+        /* 10^6 x 200: 1.16e10 GP operations; cpu 1e7 a second, cpu-mt 3e7, concurrent at
+         * block 256 and 4 a thread 50 µs + ops / 4e10, multigpu on 2 half that + 20 µs */
+        { 0, "instances=1000000;rules=200", "Time (ms)/CPU", 1.16e6, "cpu" },
+        { 0, "instances=1000000;rules=200", "Time (ms)/1 GPU", 290.05,
+          "concurrent at block 256, 4 instances a thread" },
+        { 0, "instances=1000000;rules=200", "Time (ms)/2 GPUs", 145.07,
+          "multigpu on 2 GPUs, concurrent pipeline at block 256, 4 instances a thread" },
+        { 0, "instances=1000000;rules=200", "GPops/s (M)/4 CPUs", 30, "cpu-mt" },
+        { 0, "instances=1000000;rules=200", "GPops/s (B)/1 GPU", 1.16e10 / 0.29005 / 1e9,
+          "concurrent at block 256, 4 instances a thread" },
+        { 0, "instances=1000000;rules=200", "Speedup vs. CPU/4 CPUs", 3, "cpu over cpu-mt" },
+        { 0, "instances=1000000;rules=200", "GPops", NAN, "" },
+        /* Shuttle at 200 rules: 58 x 200 x 58,000 = 6.728e8 */
+        { 1, "dataset=Shuttle;rules=200", "Evaluation time (ms)/CPU", 67280, "cpu" },
+        { 1, "dataset=Shuttle;rules=200", "Speedup vs. CPU/1 GPU", 67.28 / (5e-5 + 6.728e8 / 4e10),
+          "cpu over concurrent at block 256, 4 instances a thread" },
+        { 1, "dataset=Shuttle;rules=200", "Evaluation time (ms)/2 GPUs", NAN, "" },
+        { 1, "dataset=Shuttle;rules=200", "Instances", NAN, "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const dm_target *t = cases[i].table5 ? t5 : t4;
+        double v;
+        char how[256];
+        dm_err err = { 0 };
+        assert_int_equal(t->measured(&d, cases[i].row, cases[i].column, &v, how, sizeof how,
+                                     &err), 0);
+        if (isnan(cases[i].want)) {
+            if (!isnan(v))
+                fail_msg("%s %s: %g, expected none", cases[i].row, cases[i].column, v);
+        } else if (!(fabs(v - cases[i].want) <= 1e-9 * cases[i].want)) {
+            fail_msg("%s %s: %.10g, expected %.10g", cases[i].row, cases[i].column, v,
+                     cases[i].want);
+        }
+        if (strcmp(how, cases[i].how))
+            fail_msg("%s %s: measured as '%s', expected '%s'", cases[i].row, cases[i].column,
+                     how, cases[i].how);
+    }
+}
+
+/* `dmbench reproduce` of a Table 5 target from a database: the data set's published rows
+ * each beside its measured counterpart, then the grid. */
+static void reproduce_sets_table5_beside_the_measured(void **state)
+{
+    sfx *f = *state;
+    afx db;
+    assert_int_equal(afx_open(&db), 0);
+    sfx_plant(f, &db);
+    chz_ctx c = { .st = { db.st }, .nst = 1 };
+    dm_pub_table pub = { 0 };
+    repro_target t;
+    chz_run run = { 0 };
+    dm_err err = { 0 };
+    assert_int_equal(published_load_dir(DM_SOURCE_DIR "/results/published", &pub, &err), 0);
+    assert_true(repro_find(&pub, "rules-table5-shuttle", &t));
+    assert_int_equal(chz_latest_run(&c, t.t->sweep, "H100", &run, &err), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *md = open_memstream(&buf, &len);
+    dm_report_doc d = { .md = md };
+    assert_int_equal(repro_write(&c, &pub, &t, &run, &d, &err), 0);
+    fclose(md);
+    /* cpu at 200 rules: 6.728e8 GP operations at 1e7 a second, 67,280 ms; the paper's
+     * 78,674 ms (line 1080) */
+    if (!strstr(buf, "| dataset=Shuttle;rules=200 | Evaluation time (ms)/CPU | 78,674 | "
+                     "Intel Core i7 (quad-core, 3.0 GHz) | 6.728e+04 | ms | 0.855 | cpu |"))
+        fail_msg("%s", buf);
+    assert_non_null(strstr(buf, "| dataset=Shuttle;rules=200 | Evaluation time (ms)/2 GPUs | "));
+    if (!strstr(buf, "36 published values (results/published, rules-gpu-evaluation-cano2013 "
+                     "Table 5, rows dataset=Shuttle;), 24 measured here"))
+        fail_msg("%s", strstr(buf, "published values"));
+    assert_null(strstr(buf, "dataset=Kddcup"));
+    free(buf);
+    published_free(&pub);
+    assert_int_equal(afx_close(&db), 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, sfx_teardown)
@@ -428,6 +529,8 @@ int main(void)
         T(no_card_no_claim),
         T(the_measured_medians),
         T(the_engine_reads_them_from_a_database),
+        T(tables_4_and_5_beside_the_measured),
+        T(reproduce_sets_table5_beside_the_measured),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

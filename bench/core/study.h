@@ -114,6 +114,14 @@ typedef enum dm_target_kind {
     DM_TARGET_PUBLISHED, /* numbers nothing measures yet: listed only */
 } dm_target_kind;
 
+/* A published quantity's counterpart measured on d's card: for the row row_key and the
+ * column column (as results/published names them), its value in the row's unit into
+ * *value, NAN when nothing measured here stands for it, and how it was measured (variant,
+ * setting) into how. Returns 0, or DM_ERUNTIME from a query. */
+typedef int (*dm_pub_measure_fn)(const dm_study_data *d, const char *row_key,
+                                 const char *column, double *value, char *how, size_t n,
+                                 dm_err *err);
+
 /* One table or figure of a paper that `dmbench reproduce NAME` remakes. */
 typedef struct dm_target {
     const char *name;    /* the command's argument, "<paper>-table2" */
@@ -124,6 +132,8 @@ typedef struct dm_target {
     const char *table;   /* its rows in results/published: their `table` field; NULL: none */
     const char *rows;    /* of those, the ones whose row_key starts with this (a table the
                             paper prints whole, its targets a part each); NULL: all */
+    dm_pub_measure_fn measured; /* DM_TARGET_FIGURE with a table: each published value's
+                                   measured counterpart, set beside it; NULL: listed alone */
     dm_target_kind kind;
     const char *note;    /* DM_TARGET_CARDS: what a reader must know of the published
                             values (written in brackets after them); may be NULL */

@@ -45,5 +45,9 @@ int repro_write_figure(const chz_ctx *c, const dm_pub_table *pub, const repro_ta
  * (nothing measured), without when 0 (the measured grid follows). */
 void repro_write_published(const dm_pub_table *pub, const dm_target *t, int empty,
                            dm_report_doc *d);
+/* The published rows of t, each with its counterpart measured on sd's card (t->measured)
+ * and the ratio of the two. Returns 0, or DM_ERUNTIME from a query. */
+int repro_write_beside(const dm_pub_table *pub, const dm_target *t, const dm_study_data *sd,
+                       dm_report_doc *d, dm_err *err);
 
 #endif

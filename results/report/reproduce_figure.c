@@ -174,7 +174,21 @@ int repro_write_figure(const chz_ctx *c, const dm_pub_table *pub, const repro_ta
         return dm_err_set(err, DM_ERUNTIME, "out of memory");
     int rc = read_grid(c->st[run->store], t, run->id, g, err);
     if (rc == 0) {
-        if (t->table) {
+        if (t->table && t->measured) {
+            chz_ctx cc = *c;
+            cc.card = run->gpu;
+            cc.sweep = t->sweep;
+            dm_study_data sd;
+            chz_data(&cc, &sd);
+            report_para(d, "Published: %s as the paper prints it, on its cards, each value "
+                           "beside its counterpart measured on this card (the newest complete "
+                           "run that has it); then the measured grid: the median time in ms "
+                           "of each point (a dash where the point was pruned or failed), by "
+                           "%s; the paper's claims about it are judged below on these "
+                           "medians.",
+                        t->table, t->row_axis);
+            rc = repro_write_beside(pub, t, &sd, d, err);
+        } else if (t->table) {
             report_para(d, "Published: %s as the paper prints it, on its cards; then "
                            "measured, on this card: the median time in ms of each point (a "
                            "dash where the point was pruned or failed), by %s; the paper's "
@@ -189,8 +203,10 @@ int repro_write_figure(const chz_ctx *c, const dm_pub_table *pub, const repro_ta
                            "these medians.",
                         t->item, t->row_axis);
         }
-        write_grid(g, t, d);
-        rc = write_claims(c, rt, run, d, err);
+        if (rc == 0) {
+            write_grid(g, t, d);
+            rc = write_claims(c, rt, run, d, err);
+        }
     }
     free(g);
     return rc;

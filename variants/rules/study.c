@@ -8,6 +8,7 @@
  * against concurrent) is sweeps/rules-table6.yaml. Table 6's time per stage is among each
  * point's facts, not its median, so no rule judges the stages' shares; Table 3 (occupancy
  * by block size) is listed from results/published only. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -610,6 +611,79 @@ static const dm_paper rules_papers[] = {
     { 0 },
 };
 
+/* ---- Tables 4 and 5 beside the measured ------------------------------------------------- */
+
+/* The time of who (a column's "CPU", "4 CPUs", "1 GPU" or "2 GPUs") at a into *t; t->m.found
+ * 0 when it is not measured or who is none of these. Returns 0 or DM_ERUNTIME. */
+static int who_time(const dm_study_data *d, const rl_at *a, const char *who, rl_time *t,
+                    dm_err *err)
+{
+    dm_claim_result scratch;
+    int rc;
+    t->m.found = 0;
+    if (!strcmp(who, "CPU") || !strcmp(who, "4 CPUs"))
+        rc = need(d, a, who[0] == 'C' ? "cpu" : "cpu-mt", t, &scratch, err);
+    else if (!strcmp(who, "1 GPU") || !strcmp(who, "2 GPUs"))
+        rc = gpu_time(d, a, who[0] == '1' ? 1 : 2, t, &scratch, err);
+    else
+        return 0;
+    return rc < 0 ? rc : 0;
+}
+
+/* dm_target.measured for Tables 4 and 5: a row "instances=N;rules=R" (Table 4's cells,
+ * SW_TABLE4) or "dataset=NAME;rules=R" (its data set's sweep); a column
+ * "QUANTITY/WHO": times in ms, GPops/s in millions (M) or billions (B), and "Speedup vs. A"
+ * as A's time over WHO's. The paper's GPops count, instances and attributes have no
+ * measured counterpart. */
+static int rl_measured(const dm_study_data *d, const char *row_key, const char *column,
+                       double *value, char *how, size_t n, dm_err *err)
+{
+    *value = NAN;
+    how[0] = '\0';
+    const char *slash = strrchr(column, '/');
+    long instances = 0;
+    int rules = 0;
+    char ds[64] = "", sweep[96];
+    const char *sweeps[] = { sweep, NULL };
+    rl_at a = { .ops = NAN };
+    if (!slash || (sscanf(row_key, "instances=%ld;rules=%d", &instances, &rules) != 2 &&
+                   sscanf(row_key, "dataset=%63[^;];rules=%d", ds, &rules) != 2))
+        return 0;
+    if (ds[0]) {
+        snprintf(sweep, sizeof sweep, "rules-table5-");
+        for (const char *p = ds; *p; p++) /* House_16H: rules-table5-house-16h */
+            dm_append(sweep, sizeof sweep, "%c", *p == '_' ? '-' : (char)tolower(*p));
+        a.sweeps = sweeps;
+        snprintf(a.where, sizeof a.where, "rules=%d", rules);
+    } else {
+        a.sweeps = SW_TABLE4;
+        snprintf(a.where, sizeof a.where, "instances=%ld,rules=%d", instances, rules);
+        a.ops = 58.0 * (double)instances * rules;
+    }
+    rl_time t, base;
+    if (who_time(d, &a, slash + 1, &t, err))
+        return err->code;
+    if (!t.m.found)
+        return 0;
+    if (strstr(column, "time (ms)") || strstr(column, "Time (ms)")) {
+        *value = t.m.median * 1e3;
+        snprintf(how, n, "%s", detail(&t).s);
+    } else if (strstr(column, "GPops/s") && !isnan(a.ops)) {
+        *value = a.ops / t.m.median / (strstr(column, "(B)") ? 1e9 : 1e6);
+        snprintf(how, n, "%s", detail(&t).s);
+    } else if (!strncmp(column, "Speedup vs. ", 12)) {
+        char who[32];
+        snprintf(who, sizeof who, "%.*s", (int)(slash - column - 12), column + 12);
+        if (who_time(d, &a, who, &base, err))
+            return err->code;
+        if (base.m.found) {
+            *value = base.m.median / t.m.median;
+            snprintf(how, n, "%s over %s", base.how, detail(&t).s);
+        }
+    }
+    return 0;
+}
+
 static const char *const table4_claims[] = { "C1", "C2", "C3", "C4", "C5", "C6", NULL };
 static const char *const table5_claims[] = { "C7", NULL };
 static const char *const table6_claims[] = { "C8", NULL };
@@ -618,12 +692,13 @@ static const char *const table6_claims[] = { "C8", NULL };
  * rules, a column per variant; the claims judged with it (NULL: none). */
 #define RL_TABLE5(ds, pub, cap, cl)                                                        \
     {.name = "rules-table5-" ds, .paper = RL_PAPER, .item = "Table 5", .table = "Table 5", \
-     .rows = "dataset=" pub ";", .caption = cap, .sweep = "rules-table5-" ds,              \
-     .kind = DM_TARGET_FIGURE, .row_axis = "rules", .col_axis = "symbols", .claims = cl}
+     .rows = "dataset=" pub ";", .measured = rl_measured, .caption = cap,                  \
+     .sweep = "rules-table5-" ds, .kind = DM_TARGET_FIGURE, .row_axis = "rules",            \
+     .col_axis = "symbols", .claims = cl}
 
 static const dm_target rules_targets[] = {
     { .name = "rules-table4", .paper = RL_PAPER, .item = "Table 4", .table = "Table 4",
-      .caption = "RPN interpreter performance: times over instances and rules (GPops/s is "
+      .measured = rl_measured, .caption = "RPN interpreter performance: times over instances and rules (GPops/s is "
                  "58 x instances x rules over the time)",
       .sweep = "rules-table4", .kind = DM_TARGET_FIGURE, .row_axis = "instances",
       .col_axis = "rules", .claims = table4_claims },

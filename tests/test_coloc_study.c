@@ -361,6 +361,52 @@ static void the_engine_reads_them_from_a_database(void **state)
     assert_int_equal(afx_close(&db), 0);
 }
 
+/* Tables 1 and 2 beside the measured: each approach's total time and speedup over cpu at
+ * the table's setting; none for the filter and refinement times. */
+static void tables_1_and_2_beside_the_measured(void **state)
+{
+    sfx *f = *state;
+    dm_study_data d = { .card = SFX_H100, .sweep = "coloc-table2", .ctx = f,
+                        .median = sfx_median, .other_card = sfx_other_card };
+    const dm_target *t = NULL;
+    for (const dm_target *k = f->study->targets; k->name; k++)
+        if (!strcmp(k->name, "colocation-table2"))
+            t = k;
+    assert_non_null(t);
+    assert_non_null(t->measured);
+    /* paper_model: Seattle cpu 20 s, CG 100x; clumpiness 1 at 2M cpu 80 s, CH 30x; at
+     * clumpiness 20 and 250k cpu 200 s, MH 5x */
+    static const struct {
+        const char *row, *column;
+        double want;
+        const char *how;
+    } cases[] = {
+        { "approach=CPU Baseline", "Total Time", 20, "cpu, Seattle at theta 0.3" },
+        { "approach=GPU-Filter:C, Refine:G", "Total Time", 0.2, "CG, Seattle at theta 0.3" },
+        { "approach=GPU-Filter:C, Refine:G", "Speedup", 100,
+          "cpu over CG, Seattle at theta 0.3" },
+        { "clumpiness=1;approach=GPU-Filter:C, Refine:H", "Speedup", 30,
+          "cpu over CH, 2,000,000 instances at clumpiness 1" },
+        { "clumpiness=20;approach=GPU-Filter:M, Refine:H", "Total Time", 40,
+          "MH, 250,000 instances at clumpiness 20" },
+        { "approach=GPU-Filter:C, Refine:G", "Filter Time", NAN, "" },
+        { "approach=GPU-Filter:X, Refine:G", "Total Time", NAN, "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double v;
+        char how[256];
+        dm_err err = { 0 };
+        assert_int_equal(t->measured(&d, cases[i].row, cases[i].column, &v, how, sizeof how,
+                                     &err), 0);
+        if (isnan(cases[i].want) ? !isnan(v) : !(fabs(v - cases[i].want) <= 1e-9 * cases[i].want))
+            fail_msg("%s %s: %.10g, expected %.10g", cases[i].row, cases[i].column, v,
+                     cases[i].want);
+        if (strcmp(how, cases[i].how))
+            fail_msg("%s %s: measured as '%s', expected '%s'", cases[i].row, cases[i].column,
+                     how, cases[i].how);
+    }
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, sfx_teardown)
@@ -378,6 +424,7 @@ int main(void)
         T(no_card_no_claim),
         T(the_h100_medians),
         T(the_engine_reads_them_from_a_database),
+        T(tables_1_and_2_beside_the_measured),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

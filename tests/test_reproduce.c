@@ -227,14 +227,25 @@ static void test_a_measured_table_lists_its_published_values_above_its_grid(void
     char *md = write_target(f, "tdm-fig7", "H100");
     assert_non_null(strstr(md, "Published: Fig. 7 is a plot; the paper prints no numbers"));
     free(md);
+    /* Table 6: no counterparts said, the values listed alone */
+    fx_sweep_card(f, "rules-table6", "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
+    md = write_target(f, "rules-table6", "H100");
+    assert_non_null(strstr(md, "Published: Table 6 as the paper prints it, on its cards; then "
+                               "measured, on this card:"));
+    assert_non_null(strstr(md, "| step=HtoD mem | Runtime | 11.456 | us | GeForce GTX 480 | "
+                               "rules-gpu-evaluation-cano2013.txt:1111 |\n"));
+    assert_non_null(strstr(md, "7 published values"));
+    assert_null(strstr(md, "prints no numbers"));
+    free(md);
+    /* Table 2: each value beside its counterpart, none of which a tdm run has */
     fx_sweep_card(f, "coloc-table2", "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
     md = write_target(f, "colocation-table2", "H100");
-    assert_non_null(strstr(md, "Published: Table 2 as the paper prints it, on its cards; then "
-                               "measured, on this card:"));
-    assert_non_null(strstr(md, "| approach=CPU Baseline | Filter Time | 6.5 | s | Intel Xeon "
-                               "E5-2687W v4 | colocation-grid-gpu-sstd17.txt:323 |\n"));
-    assert_non_null(strstr(md, "14 published values"));
-    assert_null(strstr(md, "prints no numbers"));
+    assert_non_null(strstr(md, "Published: Table 2 as the paper prints it, on its cards, each "
+                               "value beside its counterpart measured on this card"));
+    assert_non_null(strstr(md, "| approach=CPU Baseline | Total Time | 347.4 | Intel Xeon "
+                               "E5-2687W v4 | - | s | - | - |\n"));
+    assert_non_null(strstr(md, "14 published values (results/published, "
+                               "colocation-grid-gpu-sstd17 Table 2), 0 measured here"));
     free(md);
     /* a table the paper prints whole, a target a part: its own rows only */
     md = write_target(f, "rules-table5-shuttle", NULL);

@@ -220,6 +220,30 @@ static inline void sfx_expect(sfx *f, const char *card, const char *id, dm_verdi
 }
 
 /* cmocka's teardown of a group or test whose state is an sfx. */
+/* Checks target's counterpart of a published value (row, column) on the fixture's
+ * medians on the H100 (dm_target.measured): want within 1e-9 (NAN: none), measured as
+ * how. */
+static inline void sfx_expect_measured(sfx *f, const char *target, const char *row,
+                                       const char *column, double want, const char *how)
+{
+    const dm_target *t = NULL;
+    for (const dm_target *k = f->study->targets; k->name; k++)
+        if (!strcmp(k->name, target))
+            t = k;
+    assert_non_null(t);
+    assert_non_null(t->measured);
+    dm_study_data d = { .card = SFX_H100, .sweep = t->sweep, .ctx = f, .median = sfx_median,
+                        .other_card = sfx_other_card };
+    double v;
+    char got[256];
+    dm_err err = { 0 };
+    assert_int_equal(t->measured(&d, row, column, &v, got, sizeof got, &err), 0);
+    if (isnan(want) ? !isnan(v) : !(fabs(v - want) <= 1e-9 * want))
+        fail_msg("%s %s: %.10g, expected %.10g", row, column, v, want);
+    if (strcmp(got, how))
+        fail_msg("%s %s: measured as '%s', expected '%s'", row, column, got, how);
+}
+
 static inline int sfx_teardown(void **state)
 {
     sfx_close(*state);

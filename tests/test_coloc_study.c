@@ -366,45 +366,29 @@ static void the_engine_reads_them_from_a_database(void **state)
 static void tables_1_and_2_beside_the_measured(void **state)
 {
     sfx *f = *state;
-    dm_study_data d = { .card = SFX_H100, .sweep = "coloc-table2", .ctx = f,
-                        .median = sfx_median, .other_card = sfx_other_card };
-    const dm_target *t = NULL;
-    for (const dm_target *k = f->study->targets; k->name; k++)
-        if (!strcmp(k->name, "colocation-table2"))
-            t = k;
-    assert_non_null(t);
-    assert_non_null(t->measured);
     /* paper_model: Seattle cpu 20 s, CG 100x; clumpiness 1 at 2M cpu 80 s, CH 30x; at
      * clumpiness 20 and 250k cpu 200 s, MH 5x */
     static const struct {
-        const char *row, *column;
+        const char *target, *row, *column;
         double want;
         const char *how;
     } cases[] = {
-        { "approach=CPU Baseline", "Total Time", 20, "cpu, Seattle at theta 0.3" },
-        { "approach=GPU-Filter:C, Refine:G", "Total Time", 0.2, "CG, Seattle at theta 0.3" },
-        { "approach=GPU-Filter:C, Refine:G", "Speedup", 100,
+        { "colocation-table2", "approach=CPU Baseline", "Total Time", 20,
+          "cpu, Seattle at theta 0.3" },
+        { "colocation-table2", "approach=GPU-Filter:C, Refine:G", "Total Time", 0.2,
+          "CG, Seattle at theta 0.3" },
+        { "colocation-table2", "approach=GPU-Filter:C, Refine:G", "Speedup", 100,
           "cpu over CG, Seattle at theta 0.3" },
-        { "clumpiness=1;approach=GPU-Filter:C, Refine:H", "Speedup", 30,
+        { "colocation-table1", "clumpiness=1;approach=GPU-Filter:C, Refine:H", "Speedup", 30,
           "cpu over CH, 2,000,000 instances at clumpiness 1" },
-        { "clumpiness=20;approach=GPU-Filter:M, Refine:H", "Total Time", 40,
-          "MH, 250,000 instances at clumpiness 20" },
-        { "approach=GPU-Filter:C, Refine:G", "Filter Time", NAN, "" },
-        { "approach=GPU-Filter:X, Refine:G", "Total Time", NAN, "" },
+        { "colocation-table1", "clumpiness=20;approach=GPU-Filter:M, Refine:H", "Total Time",
+          40, "MH, 250,000 instances at clumpiness 20" },
+        { "colocation-table2", "approach=GPU-Filter:C, Refine:G", "Filter Time", NAN, "" },
+        { "colocation-table2", "approach=GPU-Filter:X, Refine:G", "Total Time", NAN, "" },
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        double v;
-        char how[256];
-        dm_err err = { 0 };
-        assert_int_equal(t->measured(&d, cases[i].row, cases[i].column, &v, how, sizeof how,
-                                     &err), 0);
-        if (isnan(cases[i].want) ? !isnan(v) : !(fabs(v - cases[i].want) <= 1e-9 * cases[i].want))
-            fail_msg("%s %s: %.10g, expected %.10g", cases[i].row, cases[i].column, v,
-                     cases[i].want);
-        if (strcmp(how, cases[i].how))
-            fail_msg("%s %s: measured as '%s', expected '%s'", cases[i].row, cases[i].column,
-                     how, cases[i].how);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        sfx_expect_measured(f, cases[i].target, cases[i].row, cases[i].column, cases[i].want,
+                            cases[i].how);
 }
 
 int main(void)

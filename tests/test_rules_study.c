@@ -421,61 +421,37 @@ static void the_engine_reads_them_from_a_database(void **state)
 static void tables_4_and_5_beside_the_measured(void **state)
 {
     sfx *f = *state;
-    dm_study_data d = { .card = SFX_H100, .sweep = "rules-table4", .ctx = f,
-                        .median = sfx_median, .other_card = sfx_other_card };
-    const dm_target *t4 = NULL, *t5 = NULL;
-    for (const dm_target *t = f->study->targets; t->name; t++) {
-        if (!strcmp(t->name, "rules-table4"))
-            t4 = t;
-        if (!strcmp(t->name, "rules-table5-shuttle"))
-            t5 = t;
-    }
-    assert_non_null(t4);
-    assert_non_null(t5);
-    assert_non_null(t4->measured);
     static const struct {
-        int table5;
-        const char *row, *column;
+        const char *target, *row, *column;
         double want;           /* NAN: none */
         const char *how;
     } cases[] = {
         /* 10^6 x 200: 1.16e10 GP operations; cpu 1e7 a second, cpu-mt 3e7, concurrent at
          * block 256 and 4 a thread 50 µs + ops / 4e10, multigpu on 2 half that + 20 µs */
-        { 0, "instances=1000000;rules=200", "Time (ms)/CPU", 1.16e6, "cpu" },
-        { 0, "instances=1000000;rules=200", "Time (ms)/1 GPU", 290.05,
+        { "rules-table4", "instances=1000000;rules=200", "Time (ms)/CPU", 1.16e6, "cpu" },
+        { "rules-table4", "instances=1000000;rules=200", "Time (ms)/1 GPU", 290.05,
           "concurrent at block 256, 4 instances a thread" },
-        { 0, "instances=1000000;rules=200", "Time (ms)/2 GPUs", 145.07,
+        { "rules-table4", "instances=1000000;rules=200", "Time (ms)/2 GPUs", 145.07,
           "multigpu on 2 GPUs, concurrent pipeline at block 256, 4 instances a thread" },
-        { 0, "instances=1000000;rules=200", "GPops/s (M)/4 CPUs", 30, "cpu-mt" },
-        { 0, "instances=1000000;rules=200", "GPops/s (B)/1 GPU", 1.16e10 / 0.29005 / 1e9,
-          "concurrent at block 256, 4 instances a thread" },
-        { 0, "instances=1000000;rules=200", "Speedup vs. CPU/4 CPUs", 3, "cpu over cpu-mt" },
-        { 0, "instances=1000000;rules=200", "GPops", NAN, "" },
+        { "rules-table4", "instances=1000000;rules=200", "GPops/s (M)/4 CPUs", 30, "cpu-mt" },
+        { "rules-table4", "instances=1000000;rules=200", "GPops/s (B)/1 GPU",
+          1.16e10 / 0.29005 / 1e9, "concurrent at block 256, 4 instances a thread" },
+        { "rules-table4", "instances=1000000;rules=200", "Speedup vs. CPU/4 CPUs", 3,
+          "cpu over cpu-mt" },
+        { "rules-table4", "instances=1000000;rules=200", "GPops", NAN, "" },
         /* Shuttle at 200 rules: 58 x 200 x 58,000 = 6.728e8 */
-        { 1, "dataset=Shuttle;rules=200", "Evaluation time (ms)/CPU", 67280, "cpu" },
-        { 1, "dataset=Shuttle;rules=200", "Speedup vs. CPU/1 GPU", 67.28 / (5e-5 + 6.728e8 / 4e10),
+        { "rules-table5-shuttle", "dataset=Shuttle;rules=200", "Evaluation time (ms)/CPU",
+          67280, "cpu" },
+        { "rules-table5-shuttle", "dataset=Shuttle;rules=200", "Speedup vs. CPU/1 GPU",
+          67.28 / (5e-5 + 6.728e8 / 4e10),
           "cpu over concurrent at block 256, 4 instances a thread" },
-        { 1, "dataset=Shuttle;rules=200", "Evaluation time (ms)/2 GPUs", NAN, "" },
-        { 1, "dataset=Shuttle;rules=200", "Instances", NAN, "" },
+        { "rules-table5-shuttle", "dataset=Shuttle;rules=200", "Evaluation time (ms)/2 GPUs",
+          NAN, "" },
+        { "rules-table5-shuttle", "dataset=Shuttle;rules=200", "Instances", NAN, "" },
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const dm_target *t = cases[i].table5 ? t5 : t4;
-        double v;
-        char how[256];
-        dm_err err = { 0 };
-        assert_int_equal(t->measured(&d, cases[i].row, cases[i].column, &v, how, sizeof how,
-                                     &err), 0);
-        if (isnan(cases[i].want)) {
-            if (!isnan(v))
-                fail_msg("%s %s: %g, expected none", cases[i].row, cases[i].column, v);
-        } else if (!(fabs(v - cases[i].want) <= 1e-9 * cases[i].want)) {
-            fail_msg("%s %s: %.10g, expected %.10g", cases[i].row, cases[i].column, v,
-                     cases[i].want);
-        }
-        if (strcmp(how, cases[i].how))
-            fail_msg("%s %s: measured as '%s', expected '%s'", cases[i].row, cases[i].column,
-                     how, cases[i].how);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        sfx_expect_measured(f, cases[i].target, cases[i].row, cases[i].column, cases[i].want,
+                            cases[i].how);
 }
 
 /* `dmbench reproduce` of a Table 5 target from a database: the data set's published rows

@@ -8,6 +8,13 @@
 
 #include "reproduce.h"
 
+/* 1 when r is one of t's published rows: its paper's table, and of it t's rows. */
+static int pub_row_of(const dm_pub_row *r, const dm_target *t)
+{
+    return !strcmp(r->paper, t->paper) && !strcmp(r->table, t->table) &&
+           (!t->rows || !strncmp(r->row_key, t->rows, strlen(t->rows)));
+}
+
 void repro_write_published(const dm_pub_table *pub, const dm_target *t, int empty,
                            dm_report_doc *d)
 {
@@ -17,8 +24,7 @@ void repro_write_published(const dm_pub_table *pub, const dm_target *t, int empt
     report_table_begin(d, empty ? 7 : 6, head);
     for (size_t i = 0; i < pub->n; i++) {
         const dm_pub_row *r = &pub->rows[i];
-        if (strcmp(r->paper, t->paper) || strcmp(r->table, t->table) ||
-            (t->rows && strncmp(r->row_key, t->rows, strlen(t->rows))))
+        if (!pub_row_of(r, t))
             continue;
         const char *cells[] = { r->row_key, r->column, r->value, r->unit,
                                 r->card[0] ? r->card : NULL, r->source, NULL }; /* the last only when empty */
@@ -62,8 +68,7 @@ int repro_write_beside(const dm_pub_table *pub, const dm_target *t, const dm_stu
     report_table_begin(d, 8, head);
     for (size_t i = 0; i < pub->n; i++) {
         const dm_pub_row *r = &pub->rows[i];
-        if (strcmp(r->paper, t->paper) || strcmp(r->table, t->table) ||
-            (t->rows && strncmp(r->row_key, t->rows, strlen(t->rows))))
+        if (!pub_row_of(r, t))
             continue;
         double v = NAN, was = pub_number(r->value);
         char how[256] = "", here[32] = "", ratio[32] = "";

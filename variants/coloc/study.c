@@ -629,9 +629,9 @@ static int cl_measured(const dm_study_data *d, const char *row_key, const char *
                   ? seattle(0.3)
                   : synthetic(clumpiness == 1 ? SW_FIG6A : SW_CLUMPY,
                               clumpiness == 1 ? 2000000 : 250000, clumpiness);
-    dm_median m, base;
+    dm_median m, base = { 0 };
     if (study_newest_median(d, a.sweeps, variant, a.where, &m, err) ||
-        study_newest_median(d, a.sweeps, "cpu", a.where, &base, err))
+        (speedup && m.found && study_newest_median(d, a.sweeps, "cpu", a.where, &base, err)))
         return err->code;
     if (!m.found || (speedup && !base.found))
         return 0;

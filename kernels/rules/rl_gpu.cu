@@ -366,13 +366,25 @@ static cudaError_t rl_coverage_words_launch(const rl_gpu_launch *a, int nexpr, i
     const dim3 grid((unsigned)((nexpr + warps - 1) / warps),
                     (unsigned)(tiles < RL_GPU_MAX_GRID_Y ? tiles : RL_GPU_MAX_GRID_Y));
     const size_t smem = (size_t)warps * (size_t)rl_words_smem(depth);
-    cudaError_t e = cudaFuncSetAttribute(rl_coverage_words_kernel<SIDE>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    if (e != cudaSuccess)
-        return e;
     rl_coverage_words_kernel<SIDE><<<grid, a->block, smem, (cudaStream_t)a->stream>>>(
         a->table, a->n, a->pitch, a->row, nexpr, depth, bits);
     return cudaGetLastError();
+}
+
+extern "C" int rl_gpu_allow(const rl_gpu_launch *a, int depth, dm_err *err)
+{
+    if (a->per_thread != 32)
+        return 0;
+    const int smem = a->block / 32 * (int)rl_words_smem(depth < RL_GPU_SHALLOW ? depth
+                                                                             : RL_GPU_SHALLOW);
+    return DM_CUDA(err, cudaFuncSetAttribute(rl_coverage_words_kernel<RL_SIDE_A>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             smem)) ||
+                   DM_CUDA(err, cudaFuncSetAttribute(rl_coverage_words_kernel<RL_SIDE_C>,
+                                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     smem))
+               ? DM_ERUNTIME
+               : 0;
 }
 
 /* The register stack at a->per_thread instances a thread (1, 2 or 4), words at 32, or

@@ -79,6 +79,10 @@ typedef struct rl_gpu_launch {
  * expression starts (host memory; pinned for the copy to be asynchronous). */
 int rl_gpu_put_rules(int side, const rl_token *tok, int ntok, const int32_t *start, int nexpr,
                      void *stream, dm_err *err);
+/* Lets the coverage kernels of a's launches take the shared memory their stacks need for
+ * expressions at most depth deep (per_thread 32 keeps its stacks there): once per device,
+ * before the first launch. Returns 0, or DM_ERUNTIME with err set. */
+int rl_gpu_allow(const rl_gpu_launch *a, int depth, dm_err *err);
 /* Enqueues the coverage of the nexpr expressions of side in constant memory (depth: the
  * deepest stack one needs; past RL_GPU_SHALLOW, in local memory at one instance a thread)
  * over every instance: bit i of word i / 32 of row k is token k's value on instance i

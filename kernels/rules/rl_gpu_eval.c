@@ -191,6 +191,13 @@ int rl_gpu_open(const rl_table *t, const rl_ruleset *rs, const rl_gpu_opts *o, v
         rl_gpu_free(g);
         return DM_ERUNTIME;
     }
+    int depth = 0;
+    for (int c = 0; c < g->plan.nchunks; c++)
+        depth = g->plan.chunks[c].depth > depth ? g->plan.chunks[c].depth : depth;
+    if (rl_gpu_allow(&g->la, depth, err)) {
+        rl_gpu_free(g);
+        return DM_ERUNTIME;
+    }
     g->la.table = g->d_table;
     g->out.t = t;
     g->out.rs = rs;

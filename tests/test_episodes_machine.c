@@ -180,6 +180,40 @@ static void test_mtpe_straddling(void **state)
     stream_drop(&s);
 }
 
+/* Reading by type across the masks' 64-event blocks: long streams over many types, so an
+ * episode's events are sparse and whole blocks hold none of them; lengths at and around
+ * multiples of 64, and segments starting anywhere within a block. Every way of reading
+ * gives Algorithm 1's count (PTPE, MTPE) or the stream's bound (PreElim). */
+static void test_types_across_blocks(void **state)
+{
+    (void)state;
+    uint64_t rng = 64;
+    const int64_t lengths[] = {63, 64, 65, 128, 129, 200, 400};
+    int64_t counted = 0;
+    for (int round = 0; round < 140; round++) {
+        const int64_t n = lengths[round % 7];
+        const int ntypes = 2 + rng_below(&rng, 11);
+        ep_stream s = random_stream(&rng, n, ntypes, 1.0);
+        for (int level = 1; level <= 4; level++) {
+            ep_episode e = random_episode(&rng, level, ntypes, 1.0);
+            double margin = ep_stream_margin(&s, &e, 1);
+            if (ep_runs_needed(&e, margin) > EP_RUNS)
+                continue;
+            const int64_t want = ep_count(&s, &e, EP_CLOSED);
+            assert_int_equal(ep_count_runs(&s, &e, EP_CLOSED, margin, EP_READ_TYPES), want);
+            assert_int_equal(ep_count_preelim(&s, &e, EP_READ_TYPES),
+                             ep_count_preelim(&s, &e, EP_READ_STREAM));
+            for (int64_t r = 1; r <= 33; r += 4)
+                for (int k = 1; k <= level; k += level > 1 ? level - 1 : 1)
+                    assert_int_equal(ep_count_mtpe(&s, &e, EP_CLOSED, margin, EP_READ_TYPES,
+                                                   r, k, NULL), want);
+            counted += want > 0;
+        }
+        stream_drop(&s);
+    }
+    assert_true(counted > 100);
+}
+
 /* The stream's end: no segment reads past it, and an empty stream counts 0. */
 static void test_mtpe_empty(void **state)
 {
@@ -200,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_preelim_bounds),
         cmocka_unit_test(test_mtpe_equal_algorithm1),
         cmocka_unit_test(test_mtpe_straddling),
+        cmocka_unit_test(test_types_across_blocks),
         cmocka_unit_test(test_mtpe_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,8 +11,10 @@ void ep_by_type_free(ep_by_type *b)
     free(b->first);
     free(b->pos);
     free(b->time);
+    free(b->mask);
     b->first = b->pos = NULL;
     b->time = NULL;
+    b->mask = NULL;
 }
 
 int ep_by_type_build(const ep_stream *s, ep_by_type *b)
@@ -23,6 +25,8 @@ int ep_by_type_build(const ep_stream *s, ep_by_type *b)
     b->pos = malloc(slots * sizeof *b->pos);
     b->time = malloc(slots * sizeof *b->time);
     b->slots = (int64_t)slots;
+    b->mask = NULL;
+    b->words = 0;
     if (!next || !b->first || !b->pos || !b->time) {
         free(next);
         ep_by_type_free(b);
@@ -44,5 +48,19 @@ int ep_by_type_build(const ep_stream *s, ep_by_type *b)
         b->time[at] = s->time[i];
     }
     free(next);
+    return 0;
+}
+
+int ep_by_type_masks(const ep_stream *s, ep_by_type *b)
+{
+    const int64_t words = (s->n + 63) / 64;
+    if (s->ntypes > 0 && words > EP_MASK_BYTES_MAX / 8 / s->ntypes)
+        return 1;
+    b->mask = calloc((size_t)(s->ntypes * words) + 1, sizeof *b->mask);
+    if (!b->mask)
+        return -1;
+    b->words = words;
+    for (int64_t i = 0; i < s->n; i++)
+        b->mask[s->type[i] * words + i / 64] |= (uint64_t)1 << (i & 63);
     return 0;
 }

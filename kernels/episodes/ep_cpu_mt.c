@@ -78,8 +78,9 @@ static int64_t ep_mt_gather(ep_mt_worker *w, const ep_episode *e)
 static int64_t ep_mt_bound(const ep_mt_worker *w, int64_t m, const ep_episode *e)
 {
     ep_preelim p;
+    double times[EP_MAX_LEVEL - 1];
     int64_t count = 0;
-    ep_preelim_init(&p, e);
+    ep_preelim_init(&p, e, times, 1);
     for (int64_t j = 0; j < m; j++)
         count += ep_preelim_step(&p, e, w->type[j], w->time[j]);
     return count;

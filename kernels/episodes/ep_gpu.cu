@@ -41,7 +41,8 @@ __global__ void ep_preelim_kernel(ep_events ev, const ep_episode *__restrict__ e
     if (i >= neps)
         return;
     ev.read = R;
-    counts[i] = ep_preelim_count(&ev, &eps[i]);
+    extern __shared__ double ep_smem_times[];
+    counts[i] = ep_preelim_count(&ev, &eps[i], ep_smem_times + threadIdx.x, (int)blockDim.x);
 }
 
 /* Thread (episode i, segment j, machine m): that machine's tuple (the papers' T = R x N
@@ -154,19 +155,24 @@ extern "C" int ep_gpu_ptpe(const ep_gpu_launch *a, dm_err *err)
                                        : ep_gpu_ptpe_launch<EP_READ_STREAM>(a, err);
 }
 
+template <ep_read R>
+static int ep_gpu_preelim_launch(const ep_gpu_launch *a, dm_err *err)
+{
+    const size_t smem = (size_t)a->lists * (size_t)a->block * sizeof(double);
+    const unsigned grid = ep_gpu_grid(a->neps, a->block);
+    if (ep_gpu_allow(ep_preelim_kernel<R>, a, a->block, smem, grid, err))
+        return DM_ERUNTIME;
+    ep_preelim_kernel<R><<<grid, a->block, smem, (cudaStream_t)a->stream>>>(a->ev, a->eps,
+                                                                         a->neps, a->counts);
+    return DM_CUDA(err, cudaGetLastError());
+}
+
 extern "C" int ep_gpu_preelim(const ep_gpu_launch *a, dm_err *err)
 {
     if (a->neps == 0)
         return 0;
-    const unsigned grid = ep_gpu_grid(a->neps, a->block);
-    cudaStream_t st = (cudaStream_t)a->stream;
-    if (a->ev.read == EP_READ_TYPES)
-        ep_preelim_kernel<EP_READ_TYPES><<<grid, a->block, 0, st>>>(a->ev, a->eps, a->neps,
-                                                                    a->counts);
-    else
-        ep_preelim_kernel<EP_READ_STREAM><<<grid, a->block, 0, st>>>(a->ev, a->eps, a->neps,
-                                                                     a->counts);
-    return DM_CUDA(err, cudaGetLastError());
+    return a->ev.read == EP_READ_TYPES ? ep_gpu_preelim_launch<EP_READ_TYPES>(a, err)
+                                       : ep_gpu_preelim_launch<EP_READ_STREAM>(a, err);
 }
 
 /* Threads of the merge kernel's blocks: enough for the first round's joins, at most 256

@@ -48,13 +48,42 @@ typedef struct ep_lists {
     int stride;
 } ep_lists;
 
+/* A machine's state is registers (an array a thread indexes at run time would be local
+ * memory, which a full card's threads spill out of L1): list k's live runs are head,
+ * head + 1, ... (mod cap), len of them, kept in byte k & 7 of slots[k >> 3] as head | len
+ * << 4 (cap <= EP_RUNS = 8 keeps both in four bits). */
 typedef struct ep_machine {
     ep_lists l;
-    uint8_t head[EP_MAX_LEVEL - 1], len[EP_MAX_LEVEL - 1]; /* list k's live runs: head[k],
-                                                            * head[k] + 1, ... (mod cap) */
+    uint64_t slots0, slots1; /* lists 0-7 and 8-14 */
     uint64_t filter;  /* bit y & 63 set for each type y of the episode */
     int overflow;     /* a list needed more than cap runs: the count is not valid */
 } ep_machine;
+
+/* List k's byte of m's slots. */
+EP_HD int ep_slot(const ep_machine *m, int k)
+{
+    return (int)(((k < 8 ? m->slots0 : m->slots1) >> ((k & 7) * 8)) & 0xff);
+}
+
+EP_HD int ep_head(const ep_machine *m, int k)
+{
+    return ep_slot(m, k) & 15;
+}
+
+EP_HD int ep_len(const ep_machine *m, int k)
+{
+    return ep_slot(m, k) >> 4;
+}
+
+EP_HD void ep_slot_set(ep_machine *m, int k, int head, int len)
+{
+    const int shift = (k & 7) * 8;
+    const uint64_t keep = ~((uint64_t)0xff << shift), byte = (uint64_t)(head | len << 4) << shift;
+    if (k < 8)
+        m->slots0 = (m->slots0 & keep) | byte;
+    else
+        m->slots1 = (m->slots1 & keep) | byte;
+}
 
 /* The most runs a list of e needs with this margin, or INT32_MAX when a link's interval is
  * too narrow for runs to merge (hi - lo <= margin). */
@@ -104,8 +133,7 @@ EP_HD void ep_machine_init(ep_machine *m, const ep_episode *e, ep_lists l)
     m->l = l;
     m->filter = ep_type_filter(e);
     m->overflow = 0;
-    for (int k = 0; k + 1 < e->n; k++)
-        m->head[k] = m->len[k] = 0;
+    m->slots0 = m->slots1 = 0;
 }
 
 EP_HD ep_run *ep_run_at(const ep_machine *m, int k, int s)
@@ -116,19 +144,23 @@ EP_HD ep_run *ep_run_at(const ep_machine *m, int k, int s)
 /* Drops the runs of list k whose last entry is more than hi before t. */
 EP_HD void ep_runs_prune(ep_machine *m, int k, double t, double hi)
 {
-    while (m->len[k] > 0 && t - ep_run_at(m, k, m->head[k])->last > hi) {
-        m->head[k] = (uint8_t)((m->head[k] + 1) & (m->l.cap - 1));
-        m->len[k]--;
-    }
+    int head = ep_head(m, k), len = ep_len(m, k);
+    if (len == 0 || !(t - ep_run_at(m, k, head)->last > hi))
+        return;
+    do {
+        head = (head + 1) & (m->l.cap - 1);
+        len--;
+    } while (len > 0 && t - ep_run_at(m, k, head)->last > hi);
+    ep_slot_set(m, k, head, len);
 }
 
 /* 1 when an entry of list k is linked to an event at t by lo..hi. */
 EP_HD int ep_runs_links(ep_machine *m, int k, double t, double lo, double hi, ep_interval iv)
 {
     ep_runs_prune(m, k, t, hi);
-    if (m->len[k] == 0)
+    if (ep_len(m, k) == 0)
         return 0;
-    double gap = t - ep_run_at(m, k, m->head[k])->first;
+    double gap = t - ep_run_at(m, k, ep_head(m, k))->first;
     return iv == EP_CLOSED ? gap >= lo : gap > lo;
 }
 
@@ -136,19 +168,19 @@ EP_HD int ep_runs_links(ep_machine *m, int k, double t, double lo, double hi, ep
 EP_HD int ep_runs_push(ep_machine *m, int k, double t, double lo, double hi, double margin)
 {
     ep_runs_prune(m, k, t, hi);
-    const int mask = m->l.cap - 1;
-    if (m->len[k] > 0) {
-        ep_run *back = ep_run_at(m, k, (m->head[k] + m->len[k] - 1) & mask);
+    const int mask = m->l.cap - 1, head = ep_head(m, k), len = ep_len(m, k);
+    if (len > 0) {
+        ep_run *back = ep_run_at(m, k, (head + len - 1) & mask);
         if (t - back->last <= hi - lo - margin) {
             back->last = t;
             return 0;
         }
     }
-    if (m->len[k] == m->l.cap)
+    if (len == m->l.cap)
         return 1;
-    ep_run *r = ep_run_at(m, k, (m->head[k] + m->len[k]) & mask);
+    ep_run *r = ep_run_at(m, k, (head + len) & mask);
     r->first = r->last = t;
-    m->len[k]++;
+    ep_slot_set(m, k, head, len + 1);
     return 0;
 }
 
@@ -167,8 +199,7 @@ EP_HD int ep_machine_step(ep_machine *m, const ep_episode *e, int32_t type, doub
         if (k > 0 && !ep_runs_links(m, k - 1, t, e->lo[k - 1], e->hi[k - 1], iv))
             continue;
         if (k == last) {
-            for (int j = 0; j < last; j++)
-                m->head[j] = m->len[j] = 0;
+            m->slots0 = m->slots1 = 0;
             return 1;
         }
         m->overflow |= ep_runs_push(m, k, t, e->lo[k], e->hi[k], margin);
@@ -185,15 +216,24 @@ EP_HD int ep_machine_step(ep_machine *m, const ep_episode *e, int32_t type, doub
  * interval kind (Theorem 4.1): every occurrence of the episode is one of its relaxed
  * form. */
 typedef struct ep_preelim {
-    double s[EP_MAX_LEVEL - 1]; /* -INFINITY: empty */
+    double *s;  /* list k's latest time at s[k * stride], outside the machine as ep_lists's
+                 * runs (a column of a block's shared memory); -INFINITY: empty */
+    int stride;
     uint64_t filter;
 } ep_preelim;
 
-EP_HD void ep_preelim_init(ep_preelim *p, const ep_episode *e)
+EP_HD void ep_preelim_clear(ep_preelim *p, int lists)
 {
+    for (int k = 0; k < lists; k++)
+        p->s[k * p->stride] = -INFINITY;
+}
+
+EP_HD void ep_preelim_init(ep_preelim *p, const ep_episode *e, double *s, int stride)
+{
+    p->s = s;
+    p->stride = stride;
     p->filter = ep_type_filter(e);
-    for (int k = 0; k + 1 < e->n; k++)
-        p->s[k] = -INFINITY;
+    ep_preelim_clear(p, e->n - 1);
 }
 
 /* As ep_machine_step, for the relaxed count. */
@@ -205,14 +245,13 @@ EP_HD int ep_preelim_step(ep_preelim *p, const ep_episode *e, int32_t type, doub
     for (int k = last; k >= 0; k--) {
         if (e->ev[k] != type)
             continue;
-        if (k > 0 && !(t - p->s[k - 1] <= e->hi[k - 1]))
+        if (k > 0 && !(t - p->s[(k - 1) * p->stride] <= e->hi[k - 1]))
             continue;
         if (k == last) {
-            for (int j = 0; j < last; j++)
-                p->s[j] = -INFINITY;
+            ep_preelim_clear(p, last);
             return 1;
         }
-        p->s[k] = t;
+        p->s[k * p->stride] = t;
     }
     return 0;
 }
@@ -254,6 +293,8 @@ typedef struct ep_events {
     const double *stime;        /* the stream's times, by position */
     const int64_t *first, *pos; /* ep_by_type's */
     const double *time;         /* ep_by_type's: by type */
+    const uint64_t *mask;       /* ep_by_type's masks (EP_READ_TYPES) */
+    int64_t words;
     int64_t n;
     double margin; /* ep_margin of the stream's largest time */
 } ep_events;
@@ -274,68 +315,79 @@ EP_HD int64_t ep_lower_bound(const ep_events *ev, int32_t y, int64_t r)
 }
 
 /* A reader of the events an episode's machine sees, from a stream position on: the
- * stream (at[0] the next position), or a merge of the episode's types' runs. */
+ * stream, or the 64-position blocks of the OR of the episode's types' masks. Two
+ * registers, whatever the episode: no array a thread would keep in local memory. */
 typedef struct ep_cursor {
-    int d; /* distinct types (EP_READ_TYPES) */
-    int32_t ty[EP_MAX_LEVEL];
-    int64_t at[EP_MAX_LEVEL];   /* index into the runs */
-    int64_t head[EP_MAX_LEVEL]; /* pos[at[j]] */
+    int64_t at;    /* the stream: the next position; by type: the block in bits */
+    uint64_t bits; /* by type: block at's events of the episode's types not yet read */
 } ep_cursor;
+
+/* The positions of block b holding an event of one of e's types. */
+EP_HD uint64_t ep_cursor_block(const ep_events *ev, const ep_episode *e, int64_t b)
+{
+    uint64_t m = 0;
+    for (int k = 0; k < e->n; k++)
+        m |= ev->mask[e->ev[k] * ev->words + b];
+    return m;
+}
+
+/* The lowest set bit of x (not 0). */
+EP_HD int ep_lowest_bit(uint64_t x)
+{
+#ifdef __CUDA_ARCH__
+    return __ffsll((long long)x) - 1;
+#else
+    return __builtin_ctzll(x);
+#endif
+}
 
 EP_HD void ep_cursor_init(ep_cursor *c, const ep_events *ev, const ep_episode *e, int64_t r)
 {
-    c->d = 0;
-    c->at[0] = r;
+    c->at = r;
+    c->bits = 0;
     if (ev->read == EP_READ_STREAM)
         return;
-    for (int k = 0; k < e->n; k++) {
-        int seen = 0;
-        for (int j = 0; j < c->d; j++)
-            seen |= c->ty[j] == e->ev[k];
-        if (seen)
-            continue;
-        c->ty[c->d] = e->ev[k];
-        c->at[c->d] = ep_lower_bound(ev, e->ev[k], r);
-        c->head[c->d] = ev->pos[c->at[c->d]];
-        c->d++;
-    }
+    c->at = r / 64;
+    if (c->at < ev->words)
+        c->bits = ep_cursor_block(ev, e, c->at) & (~(uint64_t)0 << (r & 63));
 }
 
-/* The next event (of the episode's types, when reading by type): returns its position
- * (n at the end) with its type and time. */
-EP_HD int64_t ep_cursor_next(ep_cursor *c, const ep_events *ev, int32_t *type, double *t)
+/* The next event (of e's types, when reading by type): returns its position (n at the
+ * end) with its type and time. */
+EP_HD int64_t ep_cursor_next(ep_cursor *c, const ep_events *ev, const ep_episode *e,
+                             int32_t *type, double *t)
 {
+    int64_t p;
     if (ev->read == EP_READ_STREAM) {
-        const int64_t p = c->at[0]++;
+        p = c->at++;
         if (p >= ev->n)
             return ev->n;
-        *type = ev->stype[p];
-        *t = ev->stime[p];
-        return p;
+    } else {
+        while (c->bits == 0) {
+            if (++c->at >= ev->words)
+                return ev->n;
+            c->bits = ep_cursor_block(ev, e, c->at);
+        }
+        p = c->at * 64 + ep_lowest_bit(c->bits);
+        c->bits &= c->bits - 1;
     }
-    int j = 0;
-    for (int q = 1; q < c->d; q++)
-        j = c->head[q] < c->head[j] ? q : j;
-    const int64_t p = c->head[j];
-    if (p >= ev->n)
-        return ev->n;
-    *type = c->ty[j];
-    *t = ev->time[c->at[j]];
-    c->head[j] = ev->pos[++c->at[j]];
+    *type = ev->stype[p];
+    *t = ev->stime[p];
     return p;
 }
 
-/* e's relaxed count over ev's events of its types. */
-EP_HD int64_t ep_preelim_count(const ep_events *ev, const ep_episode *e)
+/* e's relaxed count over ev's events of its types, its lists' times in s (stride apart,
+ * e->n - 1 of them). */
+EP_HD int64_t ep_preelim_count(const ep_events *ev, const ep_episode *e, double *s, int stride)
 {
     ep_preelim p;
     ep_cursor c;
     int32_t type;
     double t;
     int64_t count = 0;
-    ep_preelim_init(&p, e);
+    ep_preelim_init(&p, e, s, stride);
     ep_cursor_init(&c, ev, e, 0);
-    while (ep_cursor_next(&c, ev, &type, &t) < ev->n)
+    while (ep_cursor_next(&c, ev, e, &type, &t) < ev->n)
         count += ep_preelim_step(&p, e, type, t);
     return count;
 }
@@ -372,7 +424,7 @@ EP_HD int ep_scan(const ep_events *ev, const ep_episode *e, ep_interval iv, ep_l
     out->a = EP_NONE;
     out->count = 0;
     out->b = EP_FRESH;
-    for (int64_t i; (i = ep_cursor_next(&c, ev, &type, &t)) < ev->n;) {
+    for (int64_t i; (i = ep_cursor_next(&c, ev, e, &type, &t)) < ev->n;) {
         if (i >= hi_pos && t > limit)
             break;
         if (!ep_machine_step(&m, e, type, t, iv, ev->margin))

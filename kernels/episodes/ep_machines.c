@@ -15,14 +15,21 @@ double ep_stream_margin(const ep_stream *s, const ep_episode *eps, int64_t n)
     return ep_margin(most);
 }
 
-/* s's events (by type in b), read as read says. Returns 0, or -1 without memory. */
+/* s's events (by type in b), read as read says (the stream where s's masks would be
+ * too large: the same counts). Returns 0, or -1 without memory. */
 static int ep_events_of(const ep_stream *s, ep_read read, double margin, ep_by_type *b,
                         ep_events *ev)
 {
     if (ep_by_type_build(s, b) != 0)
         return -1;
-    *ev = (ep_events){ .read = read, .stype = s->type, .stime = s->time, .first = b->first,
-                       .pos = b->pos, .time = b->time, .n = s->n, .margin = margin };
+    const int masks = read == EP_READ_TYPES ? ep_by_type_masks(s, b) : 1;
+    if (masks < 0) {
+        ep_by_type_free(b);
+        return -1;
+    }
+    *ev = (ep_events){ .read = masks == 0 ? read : EP_READ_STREAM, .stype = s->type,
+                       .stime = s->time, .first = b->first, .pos = b->pos, .time = b->time,
+                       .mask = b->mask, .words = b->words, .n = s->n, .margin = margin };
     return 0;
 }
 
@@ -54,7 +61,8 @@ int64_t ep_count_preelim(const ep_stream *s, const ep_episode *e, ep_read read)
     ep_events ev;
     if (ep_events_of(s, read, 0, &b, &ev) != 0)
         return -1;
-    int64_t count = ep_preelim_count(&ev, e);
+    double times[EP_MAX_LEVEL - 1];
+    int64_t count = ep_preelim_count(&ev, e, times, 1);
     ep_by_type_free(&b);
     return count;
 }

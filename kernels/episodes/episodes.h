@@ -141,10 +141,21 @@ typedef struct ep_by_type {
     int64_t *pos;
     double *time;
     int64_t slots;
+    /* ep_by_type_masks's: bit p & 63 of mask[y * words + p / 64] is set when the event at
+     * position p is of type y; words = ceil(n / 64). NULL until built. */
+    uint64_t *mask;
+    int64_t words;
 } ep_by_type;
+
+/* The most bytes of type masks ep_by_type_masks builds (ntypes x n / 8): past it, an
+ * episode's types are not read apart from the stream (EP_READ_TYPES is not available). */
+#define EP_MASK_BYTES_MAX ((int64_t)1 << 30)
 
 /* Splits s by type (a counting sort, stable). Returns 0, or -1 without memory. */
 int ep_by_type_build(const ep_stream *s, ep_by_type *b);
+/* Adds the type masks to b (built for s). Returns 0, 1 when they would take more than
+ * EP_MASK_BYTES_MAX (none built), or -1 without memory. */
+int ep_by_type_masks(const ep_stream *s, ep_by_type *b);
 void ep_by_type_free(ep_by_type *b);
 
 /* ---- the GPU variants' machines, run on the host (ep_machines.c, ep_machine.h) ------ */
@@ -155,8 +166,9 @@ double ep_stream_margin(const ep_stream *s, const ep_episode *eps, int64_t n);
 
 /* How a machine reads the stream: every event in order (the threads of a warp then
  * read the same event at once, one load for all, and skip the types not theirs
- * together), or only its episode's types' events, merging their runs (ep_by_type) back
- * into stream order: fewer events, but each thread's own loads, one after another. */
+ * together), or only its episode's types' events, found 64 positions at a time in the
+ * OR of their types' masks (ep_by_type_masks): fewer events, but each thread's own
+ * loads. */
 typedef enum ep_read { EP_READ_STREAM = 0, EP_READ_TYPES = 1 } ep_read;
 
 /* e's count by the PTPE machine (Algorithm 1 with lists as runs), reading as read says.

@@ -101,8 +101,19 @@ int ep_gpu_counter_open(ep_gpu_counter *c, const dm_device *dev, void *stream,
                              .smem_limit = (size_t)dev->smem_per_block_optin,
                              .sms = dev->sms, .threads_per_sm = dev->max_threads_per_sm,
                              .smem_per_sm = dev->smem_per_sm, .stream = stream };
-    if (ep_by_type_build(st, &by) != 0)
+    const int types = read && strcmp(read->s, "types") == 0;
+    int masks = ep_by_type_build(st, &by) != 0 ? -1 : ep_by_type_masks(st, &by);
+    if (masks < 0) {
+        ep_by_type_free(&by);
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the stream by type");
+    }
+    if (masks > 0 && types) {
+        ep_by_type_free(&by);
+        return dm_err_set(err, DM_EINPUT, "read types: the stream's type masks (%d types x "
+                          "%" PRId64 " events / 8 bytes) would take more than %" PRId64
+                          " MiB; read the stream", st->ntypes, st->n,
+                          EP_MASK_BYTES_MAX >> 20);
+    }
     for (int k = 0; timed && k < 4; k++)
         if (DM_CUDA(err, cudaEventCreate(&c->marks[k])))
             goto fail;
@@ -117,15 +128,19 @@ int ep_gpu_counter_open(ep_gpu_counter *c, const dm_device *dev, void *stream,
                       err) ||
         ep_gpu_upload(c, st->type, (size_t)st->n * sizeof *st->type, (void **)&c->d_stype,
                       err) ||
+        (by.mask && ep_gpu_upload(c, by.mask, (size_t)(st->ntypes * by.words) *
+                                                  sizeof *by.mask,
+                                  (void **)&c->d_mask, err)) ||
         ep_gpu_upload(c, NULL, sizeof *c->d_overflow, (void **)&c->d_overflow, err) ||
         DM_CUDA(err, cudaStreamSynchronize(c->stream)))
         goto fail;
-    ep_by_type_free(&by);
     c->la.overflow = c->d_overflow;
     c->la.ev = (ep_events){
-        .read = read && strcmp(read->s, "types") == 0 ? EP_READ_TYPES : EP_READ_STREAM,
+        .read = types ? EP_READ_TYPES : EP_READ_STREAM,
         .stype = c->d_stype, .stime = c->d_stime, .first = c->d_first, .pos = c->d_pos,
-        .time = c->d_time, .n = st->n, .margin = margin };
+        .time = c->d_time, .mask = c->d_mask, .words = by.words, .n = st->n,
+        .margin = margin };
+    ep_by_type_free(&by);
     return 0;
 fail:
     DM_CUDA_WARN(cudaStreamSynchronize(c->stream)); /* no copy still reads by */
@@ -140,6 +155,7 @@ void ep_gpu_counter_close(ep_gpu_counter *c)
     dm_gpu_free(c->stream, c->d_time);
     dm_gpu_free(c->stream, c->d_stime);
     dm_gpu_free(c->stream, c->d_stype);
+    dm_gpu_free(c->stream, c->d_mask);
     dm_gpu_free(c->stream, c->d_eps);
     dm_gpu_free(c->stream, c->d_counts);
     dm_gpu_free(c->stream, c->d_tuples);
@@ -192,7 +208,7 @@ int ep_gpu_batch(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn 
         kernel = n > at ? ep_gpu_ptpe : ep_gpu_mtpe;
     }
     if (c->read_auto) /* PreElim (two-pass's bound) reads by type as MTPE */
-        c->la.ev.read = kernel == ep_gpu_ptpe ? EP_READ_STREAM : EP_READ_TYPES;
+        c->la.ev.read = kernel == ep_gpu_ptpe || !c->d_mask ? EP_READ_STREAM : EP_READ_TYPES;
     c->la.segments = c->la.machines = 0;
     if (kernel == ep_gpu_mtpe) {
         c->la.machines = c->machines ? c->machines : level;
@@ -292,7 +308,7 @@ int ep_gpu_bound(ep_gpu_counter *c, const ep_episode *eps, int64_t n, int64_t *c
                  dm_err *err)
 {
     ep_read read = c->la.ev.read;
-    c->la.ev.read = EP_READ_TYPES;
+    c->la.ev.read = c->d_mask ? EP_READ_TYPES : EP_READ_STREAM;
     int rc = ep_gpu_count(c, eps, n, ep_gpu_preelim, counts, err);
     c->la.ev.read = read;
     return rc;

@@ -28,6 +28,7 @@ typedef struct ep_gpu_counter {
     int read_auto;        /* read=auto: PTPE reads the stream, MTPE and PreElim by type */
     int64_t *d_first, *d_pos;
     int32_t *d_stype;
+    uint64_t *d_mask; /* the type masks; NULL when too large (then only the stream is read) */
     double *d_time, *d_stime;
     ep_episode *d_eps;
     int64_t *d_counts;

@@ -45,8 +45,11 @@ __global__ void ep_preelim_kernel(ep_events ev, const ep_episode *__restrict__ e
     counts[i] = ep_preelim_count(&ev, &eps[i], ep_smem_times + threadIdx.x, (int)blockDim.x);
 }
 
-/* Thread (episode i, segment j, machine m): that machine's tuple (the papers' T = R x N
- * threads per episode). */
+/* Thread (machine m, episode i, segment j), m slowest: that machine's tuple (the papers'
+ * T = R x N threads per episode). A machine past the first starts only where an
+ * occurrence may straddle its segment's start, rarely, so its threads mostly return at
+ * once: with m slowest they fill warps of their own, which end together, and machine 0's
+ * warps have every lane counting. */
 template <ep_read R>
 __global__ void ep_mtpe_count_kernel(ep_events ev, const ep_episode *__restrict__ eps,
                                      int64_t neps, ep_interval iv, int cap, int64_t r, int k,
@@ -57,9 +60,10 @@ __global__ void ep_mtpe_count_kernel(ep_events ev, const ep_episode *__restrict_
     if (x >= neps * r * k)
         return;
     ev.read = R;
-    const int64_t i = x / (r * k), j = x / k % r;
+    const int m = (int)(x / (neps * r));
+    const int64_t i = x / r % neps, j = x % r;
     if (ep_segment_tuple(&ev, &eps[i], iv, ep_thread_lists(cap), ep_segment_start(ev.n, r, j),
-                         ep_segment_start(ev.n, r, j + 1), (int)(x % k), &tuples[x]))
+                         ep_segment_start(ev.n, r, j + 1), m, &tuples[(i * r + j) * k + m]))
         atomicAdd(overflow, 1ull);
 }
 

@@ -30,12 +30,13 @@ static int ep_order_cmp(const void *a, const void *b)
  * 1024 and K = 16, far more threads than the card runs at once). */
 #define EP_MTPE_TUPLE_BYTES ((int64_t)1 << 29)
 
-/* MTPE's segments for m episodes of k machines on dev: the smallest power of two that
- * gives every thread slot of the device two threads, at most 4096 and at most n. */
-static int64_t ep_mtpe_auto_segments(const dm_device *dev, int64_t m, int k, int64_t n)
+/* MTPE's segments for m episodes on dev: the smallest power of two that gives every
+ * thread slot of the device two threads of first machines (the others mostly return at
+ * once), at most 4096 and at most n. */
+static int64_t ep_mtpe_auto_segments(const dm_device *dev, int64_t m, int64_t n)
 {
     int64_t want = 2 * (int64_t)dev->sms * dev->max_threads_per_sm, r = 1;
-    while (r < 4096 && r < n && m * k * r < want)
+    while (r < 4096 && r < n && m * r < want)
         r *= 2;
     return r;
 }
@@ -91,8 +92,8 @@ int ep_gpu_counter_open(ep_gpu_counter *c, const dm_device *dev, void *stream,
     ep_by_type by = {0};
     *c = (ep_gpu_counter){
         .stream = (cudaStream_t)stream, .dev = dev, .w = pt->workload, .s = st,
-        /* mining: each level's own switch point */
-        .switch_at = dm_point_int(pt, "support") > 0 ? 0 : ep_point_int_or_0(pt, "switch_at"),
+        /* 0: each level's own switch point */
+        .switch_at = ep_point_int_or_0(pt, "switch_at"),
         .segments = ep_point_int_or_0(pt, "segments"),
         .machines = (int)ep_point_int_or_0(pt, "machines"),
         .read_auto = !read || strcmp(read->s, "auto") == 0,
@@ -183,7 +184,7 @@ int ep_gpu_batch(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn 
         level = eps[i].n > level ? eps[i].n : level;
         int runs = ep_runs_needed(&eps[i], c->la.ev.margin);
         need = runs > need ? runs : need;
-        if (runs > EP_RUNS && kernel != ep_gpu_preelim) {
+        if (runs > EP_RUNS && kernel != ep_gpu_preelim && !c->bounding) {
             char name[EP_MAX_LEVEL * (EP_NAME_MAX + 4)];
             ep_episode_format(c->s, &eps[i], name, sizeof name);
             return dm_err_set(err, DM_EINPUT, "episode %s: a link's interval is too narrow "
@@ -193,6 +194,11 @@ int ep_gpu_batch(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn 
     }
     c->la.lists = level - 1;
     c->la.cap = ep_lists_cap(need);
+    const int lists_fit = need <= EP_RUNS &&
+                          (size_t)c->la.lists * (size_t)c->la.cap * sizeof(ep_run) *
+                                  (size_t)c->la.block <= c->la.smem_limit;
+    if (c->bounding && !lists_fit)
+        kernel = ep_gpu_preelim;
     if (kernel != ep_gpu_preelim &&
         (size_t)c->la.lists * (size_t)c->la.cap * sizeof(ep_run) * (size_t)c->la.block >
             c->la.smem_limit)
@@ -205,7 +211,7 @@ int ep_gpu_batch(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn 
         int64_t at = c->switch_at;
         if (at == 0)
             at = ep_hybrid_switch_at(c->w, c->dev, level, c->la.block, c->la.cap);
-        kernel = n > at ? ep_gpu_ptpe : ep_gpu_mtpe;
+        kernel = n <= at ? ep_gpu_mtpe : c->bounding ? ep_gpu_preelim : ep_gpu_ptpe;
     }
     if (c->read_auto) /* PreElim (two-pass's bound) reads by type as MTPE */
         c->la.ev.read = kernel == ep_gpu_ptpe || !c->d_mask ? EP_READ_STREAM : EP_READ_TYPES;
@@ -213,8 +219,7 @@ int ep_gpu_batch(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn 
     if (kernel == ep_gpu_mtpe) {
         c->la.machines = c->machines ? c->machines : level;
         c->la.segments = c->segments ? c->segments
-                                     : ep_mtpe_auto_segments(c->dev, n, c->la.machines,
-                                                             c->s->n);
+                                     : ep_mtpe_auto_segments(c->dev, n, c->s->n);
     }
     /* MTPE counts in passes whose tuples fit EP_MTPE_TUPLE_BYTES. */
     int64_t per_episode = c->la.segments * c->la.machines;
@@ -307,10 +312,25 @@ int ep_gpu_count(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn 
 int ep_gpu_bound(ep_gpu_counter *c, const ep_episode *eps, int64_t n, int64_t *counts,
                  dm_err *err)
 {
-    ep_read read = c->la.ev.read;
+    ep_episode *relaxed = malloc((size_t)(n ? n : 1) * sizeof *relaxed);
+    if (!relaxed)
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
+                          " relaxed episodes", n);
+    for (int64_t i = 0; i < n; i++) {
+        relaxed[i] = eps[i];
+        for (int k = 0; k + 1 < eps[i].n; k++)
+            relaxed[i].lo[k] = 0;
+    }
+    const ep_read read = c->la.ev.read;
+    const ep_interval iv = c->la.iv;
     c->la.ev.read = c->d_mask ? EP_READ_TYPES : EP_READ_STREAM;
-    int rc = ep_gpu_count(c, eps, n, ep_gpu_preelim, counts, err);
+    c->la.iv = EP_CLOSED;
+    c->bounding = 1;
+    int rc = ep_gpu_count(c, relaxed, n, NULL, counts, err);
+    c->bounding = 0;
+    c->la.iv = iv;
     c->la.ev.read = read;
+    free(relaxed);
     return rc;
 }
 

@@ -25,6 +25,7 @@ typedef struct ep_gpu_counter {
     int64_t switch_at;    /* hybrid: its switch point, 0 for the level's own */
     int64_t segments;     /* MTPE's R and K, 0: automatic */
     int machines;
+    int bounding;         /* ep_gpu_bound's count: the relaxed episodes, PreElim for PTPE */
     int read_auto;        /* read=auto: PTPE reads the stream, MTPE and PreElim by type */
     int64_t *d_first, *d_pos;
     int32_t *d_stype;
@@ -79,7 +80,12 @@ int ep_gpu_fetch(ep_gpu_counter *c, int64_t *counts, dm_err *err);
  * Returns as those do. */
 int ep_gpu_count(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn kernel,
                  int64_t *counts, dm_err *err);
-/* PreElim's bound of eps[0..n) into counts, reading by type. Returns as ep_gpu_count. */
+/* PreElim's bound of eps[0..n) into counts, reading by type. The relaxed count is
+ * Algorithm 1's count of the episode with every lower bound 0, closed (test_preelim_bounds
+ * checks it), so where hybrid would count the level with MTPE, MTPE counts the relaxed
+ * episodes, each over segments in parallel; else PreElim's kernel, a thread an episode
+ * and one time a node (also where the relaxed lists would not fit). Returns as
+ * ep_gpu_count. */
 int ep_gpu_bound(ep_gpu_counter *c, const ep_episode *eps, int64_t n, int64_t *counts,
                  dm_err *err);
 /* A timed c's last count: the seconds of its transfers (episodes up, counts down) and of

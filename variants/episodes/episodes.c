@@ -337,7 +337,8 @@ static const dm_param_spec ep_hybrid_params[] = {
       .help = "MTPE's K when it runs (0: the level N)" },
     { .name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
       .help = "run PTPE above this many episodes, MTPE at or below (0: the crossover fit "
-              "for the card, else MP x B_MP x T_B; mining: each level's own)" },
+              "for the card at each level counted, else MP x B_MP x T_B); two-pass's bound "
+              "runs PreElim's kernel where PTPE would run" },
     { 0 },
 };
 

@@ -202,9 +202,7 @@ static int relaxed_bound(void *ctx, const ep_episode *eps, int64_t n, int64_t *c
     (void)err;
     const ep_stream *s = ctx;
     for (int64_t i = 0; i < n; i++) {
-        ep_episode e = eps[i];
-        for (int k = 0; k + 1 < e.n; k++)
-            e.lo[k] = 0;
+        ep_episode e = ep_episode_relaxed(&eps[i]);
         counts[i] = ep_count(s, &e, EP_CLOSED);
     }
     return 0;

@@ -107,6 +107,14 @@ int ep_episodes_load(const char *path, const ep_stream *s, int ngaps, const doub
     return rc;
 }
 
+ep_episode ep_episode_relaxed(const ep_episode *e)
+{
+    ep_episode r = *e;
+    for (int k = 0; k + 1 < r.n; k++)
+        r.lo[k] = 0;
+    return r;
+}
+
 void ep_episode_format(const ep_stream *s, const ep_episode *e, char *buf, size_t n)
 {
     if (n == 0)

@@ -84,6 +84,9 @@ typedef struct ep_episode {
  * gap not 0 <= lo <= hi; DM_ERUNTIME without memory. */
 int ep_episodes_load(const char *path, const ep_stream *s, int ngaps, const double *lo,
                      const double *hi, ep_episode **eps, int64_t *n, dm_err *err);
+/* e relaxed: every link's lower bound 0. Its count with EP_CLOSED is PreElim's relaxed
+ * count of e (Algorithm 3), an upper bound of e's exact count (Theorem 4.1). */
+ep_episode ep_episode_relaxed(const ep_episode *e);
 /* Writes e as "A -> B -> C" (s's names) into buf. */
 void ep_episode_format(const ep_stream *s, const ep_episode *e, char *buf, size_t n);
 /* The same with each link's interval in ms: "A -(4:6]-> B" ("[4:6]" with EP_CLOSED; no

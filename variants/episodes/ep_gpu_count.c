@@ -195,14 +195,11 @@ int ep_gpu_batch(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn 
     }
     c->la.lists = level - 1;
     c->la.cap = ep_lists_cap(need);
-    const int lists_fit = need <= EP_RUNS &&
-                          (size_t)c->la.lists * (size_t)c->la.cap * sizeof(ep_run) *
-                                  (size_t)c->la.block <= c->la.smem_limit;
-    if (c->bounding && !lists_fit)
+    const int smem_fits = (size_t)c->la.lists * (size_t)c->la.cap * sizeof(ep_run) *
+                              (size_t)c->la.block <= c->la.smem_limit;
+    if (c->bounding && !(need <= EP_RUNS && smem_fits))
         kernel = ep_gpu_preelim;
-    if (kernel != ep_gpu_preelim &&
-        (size_t)c->la.lists * (size_t)c->la.cap * sizeof(ep_run) * (size_t)c->la.block >
-            c->la.smem_limit)
+    if (kernel != ep_gpu_preelim && !smem_fits)
         return dm_err_set(err, DM_EINPUT, "episodes of level %d with lists of %d runs need "
                           "%zu bytes of shared memory a thread, more than a block of %d "
                           "has (%zu bytes); use a smaller block", level, c->la.cap,
@@ -318,11 +315,8 @@ int ep_gpu_bound(ep_gpu_counter *c, const ep_episode *eps, int64_t n, int64_t *c
     if (!relaxed)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
                           " relaxed episodes", n);
-    for (int64_t i = 0; i < n; i++) {
-        relaxed[i] = eps[i];
-        for (int k = 0; k + 1 < eps[i].n; k++)
-            relaxed[i].lo[k] = 0;
-    }
+    for (int64_t i = 0; i < n; i++)
+        relaxed[i] = ep_episode_relaxed(&eps[i]);
     const ep_read read = c->la.ev.read;
     const ep_interval iv = c->la.iv;
     c->la.ev.read = c->d_mask ? EP_READ_TYPES : EP_READ_STREAM;

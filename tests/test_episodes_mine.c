@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "episodes/ep_mine.h"
+#include "episodes/ep_prefix.h"
 
 static uint64_t rng_next(uint64_t *x)
 {
@@ -209,8 +210,9 @@ static int relaxed_bound(void *ctx, const ep_episode *eps, int64_t n, int64_t *c
 }
 
 /* Every episode of every level up to max_level over few types counted by ep_count_brute,
- * those with count >= support kept: ep_mine (with ep_count, and again with a
- * pre-elimination) finds the same episodes with the same counts, level by level. */
+ * those with count >= support kept: ep_mine (with ep_count, again with a
+ * pre-elimination, and counting by prefix on two threads) finds the same episodes with
+ * the same counts, level by level. */
 static void test_mining_against_brute(void **state)
 {
     (void)state;
@@ -240,7 +242,9 @@ static void test_mining_against_brute(void **state)
             free(all);
         }
         ep_count_ctx ctx = {.s = &s, .iv = iv, .mt = 0};
-        for (int with_bound = 0; with_bound < 2; with_bound++) {
+        /* Pass 0: Algorithm 1; 1: with the pre-elimination; 2: counted by prefix. */
+        for (int pass = 0; pass < 3; pass++) {
+            const int with_bound = pass == 1;
             ep_mine_spec run = sp;
             if (with_bound) {
                 run.bound = relaxed_bound;
@@ -248,7 +252,14 @@ static void test_mining_against_brute(void **state)
             }
             ep_mine_result r;
             dm_err err = {0};
-            assert_int_equal(ep_mine(&s, &run, ep_count_cb, &ctx, &r, &err), 0);
+            ep_prefix_cpu prefix;
+            if (pass == 2) {
+                assert_int_equal(ep_prefix_cpu_open(&prefix, &s, iv, sp.support, 2, &err), 0);
+                assert_int_equal(ep_mine(&s, &run, ep_prefix_cpu_cb, &prefix, &r, &err), 0);
+                ep_prefix_cpu_close(&prefix);
+            } else {
+                assert_int_equal(ep_mine(&s, &run, ep_count_cb, &ctx, &r, &err), 0);
+            }
             assert_same_episodes(r.eps, r.n, want, nwant);
             for (int64_t i = 0; i < nwant; i++)
                 assert_int_equal(r.counts[i], wcount[i]);

@@ -4,7 +4,8 @@
  * reading the whole stream or only each episode's types,
  * MTPE cut into 1 to 1024 segments (or as many as fill the card) with 1 to 16 machines,
  * hybrid at its own switch point and at each extreme, PreElim on the relaxed problem
- * (and the others there too); multigpu on one GPU and, where the machine has two, on
+ * (and the others there too), prefix (counting a batch from each episode's first node,
+ * or mining, each level from the one before); multigpu on one GPU and, where the machine has two, on
  * both, mining Sym26 with PTPE and two-pass on each GPU, its facts giving each GPU's
  * share. Exits 77 (skip) without a GPU. */
 #include <math.h>
@@ -50,9 +51,11 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
         int hybrid = registry_param(&episodes_workload, v, "switch_at") != NULL;
         int mtpe = !hybrid && registry_param(&episodes_workload, v, "segments") != NULL;
         size_t extras = mtpe ? sizeof cuts / sizeof *cuts : hybrid ? 3 : 1;
+        /* prefix has no way of reading to choose */
+        int nreads = !registry_param(&episodes_workload, v, "read") ? 1 : hybrid ? 3 : 2;
         for (int b = 0; b < 3; b++)
             for (size_t x = 0; x < extras; x++)
-                for (int r = 0; r < (hybrid ? 3 : 2); r++) {
+                for (int r = 0; r < nreads; r++) {
                     dm_point vp;
                     assert_int_equal(
                         registry_point_defaults(&episodes_workload, v, &vp, &err), 0);

@@ -13,6 +13,7 @@
 
 #include "ep_gpu_count.h"
 #include "ep_multigpu.h"
+#include "ep_prefix_dev.h"
 #include "fits.h"
 #include "tuned.h"
 
@@ -23,6 +24,9 @@ extern const dm_study episodes_study;
 typedef struct ep_cpu_state {
     const ep_stream *s;
     ep_count_ctx ctx;   /* mt 0 for cpu: one thread, no pool */
+    ep_prefix_cpu prefix; /* cpu-prefix's */
+    ep_count_fn count;  /* ep_count_cb on ctx, or ep_prefix_cpu_cb on prefix */
+    void *count_ctx;
     int mine;           /* support > 0: run mines, with spec */
     ep_mine_spec spec;
     ep_mine_result m;   /* the point's episodes and counts, or what the mining found */
@@ -35,13 +39,15 @@ static void ep_cpu_teardown(void *state)
     if (!s)
         return;
     ep_mine_result_free(&s->m);
+    ep_prefix_cpu_close(&s->prefix);
     free(s);
 }
 
 /* The point's episodes and room for their counts, or its mining spec (with PreElim's
- * bound across the cores first when twopass). */
+ * bound across the cores first when twopass); counted by Algorithm 1, or by prefix
+ * across the cores when prefix. */
 static int ep_cpu_prepare(const dm_dataset *ds, const dm_point *pt, int mt, int twopass,
-                          void **state, dm_err *err)
+                          int prefix, void **state, dm_err *err)
 {
     const ep_data *d = ds->data;
     ep_cpu_state *s = calloc(1, sizeof *s);
@@ -50,11 +56,20 @@ static int ep_cpu_prepare(const dm_dataset *ds, const dm_point *pt, int mt, int 
     s->s = &d->s;
     s->ctx = (ep_count_ctx){.s = &d->s, .iv = ep_point_interval(pt), .mt = mt,
                             .threads = mt ? (int)dm_point_int(pt, "threads") : 1};
+    s->count = ep_count_cb;
+    s->count_ctx = &s->ctx;
     if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err) != 0)
         goto fail;
     if (s->mine && twopass) {
         s->spec.bound = ep_bound_cb;
         s->spec.bound_ctx = &s->ctx;
+    }
+    if (prefix) {
+        if (ep_prefix_cpu_open(&s->prefix, &d->s, s->ctx.iv,
+                               s->mine ? s->spec.support : INT64_MAX, s->ctx.threads, err))
+            goto fail;
+        s->count = ep_prefix_cpu_cb;
+        s->count_ctx = &s->prefix;
     }
     s->out = ep_result_of(&d->s, &s->m);
     *state = s;
@@ -68,21 +83,28 @@ static int ep_cpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
                         void **state, dm_err *err)
 {
     (void)ex;
-    return ep_cpu_prepare(ds, pt, 0, 0, state, err);
+    return ep_cpu_prepare(ds, pt, 0, 0, 0, state, err);
 }
 
 static int ep_cpu_mt_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                            void **state, dm_err *err)
 {
     (void)ex;
-    return ep_cpu_prepare(ds, pt, 1, 0, state, err);
+    return ep_cpu_prepare(ds, pt, 1, 0, 0, state, err);
 }
 
 static int ep_cpu_twopass_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                                 void **state, dm_err *err)
 {
     (void)ex;
-    return ep_cpu_prepare(ds, pt, 1, 1, state, err);
+    return ep_cpu_prepare(ds, pt, 1, 1, 0, state, err);
+}
+
+static int ep_cpu_prefix_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                               void **state, dm_err *err)
+{
+    (void)ex;
+    return ep_cpu_prepare(ds, pt, 1, 0, 1, state, err);
 }
 
 /* Counts the point's episodes, or mines (the candidates' generation is then timed with
@@ -91,9 +113,9 @@ static int ep_cpu_run(void *state, dm_err *err)
 {
     ep_cpu_state *s = state;
     if (!s->mine)
-        return ep_count_cb(&s->ctx, s->m.eps, s->m.n, s->m.counts, err);
+        return s->count(s->count_ctx, s->m.eps, s->m.n, s->m.counts, err);
     ep_mine_result_free(&s->m);
-    int rc = ep_mine(s->s, &s->spec, ep_count_cb, &s->ctx, &s->m, err);
+    int rc = ep_mine(s->s, &s->spec, s->count, s->count_ctx, &s->m, err);
     s->out = ep_result_of(s->s, &s->m);
     return rc;
 }
@@ -238,6 +260,67 @@ static int ep_gpu_output(void *state, const void **out, dm_err *err)
     return 0;
 }
 
+/* ---- prefix ---------------------------------------------------------------------- */
+
+/* The GPU counting by prefix, and the point's episodes or its mining. */
+typedef struct ep_prefix_gpu_state {
+    ep_prefix_dev d;
+    int mine;
+    ep_mine_spec spec;
+    ep_mine_result m;
+    ep_result out;
+} ep_prefix_gpu_state;
+
+static void ep_prefix_gpu_teardown(void *state)
+{
+    ep_prefix_gpu_state *s = state;
+    if (!s)
+        return;
+    ep_prefix_dev_close(&s->d);
+    ep_mine_result_free(&s->m);
+    free(s);
+}
+
+static int ep_prefix_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                               void **state, dm_err *err)
+{
+    const ep_data *d = ds->data;
+    ep_prefix_gpu_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
+    if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err) ||
+        ep_prefix_dev_open(&s->d, ex->stream, &d->s, ep_point_interval(pt),
+                           s->mine ? s->spec.support : INT64_MAX,
+                           (int)dm_point_int(pt, "block"), err)) {
+        ep_prefix_gpu_teardown(s);
+        return err->code;
+    }
+    s->out = ep_result_of(&d->s, &s->m);
+    *state = s;
+    return 0;
+}
+
+/* Counts the point's episodes, or mines, synchronously. */
+static int ep_prefix_gpu_run(void *state, dm_err *err)
+{
+    ep_prefix_gpu_state *s = state;
+    if (!s->mine)
+        return ep_prefix_dev_cb(&s->d, s->m.eps, s->m.n, s->m.counts, err);
+    ep_mine_result_free(&s->m);
+    const ep_stream *st = s->out.s;
+    int rc = ep_mine(st, &s->spec, ep_prefix_dev_cb, &s->d, &s->m, err);
+    s->out = ep_result_of(st, &s->m);
+    return rc;
+}
+
+static int ep_prefix_gpu_output(void *state, const void **out, dm_err *err)
+{
+    (void)err;
+    ep_prefix_gpu_state *s = state;
+    *out = &s->out;
+    return 0;
+}
+
 /* ---- the table ------------------------------------------------------------------ */
 
 static const char *const ep_generators[] = { "sym26", NULL };
@@ -339,6 +422,12 @@ static const dm_param_spec ep_hybrid_params[] = {
       .help = "run PTPE above this many episodes, MTPE at or below (0: the crossover fit "
               "for the card at each level counted, else MP x B_MP x T_B); two-pass's bound "
               "runs PreElim's kernel where PTPE would run" },
+    { 0 },
+};
+
+static const dm_param_spec ep_prefix_params[] = {
+    { .name = "block", .type = DM_P_INT, .def = "128", .allowed = "32..1024",
+      .help = "threads per block of the prefix kernel, a warp a step (a multiple of 32)" },
     { 0 },
 };
 
@@ -457,6 +546,11 @@ static const dm_variant ep_variants[] = {
       .needs_gpu = 0, .params = ep_cpu_mt_params, .supports = ep_cpu_twopass_supports,
       .setup = ep_cpu_twopass_setup, .run = ep_cpu_run, .output = ep_cpu_output,
       .teardown = ep_cpu_teardown },
+    { .name = "cpu-prefix", .description = "each episode from its prefix's occurrences "
+                                           "(beyond the papers), across all cores",
+      .needs_gpu = 0, .params = ep_cpu_mt_params, .supports = ep_cpu_supports,
+      .setup = ep_cpu_prefix_setup, .run = ep_cpu_run, .output = ep_cpu_output,
+      .teardown = ep_cpu_teardown },
     { .name = "ptpe", .description = "a thread per episode, Algorithm 1 over the stream",
       .needs_gpu = 1, .params = ep_ptpe_params, .supports = ep_gpu_supports,
       .setup = ep_ptpe_setup, .run = ep_gpu_run, .output = ep_gpu_output,
@@ -482,6 +576,11 @@ static const dm_variant ep_variants[] = {
       .supports = ep_preelim_supports,
       .setup = ep_preelim_setup, .run = ep_gpu_run, .output = ep_gpu_output,
       .teardown = ep_gpu_teardown },
+    { .name = "prefix", .description = "each episode from its prefix's occurrences (beyond "
+                                       "the papers), a warp a step",
+      .needs_gpu = 1, .params = ep_prefix_params, .supports = ep_gpu_block_supports,
+      .setup = ep_prefix_gpu_setup, .run = ep_prefix_gpu_run, .output = ep_prefix_gpu_output,
+      .teardown = ep_prefix_gpu_teardown },
     { .name = "multigpu", .description = "mining over several GPUs: each level's candidates "
                                          "split evenly, PTPE or two-pass on each GPU",
       .needs_gpu = 1, .multi_gpu = 1, .params = ep_multigpu_params,

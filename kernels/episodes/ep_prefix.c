@@ -1,0 +1,339 @@
+/* ep_prefix.c - counting by prefix on the host (ep_prefix.h): a batch's plan (each
+ * episode one step from a kept prefix, else one step a link from its first node), a step
+ * run as a merge of two types' events, and the rounds of a plan across the cores on
+ * threads that live from batch to batch (dm_handoff). */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "episodes/ep_prefix.h"
+
+/* How many events of type y b holds (at b->pos and b->time from b->first[y]). */
+static inline int64_t ep_type_events(const ep_by_type *b, int32_t y)
+{
+    return b->first[y + 1] - 1 - b->first[y];
+}
+
+int ep_prefix_open(ep_prefix_state *st, const ep_stream *s, int64_t keep, dm_err *err)
+{
+    *st = (ep_prefix_state){.keep = keep};
+    if (s->n > EP_PREFIX_MAX_EVENTS)
+        return dm_err_set(err, DM_EINPUT, "counting by prefix keeps positions in 32 bits: "
+                          "the stream has %lld events, more than %lld", (long long)s->n,
+                          (long long)EP_PREFIX_MAX_EVENTS);
+    if (ep_by_type_build(s, &st->by) != 0)
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the stream by type");
+    return 0;
+}
+
+void ep_prefix_close(ep_prefix_state *st)
+{
+    ep_by_type_free(&st->by);
+    free(st->kept);
+    free(st->kept_off);
+    *st = (ep_prefix_state){0};
+}
+
+void ep_prefix_plan_free(ep_prefix_plan *p)
+{
+    free(p->tasks);
+    free(p->off);
+    *p = (ep_prefix_plan){0};
+}
+
+/* The index in st's kept episodes of e less its last node, or -1. */
+static int64_t ep_prefix_find(const ep_prefix_state *st, const ep_episode *e)
+{
+    ep_episode prefix = *e;
+    prefix.n--;
+    int64_t lo = 0, hi = st->nkept;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int c = ep_episode_cmp(&st->kept[mid], &prefix);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+int ep_prefix_plan_build(const ep_prefix_state *st, const ep_episode *eps, int64_t n,
+                         int64_t *counts, ep_prefix_plan *p, dm_err *err)
+{
+    *p = (ep_prefix_plan){0};
+    /* kept[i]: the kept prefix of episode i, or -1 (counted from its first node). */
+    int64_t *kept = malloc((size_t)(n ? n : 1) * sizeof *kept);
+    p->off = malloc((size_t)(n ? n : 1) * sizeof *p->off);
+    int64_t per_round[EP_MAX_LEVEL] = {0};
+    if (!kept || !p->off)
+        goto nomem;
+    for (int64_t i = 0; i < n; i++) {
+        const ep_episode *e = &eps[i];
+        kept[i] = e->n > 1 ? ep_prefix_find(st, e) : -1;
+        const int steps = e->n == 1 ? 0 : kept[i] >= 0 ? 1 : e->n - 1;
+        for (int r = 0; r < steps; r++)
+            per_round[r]++;
+        if (steps > p->rounds)
+            p->rounds = steps;
+        p->ntasks += steps;
+    }
+    p->tasks = malloc((size_t)(p->ntasks ? p->ntasks : 1) * sizeof *p->tasks);
+    if (!p->tasks)
+        goto nomem;
+    int64_t at[EP_MAX_LEVEL], used[EP_MAX_LEVEL] = {0};
+    for (int r = 0; r < p->rounds; r++) {
+        p->first[r + 1] = p->first[r] + per_round[r];
+        at[r] = p->first[r];
+    }
+    for (int64_t i = 0; i < n; i++) {
+        const ep_episode *e = &eps[i];
+        p->off[i] = -1;
+        if (e->n == 1) {
+            counts[i] = ep_type_events(&st->by, e->ev[0]);
+            continue;
+        }
+        /* Steps to nodes k0..n-1; the first from the kept prefix or from node 0. */
+        const int k0 = kept[i] >= 0 ? e->n - 1 : 1;
+        int64_t parent = kept[i] >= 0 ? st->kept_off[kept[i]] : -1;
+        for (int k = k0, r = 0; k < e->n; k++, r++) {
+            const int final = k == e->n - 1;
+            const int64_t len = ep_type_events(&st->by, e->ev[k]);
+            int64_t out;
+            if (final) {
+                out = p->off[i] = p->arena;
+                p->arena += len;
+            } else {
+                out = used[r];
+                used[r] += len;
+            }
+            p->tasks[at[r]++] = (ep_prefix_task){
+                .parent = parent, .out = out, .count = final ? i : -1,
+                .ptype = e->ev[k - 1], .type = e->ev[k], .lo = e->lo[k - 1],
+                .hi = e->hi[k - 1]};
+            parent = out;
+        }
+    }
+    for (int r = 0; r < p->rounds; r++)
+        if (used[r] > p->scratch[r & 1])
+            p->scratch[r & 1] = used[r];
+    free(kept);
+    return 0;
+nomem:
+    free(kept);
+    ep_prefix_plan_free(p);
+    return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory planning %lld episodes",
+                      (long long)n);
+}
+
+/* An episode and its starts' offset, sorted together. */
+typedef struct ep_kept {
+    ep_episode e;
+    int64_t off;
+} ep_kept;
+
+static int ep_kept_cmp(const void *a, const void *b)
+{
+    return ep_episode_cmp(&((const ep_kept *)a)->e, &((const ep_kept *)b)->e);
+}
+
+int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
+                   const int64_t *counts, const ep_prefix_plan *p, dm_err *err)
+{
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+        m += counts[i] >= st->keep;
+    ep_kept *k = malloc((size_t)(m ? m : 1) * sizeof *k);
+    ep_episode *kept = malloc((size_t)(m ? m : 1) * sizeof *kept);
+    int64_t *off = malloc((size_t)(m ? m : 1) * sizeof *off);
+    if (!k || !kept || !off) {
+        free(k);
+        free(kept);
+        free(off);
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory keeping %lld episodes",
+                          (long long)m);
+    }
+    m = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (counts[i] >= st->keep)
+            k[m++] = (ep_kept){.e = eps[i], .off = p->off[i]};
+    qsort(k, (size_t)m, sizeof *k, ep_kept_cmp);
+    for (int64_t i = 0; i < m; i++) {
+        kept[i] = k[i].e;
+        off[i] = k[i].off;
+    }
+    free(k);
+    free(st->kept);
+    free(st->kept_off);
+    st->kept = kept;
+    st->kept_off = off;
+    st->nkept = m;
+    return 0;
+}
+
+void ep_prefix_run_task(const ep_by_type *b, const ep_prefix_task *t, const int32_t *from,
+                        int32_t *to, ep_interval iv, int64_t *counts)
+{
+    const int f32 = (iv & EP_FLOAT) != 0;
+    const int64_t pb = b->first[t->ptype], m = ep_type_events(b, t->ptype);
+    const int64_t qb = b->first[t->type], len = ep_type_events(b, t->type);
+    const int32_t *st = t->parent < 0 ? NULL : from + t->parent;
+    int32_t *out = to + t->out;
+    const double lo = f32 ? (double)(float)t->lo : t->lo;
+    const double hi = f32 ? (double)(float)t->hi : t->hi;
+    int64_t j = 0, last = -1, count = 0;
+    for (int64_t i = 0; i < len; i++) {
+        const int64_t q = b->pos[qb + i];
+        const double tq = b->time[qb + i];
+        /* The window's first event only moves on as tq grows. */
+        while (j < m && ep_prefix_gap(tq, b->time[pb + j], f32) > hi)
+            j++;
+        const int64_t s =
+            ep_prefix_latest(b->pos + pb, b->time + pb, st, j, m, q, tq, lo, iv);
+        out[i] = (int32_t)s;
+        if (s > last) {
+            count++;
+            last = q;
+        }
+    }
+    if (t->count >= 0)
+        counts[t->count] = count;
+}
+
+int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)
+{
+    ep_prefix_state st;
+    dm_err err = {0};
+    if (ep_prefix_open(&st, s, INT64_MAX, &err) != 0)
+        return -1;
+    ep_prefix_plan p;
+    int64_t count = -1;
+    if (ep_prefix_plan_build(&st, e, 1, &count, &p, &err) != 0) {
+        ep_prefix_close(&st);
+        return -1;
+    }
+    int32_t *arena = malloc((size_t)(p.arena + 1) * sizeof *arena);
+    int32_t *scratch[2] = {malloc((size_t)(p.scratch[0] + 1) * sizeof(int32_t)),
+                           malloc((size_t)(p.scratch[1] + 1) * sizeof(int32_t))};
+    if (arena && scratch[0] && scratch[1])
+        for (int r = 0; r < p.rounds; r++)
+            for (int64_t i = p.first[r]; i < p.first[r + 1]; i++) {
+                const ep_prefix_task *t = &p.tasks[i];
+                ep_prefix_run_task(&st.by, t, r ? scratch[(r - 1) & 1] : NULL,
+                                   t->count >= 0 ? arena : scratch[r & 1], iv, &count);
+            }
+    else
+        count = -1;
+    free(arena);
+    free(scratch[0]);
+    free(scratch[1]);
+    ep_prefix_plan_free(&p);
+    ep_prefix_close(&st);
+    return count;
+}
+
+/* ---- across the cores ---------------------------------------------------------------- */
+
+/* One round of a plan, its tasks taken EP_PREFIX_GRAB at a time by the workers. */
+#define EP_PREFIX_GRAB 8
+
+typedef struct ep_prefix_round {
+    const ep_prefix_cpu *c;
+    const ep_prefix_task *tasks;
+    int64_t n;
+    const int32_t *from;
+    int32_t *scratch, *arena;
+    int64_t *counts;
+    atomic_int_fast64_t next;
+} ep_prefix_round;
+
+static int ep_prefix_work(void *ctx, int worker, dm_err *err)
+{
+    (void)worker;
+    (void)err;
+    ep_prefix_round *r = ctx;
+    for (;;) {
+        int64_t i = atomic_fetch_add_explicit(&r->next, EP_PREFIX_GRAB, memory_order_relaxed);
+        if (i >= r->n)
+            return 0;
+        for (int64_t e = i + EP_PREFIX_GRAB < r->n ? i + EP_PREFIX_GRAB : r->n; i < e; i++) {
+            const ep_prefix_task *t = &r->tasks[i];
+            ep_prefix_run_task(&r->c->st.by, t, r->from, t->count >= 0 ? r->arena : r->scratch,
+                               r->c->iv, r->counts);
+        }
+    }
+}
+
+int ep_prefix_cpu_open(ep_prefix_cpu *c, const ep_stream *s, ep_interval iv, int64_t keep,
+                       int threads, dm_err *err)
+{
+    *c = (ep_prefix_cpu){.iv = iv};
+    if (threads <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores > 0 ? (int)cores : 1;
+    }
+    if (threads > DM_HANDOFF_MAX)
+        threads = DM_HANDOFF_MAX;
+    if (ep_prefix_open(&c->st, s, keep, err) || dm_handoff_start(threads, &c->workers, err)) {
+        ep_prefix_cpu_close(c);
+        return err->code;
+    }
+    return 0;
+}
+
+void ep_prefix_cpu_close(ep_prefix_cpu *c)
+{
+    ep_prefix_close(&c->st);
+    for (int k = 0; k < 2; k++) {
+        free(c->arena[k]);
+        free(c->scratch[k]);
+    }
+    dm_handoff_stop(c->workers);
+    *c = (ep_prefix_cpu){0};
+}
+
+/* *buf holding at least n starts (grown, its cap in *cap). Returns 0, or -1. */
+static int ep_prefix_room(int32_t **buf, int64_t *cap, int64_t n)
+{
+    if (n <= *cap)
+        return 0;
+    int32_t *grown = realloc(*buf, (size_t)n * sizeof *grown);
+    if (!grown)
+        return -1;
+    *buf = grown;
+    *cap = n;
+    return 0;
+}
+
+int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                     dm_err *err)
+{
+    ep_prefix_cpu *c = ctx;
+    ep_prefix_plan p;
+    if (ep_prefix_plan_build(&c->st, eps, n, counts, &p, err) != 0)
+        return err->code;
+    int rc = 0;
+    if (ep_prefix_room(&c->arena[c->cur], &c->cap_arena[c->cur], p.arena) ||
+        ep_prefix_room(&c->scratch[0], &c->cap_scratch[0], p.scratch[0]) ||
+        ep_prefix_room(&c->scratch[1], &c->cap_scratch[1], p.scratch[1])) {
+        rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the starts of %lld "
+                        "episodes (%lld of them)", (long long)n, (long long)p.arena);
+        goto done;
+    }
+    for (int r = 0; r < p.rounds && rc == 0; r++) {
+        ep_prefix_round round = {
+            .c = c, .tasks = p.tasks + p.first[r], .n = p.first[r + 1] - p.first[r],
+            .from = r ? c->scratch[(r - 1) & 1] : c->arena[!c->cur],
+            .scratch = c->scratch[r & 1], .arena = c->arena[c->cur], .counts = counts};
+        atomic_init(&round.next, 0);
+        rc = dm_handoff_round(c->workers, ep_prefix_work, &round, err);
+    }
+    if (rc == 0 && (rc = ep_prefix_keep(&c->st, eps, n, counts, &p, err)) == 0)
+        c->cur = !c->cur;
+done:
+    ep_prefix_plan_free(&p);
+    return rc;
+}

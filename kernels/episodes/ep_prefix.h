@@ -1,0 +1,170 @@
+/* ep_prefix.h - counting an episode from its prefix's occurrences (beyond the papers):
+ * for every event that can end an occurrence of e, the latest position at which such an
+ * occurrence can start; e -> y's follow from e's in one pass over the events of y, and
+ * the non-overlapped count from them. Level-wise mining counts each candidate from its
+ * prefix, a frequent episode of the level before, in one step. Written once for the host
+ * (the CPU variant, the tests) and the device (ep_prefix_gpu.cu). Includes only
+ * episodes.h and ep_mine.h.
+ *
+ * Why it gives Algorithm 1's count. Call S(q) the latest first position over the
+ * occurrences of e ending at the event at position q (-1 when none ends there).
+ * Algorithm 1 counts at the first q after the last counted end p at which some occurrence
+ * lies wholly after p (episodes.h: what is counted), that is, with S(q) > p: so the count
+ * is the greedy scan "count q and set p = q whenever S(q) > p" over the events of e's last
+ * type in stream order. For e' = e -(lo, hi]-> y, an occurrence of e' ending at q is one
+ * of e ending at some j < q with time(q) - time(j) inside the link, then q: S'(q) is the
+ * largest S(j) over those j. The j whose gap is at most hi are a suffix of the events of
+ * e's last type before q, and of those the gap passes lo for a prefix (gaps only shrink as
+ * j grows, in floating point too: rounding is monotone), so the j are one window, found
+ * by a search and read to its end. For a one-node episode S(q) = q. tests/test_episodes_
+ * prefix.c checks the count against Algorithm 1 and the brute force. */
+#ifndef DM_EP_PREFIX_H
+#define DM_EP_PREFIX_H
+
+#include <stdint.h>
+
+#include "episodes/ep_mine.h"
+#include "handoff.h"
+
+#ifdef __CUDACC__
+#define EP_PREFIX_HD static inline __host__ __device__
+#else
+#define EP_PREFIX_HD static inline
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* t - t0 in double, or (f32) in float on both rounded to float. */
+EP_PREFIX_HD double ep_prefix_gap(double t, double t0, int f32)
+{
+    return f32 ? (double)((float)t - (float)t0) : t - t0;
+}
+
+/* S'(q) for the event at position q, time t: the largest start over the parent's events
+ * j, from the first whose gap is within hi, that come before q with their gap passing lo.
+ * The parent's events of its last type are pos[0..m) and time[0..m), starts st[0..m)
+ * (-1 where no occurrence ends; NULL for a one-node parent, whose starts are its
+ * positions). Returns -1 when none. */
+EP_PREFIX_HD int64_t ep_prefix_latest(const int64_t *pos, const double *time,
+                                      const int32_t *st, int64_t j, int64_t m, int64_t q,
+                                      double t, double lo, ep_interval iv)
+{
+    const int f32 = (iv & EP_FLOAT) != 0, closed = (iv & EP_CLOSED) != 0;
+    int64_t best = -1;
+    for (; j < m && pos[j] < q; j++) {
+        const double gap = ep_prefix_gap(t, time[j], f32);
+        if (closed ? !(gap >= lo) : !(gap > lo))
+            break;
+        const int64_t s = st ? st[j] : pos[j];
+        best = s > best ? s : best;
+    }
+    return best;
+}
+
+/* One step of a batch's counting: the starts of e -(lo, hi]-> type from those of e (its
+ * parent), over the events of type. */
+typedef struct ep_prefix_task {
+    int64_t parent; /* offset of the parent's starts (round 0: in the kept episodes'
+                       arena; later rounds: the round before's scratch); -1: the parent is
+                       one node, its starts its positions */
+    int64_t out;    /* offset of the starts written: in the arena when final, else in the
+                       round's scratch */
+    int64_t count;  /* final step: the batch index whose count this is; else -1 */
+    int32_t ptype, type;
+    double lo, hi;  /* seconds (rounded to float by the step when the interval says so) */
+} ep_prefix_task;
+
+/* The steps that count a batch: round 0's tasks start from the kept episodes or from one
+ * node, round r's from round r - 1's scratch (an episode with no kept prefix takes one
+ * round a link). Scratch r & 1 is round r's; a task writes its starts to the arena when
+ * final. */
+typedef struct ep_prefix_plan {
+    ep_prefix_task *tasks;
+    int64_t ntasks;
+    int rounds;
+    int64_t first[EP_MAX_LEVEL]; /* round r's tasks: first[r] .. first[r + 1) */
+    int64_t arena;               /* the arena's starts (int32 each) */
+    int64_t scratch[2];          /* each scratch's starts */
+    int64_t *off;                /* per batch episode, its starts' offset in the arena
+                                    (-1: one node, its count its type's events) */
+} ep_prefix_plan;
+
+/* What counting by prefix keeps between batches: the stream by type and, from the last
+ * batch, the episodes counted at least `keep` times with their starts' offsets in that
+ * batch's arena, sorted (ep_episode_cmp), for the next batch to extend. */
+typedef struct ep_prefix_state {
+    ep_by_type by;
+    int64_t keep;  /* mining's support; INT64_MAX keeps none */
+    ep_episode *kept;
+    int64_t *kept_off;
+    int64_t nkept;
+} ep_prefix_state;
+
+/* The most events counting by prefix takes: starts are 32-bit positions. */
+#define EP_PREFIX_MAX_EVENTS INT32_MAX
+
+/* Readies st for s, keeping episodes counted at least keep times. Returns 0, DM_EINPUT
+ * for a stream of more than EP_PREFIX_MAX_EVENTS events, DM_ERUNTIME without memory. */
+int ep_prefix_open(ep_prefix_state *st, const ep_stream *s, int64_t keep, dm_err *err);
+void ep_prefix_close(ep_prefix_state *st);
+
+/* The plan counting eps[0..n) from st's kept episodes; one-node episodes' counts go to
+ * counts now. Returns 0, or DM_ERUNTIME without memory. */
+int ep_prefix_plan_build(const ep_prefix_state *st, const ep_episode *eps, int64_t n,
+                         int64_t *counts, ep_prefix_plan *p, dm_err *err);
+void ep_prefix_plan_free(ep_prefix_plan *p);
+
+/* After the batch p counted: st keeps those of eps[0..n) counted at least st->keep times
+ * (their starts now in p's arena, which the caller keeps until the next batch is
+ * counted). Returns 0, or DM_ERUNTIME without memory. */
+int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
+                   const int64_t *counts, const ep_prefix_plan *p, dm_err *err);
+
+/* Runs task t on the host: its starts written at to + t->out, its count (when final) to
+ * counts[t->count]. from: the parent's starts' buffer (unused for a one-node parent). */
+void ep_prefix_run_task(const ep_by_type *b, const ep_prefix_task *t, const int32_t *from,
+                        int32_t *to, ep_interval iv, int64_t *counts);
+
+/* The count of e by prefix on the host, one round a link: for tests. Returns the count,
+ * or -1 without memory. */
+int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv);
+
+/* Counting by prefix on the host's cores: st, the arenas (grown as needed, swapped after
+ * each batch: the kept episodes' starts are in the other) and the workers, threads that
+ * live from batch to batch. */
+typedef struct ep_prefix_cpu {
+    ep_prefix_state st;
+    int32_t *arena[2], *scratch[2];
+    int64_t cap_arena[2], cap_scratch[2];
+    int cur; /* the arena the next batch writes */
+    ep_interval iv;
+    dm_handoff *workers;
+} ep_prefix_cpu;
+
+/* Readies c for s (ep_prefix_open) with threads workers (0: every online core; at most
+ * DM_HANDOFF_MAX), started on the calling thread, which must be the one that counts.
+ * Returns 0, or as ep_prefix_open, DM_ERUNTIME when a thread cannot start. */
+int ep_prefix_cpu_open(ep_prefix_cpu *c, const ep_stream *s, ep_interval iv, int64_t keep,
+                       int threads, dm_err *err);
+void ep_prefix_cpu_close(ep_prefix_cpu *c);
+/* A count callback (ep_count_fn), ctx an ep_prefix_cpu: eps[0..n) counted by prefix,
+ * each round's tasks across the threads. */
+int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                     dm_err *err);
+
+/* Enqueues round tasks[0..n) (device memory, like every pointer here) on stream, a warp a
+ * task, block threads a block: b's first, pos and time on the device, the round's parents
+ * in from, its starts written to scratch or (final tasks) arena, final counts to counts.
+ * Double precision only. Returns 0, or DM_ERUNTIME with err set (ep_prefix_gpu.cu). */
+int ep_prefix_gpu_round(const ep_prefix_task *tasks, int64_t n, const int64_t *first,
+                        const int64_t *pos, const double *time, const int32_t *from,
+                        int32_t *scratch, int32_t *arena, ep_interval iv, int block,
+                        int64_t *counts, void *stream, dm_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,168 @@
+/* test_episodes_prefix.c - counting by prefix (ep_prefix.h) on the host: the count from
+ * the latest starts equals Algorithm 1's and the exhaustive count on thousands of small
+ * random streams (ties, gaps on the bounds, repeated types, both interval kinds, double
+ * and float); batches that extend the episodes a batch before kept, mixed with episodes
+ * counted from their first node, on one thread and across the cores; what it refuses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "episodes_fixture.h"
+#include "episodes/ep_prefix.h"
+
+/* Levels 1 to 5, four interval kinds, 3,000 streams of up to 20 events: the prefix count,
+ * Algorithm 1 and the brute force agree, and many counts are above 1. */
+static void test_random_against_algorithm1_and_brute(void **state)
+{
+    (void)state;
+    uint64_t rng = 31;
+    int64_t trials = 0, several = 0, repeated = 0;
+    const double units[] = {1.0, 0.001};
+    for (int round = 0; round < 3000; round++) {
+        double unit = units[round % 2];
+        int ntypes = 1 + rng_below(&rng, 3);
+        ep_stream s = random_stream(&rng, rng_below(&rng, 21), ntypes, unit);
+        for (int level = 1; level <= 5; level++) {
+            ep_episode e = random_episode(&rng, level, ntypes, unit);
+            for (int iv = EP_OPEN_CLOSED; iv <= (EP_CLOSED | EP_FLOAT); iv++) {
+                int64_t a = ep_count(&s, &e, (ep_interval)iv);
+                int64_t b = ep_count_brute(&s, &e, (ep_interval)iv);
+                int64_t p = ep_count_prefix(&s, &e, (ep_interval)iv);
+                if (p != a || a != b)
+                    fail_msg("round %d level %d interval %d: prefix %lld, Algorithm 1 %lld, "
+                             "brute %lld", round, level, iv, (long long)p, (long long)a,
+                             (long long)b);
+                trials++;
+                several += a > 1;
+                repeated += a > 0 && level > 1 && e.ev[0] == e.ev[level - 1];
+            }
+        }
+        stream_drop(&s);
+    }
+    print_message("%lld counts, %lld above 1, %lld of episodes ending in their first type\n",
+                  (long long)trials, (long long)several, (long long)repeated);
+    assert_true(several > trials / 10);
+    assert_true(repeated > 500);
+}
+
+/* n random episodes of levels 1 to 6 over ntypes types, gaps wider than the small
+ * streams', so that long episodes still occur on a long stream. */
+static ep_episode *random_batch(uint64_t *rng, int64_t n, int ntypes)
+{
+    ep_episode *eps = malloc((size_t)n * sizeof *eps);
+    assert_non_null(eps);
+    for (int64_t i = 0; i < n; i++) {
+        eps[i] = random_episode(rng, 1 + (int)(i % 6), ntypes, 0.001);
+        for (int k = 0; k + 1 < eps[i].n; k++)
+            eps[i].hi[k] += 0.02;
+    }
+    return eps;
+}
+
+/* Each episode's count by Algorithm 1 equals got's. */
+static void assert_counts(const ep_stream *s, const ep_episode *eps, int64_t n,
+                          ep_interval iv, const int64_t *got, const char *what)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t want = ep_count(s, &eps[i], iv);
+        if (got[i] != want)
+            fail_msg("%s, episode %lld of %d nodes: %lld, Algorithm 1 %lld", what,
+                     (long long)i, eps[i].n, (long long)got[i], (long long)want);
+    }
+}
+
+/* A 20,000-event stream of 12 types. Batch one: 600 random episodes of levels 1 to 6,
+ * unsorted; batch two: each of them with one more node (kept when it counted at least
+ * keep), and 200 new random ones (counted from their first node). On 1, 2 and every
+ * core, both interval kinds, every count is Algorithm 1's; the second batch's plan
+ * extends exactly the kept ones in one step. */
+static void test_batches_extend_kept_episodes(void **state)
+{
+    (void)state;
+    uint64_t rng = 77;
+    const int ntypes = 12;
+    const int64_t n1 = 600, n2 = 800, keep = 3;
+    ep_stream s = random_stream(&rng, 20000, ntypes, 0.001);
+    ep_episode *one = random_batch(&rng, n1, ntypes);
+    ep_episode *two = random_batch(&rng, n2, ntypes);
+    for (int64_t i = 0; i < n1; i++) {
+        if (one[i].n == EP_MAX_LEVEL)
+            continue;
+        two[i] = one[i];
+        two[i].ev[two[i].n] = rng_below(&rng, ntypes);
+        two[i].lo[two[i].n - 1] = 0.001 * rng_below(&rng, 3);
+        two[i].hi[two[i].n - 1] = two[i].lo[two[i].n - 1] + 0.02;
+        two[i].n++;
+    }
+    int64_t *c1 = malloc((size_t)n1 * sizeof *c1), *c2 = malloc((size_t)n2 * sizeof *c2);
+    assert_non_null(c1);
+    assert_non_null(c2);
+    const int threads[] = {1, 2, 0};
+    int64_t extended = 0;
+    for (int iv = EP_OPEN_CLOSED; iv <= EP_CLOSED; iv++)
+        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+            ep_prefix_cpu c;
+            dm_err err = {0};
+            assert_int_equal(ep_prefix_cpu_open(&c, &s, (ep_interval)iv, keep, threads[t], &err),
+                             0);
+            assert_int_equal(ep_prefix_cpu_cb(&c, one, n1, c1, &err), 0);
+            assert_counts(&s, one, n1, (ep_interval)iv, c1, "batch one");
+            /* What the second batch's plan does with the kept ones. */
+            ep_prefix_plan p;
+            int64_t *scratch = malloc((size_t)n2 * sizeof *scratch);
+            assert_non_null(scratch);
+            assert_int_equal(ep_prefix_plan_build(&c.st, two, n2, scratch, &p, &err), 0);
+            int64_t want_tasks = 0, kept = 0, want_kept = 0;
+            for (int64_t j = 0; j < n1; j++)
+                want_kept += c1[j] >= keep;
+            assert_int_equal(c.st.nkept, want_kept);
+            for (int64_t i = 0; i < n2; i++) {
+                int from_kept = 0;
+                ep_episode prefix = two[i];
+                prefix.n--;
+                for (int64_t j = 0; j < n1 && two[i].n > 1 && !from_kept; j++)
+                    from_kept = c1[j] >= keep && ep_episode_cmp(&one[j], &prefix) == 0;
+                kept += from_kept;
+                want_tasks += two[i].n == 1 ? 0 : from_kept ? 1 : two[i].n - 1;
+            }
+            assert_int_equal(p.ntasks, want_tasks);
+            extended += kept;
+            ep_prefix_plan_free(&p);
+            free(scratch);
+            assert_int_equal(ep_prefix_cpu_cb(&c, two, n2, c2, &err), 0);
+            assert_counts(&s, two, n2, (ep_interval)iv, c2, "batch two");
+            ep_prefix_cpu_close(&c);
+        }
+    print_message("%lld episodes extended from kept ones\n", (long long)extended);
+    assert_true(extended > 6 * 200);
+    free(one);
+    free(two);
+    free(c1);
+    free(c2);
+    stream_drop(&s);
+}
+
+/* A stream past 32-bit positions is refused by name, before anything is built. */
+static void test_refuses_streams_past_32_bits(void **state)
+{
+    (void)state;
+    ep_stream s = {.n = (int64_t)EP_PREFIX_MAX_EVENTS + 1, .ntypes = 1};
+    ep_prefix_state st;
+    dm_err err = {0};
+    assert_int_equal(ep_prefix_open(&st, &s, 1, &err), DM_EINPUT);
+    assert_non_null(strstr(err.msg, "32 bits"));
+    assert_null(st.by.first);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_against_algorithm1_and_brute),
+        cmocka_unit_test(test_batches_extend_kept_episodes),
+        cmocka_unit_test(test_refuses_streams_past_32_bits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,122 @@
+/* ep_prefix_dev.c - counting by prefix on one GPU (ep_prefix_dev.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "ep_prefix_dev.h"
+
+/* *buf on the device holding at least n elements of size bytes each (regrown, its old
+ * contents dropped, its capacity in *cap). Returns 0, or a DM_ status with err set. */
+static int ep_prefix_dev_room(cudaStream_t stream, void **buf, int64_t *cap, int64_t n,
+                              size_t size, dm_err *err)
+{
+    if (n <= *cap)
+        return 0;
+    dm_gpu_free(stream, *buf);
+    *buf = NULL;
+    *cap = 0;
+    if (dm_gpu_alloc(stream, (size_t)n * size, buf, err))
+        return err->code;
+    *cap = n;
+    return 0;
+}
+
+int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_interval iv,
+                       int64_t keep, int block, dm_err *err)
+{
+    *d = (ep_prefix_dev){.stream = (cudaStream_t)stream, .iv = iv, .block = block};
+    if (ep_prefix_open(&d->st, s, keep, err))
+        return err->code;
+    const ep_by_type *b = &d->st.by;
+    const size_t firsts = (size_t)s->ntypes + 1, slots = (size_t)b->slots;
+    if (dm_gpu_alloc(d->stream, firsts * sizeof *b->first, (void **)&d->d_first, err) ||
+        dm_gpu_alloc(d->stream, slots * sizeof *b->pos, (void **)&d->d_pos, err) ||
+        dm_gpu_alloc(d->stream, slots * sizeof *b->time, (void **)&d->d_time, err))
+        return err->code;
+    if (DM_CUDA(err, cudaMemcpyAsync(d->d_first, b->first, firsts * sizeof *b->first,
+                                     cudaMemcpyHostToDevice, d->stream)) ||
+        DM_CUDA(err, cudaMemcpyAsync(d->d_pos, b->pos, slots * sizeof *b->pos,
+                                     cudaMemcpyHostToDevice, d->stream)) ||
+        DM_CUDA(err, cudaMemcpyAsync(d->d_time, b->time, slots * sizeof *b->time,
+                                     cudaMemcpyHostToDevice, d->stream)) ||
+        DM_CUDA(err, cudaStreamSynchronize(d->stream)))
+        return err->code;
+    return 0;
+}
+
+void ep_prefix_dev_close(ep_prefix_dev *d)
+{
+    dm_gpu_free(d->stream, d->d_first);
+    dm_gpu_free(d->stream, d->d_pos);
+    dm_gpu_free(d->stream, d->d_time);
+    for (int k = 0; k < 2; k++) {
+        dm_gpu_free(d->stream, d->d_arena[k]);
+        dm_gpu_free(d->stream, d->d_scratch[k]);
+    }
+    dm_gpu_free(d->stream, d->d_tasks);
+    dm_gpu_free(d->stream, d->d_counts);
+    DM_CUDA_WARN(cudaStreamSynchronize(d->stream)); /* the host's state outlives no copy */
+    free(d->h_counts);
+    ep_prefix_close(&d->st);
+    memset(d, 0, sizeof *d);
+}
+
+int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                     dm_err *err)
+{
+    ep_prefix_dev *d = ctx;
+    ep_prefix_plan p;
+    if (ep_prefix_plan_build(&d->st, eps, n, counts, &p, err))
+        return err->code;
+    int rc = 0;
+    if (p.ntasks > 0) {
+        if ((rc = ep_prefix_dev_room(d->stream, (void **)&d->d_arena[d->cur],
+                                     &d->cap_arena[d->cur], p.arena, sizeof(int32_t), err)) ||
+            (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_scratch[0], &d->cap_scratch[0],
+                                     p.scratch[0], sizeof(int32_t), err)) ||
+            (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_scratch[1], &d->cap_scratch[1],
+                                     p.scratch[1], sizeof(int32_t), err)) ||
+            (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_tasks, &d->cap_tasks, p.ntasks,
+                                     sizeof *p.tasks, err)))
+            goto done;
+        if (n > d->cap_counts) {
+            int64_t *h = realloc(d->h_counts, (size_t)n * sizeof *h);
+            if (!h) {
+                rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %lld counts",
+                                (long long)n);
+                goto done;
+            }
+            d->h_counts = h;
+            if ((rc = ep_prefix_dev_room(d->stream, (void **)&d->d_counts, &d->cap_counts, n,
+                                         sizeof *d->d_counts, err)))
+                goto done;
+        }
+        if (DM_CUDA(err, cudaMemcpyAsync(d->d_tasks, p.tasks, (size_t)p.ntasks * sizeof *p.tasks,
+                                         cudaMemcpyHostToDevice, d->stream))) {
+            rc = err->code;
+            goto done;
+        }
+        for (int r = 0; r < p.rounds && rc == 0; r++)
+            rc = ep_prefix_gpu_round(d->d_tasks + p.first[r], p.first[r + 1] - p.first[r],
+                                     d->d_first, d->d_pos, d->d_time,
+                                     r ? d->d_scratch[(r - 1) & 1] : d->d_arena[!d->cur],
+                                     d->d_scratch[r & 1], d->d_arena[d->cur], d->iv, d->block,
+                                     d->d_counts, d->stream, err);
+        if (rc || DM_CUDA(err, cudaMemcpyAsync(d->h_counts, d->d_counts,
+                                               (size_t)n * sizeof *d->h_counts,
+                                               cudaMemcpyDeviceToHost, d->stream)) ||
+            DM_CUDA(err, cudaStreamSynchronize(d->stream))) {
+            rc = err->code;
+            goto done;
+        }
+        for (int64_t i = 0; i < n; i++)
+            if (p.off[i] >= 0)
+                counts[i] = d->h_counts[i];
+    }
+    if ((rc = ep_prefix_keep(&d->st, eps, n, counts, &p, err)) == 0 && p.ntasks > 0)
+        d->cur = !d->cur;
+done:
+    ep_prefix_plan_free(&p);
+    return rc;
+}

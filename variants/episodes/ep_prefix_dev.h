@@ -1,0 +1,40 @@
+/* ep_prefix_dev.h - counting by prefix (kernels/episodes/ep_prefix.h) on one GPU: the
+ * stream by type put on the device once, each batch's plan made on the host, its rounds
+ * launched (ep_prefix_gpu_round), the counts fetched; the starts of the episodes a batch
+ * keeps stay on the device for the next. */
+#ifndef DM_EP_PREFIX_DEV_H
+#define DM_EP_PREFIX_DEV_H
+
+#include <cuda_runtime_api.h>
+
+#include "episodes/ep_prefix.h"
+
+typedef struct ep_prefix_dev {
+    cudaStream_t stream;
+    ep_prefix_state st;
+    ep_interval iv;
+    int block;
+    int64_t *d_first, *d_pos;
+    double *d_time;
+    int32_t *d_arena[2], *d_scratch[2];
+    int64_t cap_arena[2], cap_scratch[2];
+    int cur; /* the arena the next batch writes; the other holds the kept starts */
+    ep_prefix_task *d_tasks;
+    int64_t *d_counts, *h_counts;
+    int64_t cap_tasks, cap_counts;
+} ep_prefix_dev;
+
+/* Readies d for s on the calling thread's current device, launching on stream with block
+ * threads a block, keeping the episodes counted at least keep times (ep_prefix_open).
+ * Synchronises. Returns 0, DM_EINPUT as ep_prefix_open, or DM_ERUNTIME with err set;
+ * close d either way. */
+int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_interval iv,
+                       int64_t keep, int block, dm_err *err);
+void ep_prefix_dev_close(ep_prefix_dev *d);
+
+/* A count callback (ep_count_fn), ctx an ep_prefix_dev: eps[0..n) counted by prefix on
+ * the GPU. Synchronises. */
+int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                     dm_err *err);
+
+#endif

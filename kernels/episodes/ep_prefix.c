@@ -32,19 +32,31 @@ void ep_prefix_close(ep_prefix_state *st)
     ep_by_type_free(&st->by);
     free(st->kept);
     free(st->kept_off);
+    free(st->plan.tasks);
+    free(st->plan.off);
+    free(st->plan.parent);
     *st = (ep_prefix_state){0};
 }
 
-void ep_prefix_plan_free(ep_prefix_plan *p)
+/* 1 when k is e less its last node, compared bit for bit (a fast test: 0 may still be
+ * equal under ep_episode_cmp, which then decides). */
+static int ep_prefix_same(const ep_episode *k, const ep_episode *e)
 {
-    free(p->tasks);
-    free(p->off);
-    *p = (ep_prefix_plan){0};
+    const size_t links = (size_t)(e->n - 2);
+    return k->n == e->n - 1 && memcmp(k->ev, e->ev, (size_t)k->n * sizeof *e->ev) == 0 &&
+           memcmp(k->lo, e->lo, links * sizeof *e->lo) == 0 &&
+           memcmp(k->hi, e->hi, links * sizeof *e->hi) == 0;
 }
 
-/* The index in st's kept episodes of e less its last node, or -1. */
-static int64_t ep_prefix_find(const ep_prefix_state *st, const ep_episode *e)
+/* The index in st's kept episodes of e (of two nodes or more) less its last node, or -1;
+ * *hint, the index the last search found, and the next are tried first (a batch in
+ * ep_episode_cmp order, as mining's, finds most prefixes there) and *hint set to what this
+ * one found. */
+static int64_t ep_prefix_find(const ep_prefix_state *st, const ep_episode *e, int64_t *hint)
 {
+    for (int64_t h = *hint; h < *hint + 2 && h < st->nkept; h++)
+        if (ep_prefix_same(&st->kept[h], e))
+            return *hint = h;
     ep_episode prefix = *e;
     prefix.n--;
     int64_t lo = 0, hi = st->nkept;
@@ -52,7 +64,7 @@ static int64_t ep_prefix_find(const ep_prefix_state *st, const ep_episode *e)
         int64_t mid = lo + (hi - lo) / 2;
         int c = ep_episode_cmp(&st->kept[mid], &prefix);
         if (c == 0)
-            return mid;
+            return *hint = mid;
         if (c < 0)
             lo = mid + 1;
         else
@@ -61,30 +73,46 @@ static int64_t ep_prefix_find(const ep_prefix_state *st, const ep_episode *e)
     return -1;
 }
 
-int ep_prefix_plan_build(const ep_prefix_state *st, const ep_episode *eps, int64_t n,
-                         int64_t *counts, ep_prefix_plan *p, dm_err *err)
+/* *buf with room for n elements of size bytes (grown, its room in *cap). Returns 0, or -1
+ * without memory. */
+static int ep_room(void **buf, int64_t *cap, int64_t n, size_t size)
 {
-    *p = (ep_prefix_plan){0};
-    /* kept[i]: the kept prefix of episode i, or -1 (counted from its first node). */
-    int64_t *kept = malloc((size_t)(n ? n : 1) * sizeof *kept);
-    p->off = malloc((size_t)(n ? n : 1) * sizeof *p->off);
-    int64_t per_round[EP_MAX_LEVEL] = {0};
-    if (!kept || !p->off)
+    if (n <= *cap)
+        return 0;
+    void *grown = realloc(*buf, (size_t)n * size);
+    if (!grown)
+        return -1;
+    *buf = grown;
+    *cap = n;
+    return 0;
+}
+
+int ep_prefix_plan_build(ep_prefix_state *st, const ep_episode *eps, int64_t n,
+                         int64_t *counts, dm_err *err)
+{
+    ep_prefix_plan *p = &st->plan;
+    /* parent[i]: the kept prefix of episode i, or -1 (counted from its first node). */
+    if (ep_room((void **)&p->parent, &p->cap_eps, n, sizeof *p->parent) ||
+        ep_room((void **)&p->off, &p->cap_off, n, sizeof *p->off))
         goto nomem;
+    int64_t per_round[EP_MAX_LEVEL] = {0};
+    int64_t hint = 0;
+    p->ntasks = p->arena = p->scratch[0] = p->scratch[1] = 0;
+    p->rounds = 0;
     for (int64_t i = 0; i < n; i++) {
         const ep_episode *e = &eps[i];
-        kept[i] = e->n > 1 ? ep_prefix_find(st, e) : -1;
-        const int steps = e->n == 1 ? 0 : kept[i] >= 0 ? 1 : e->n - 1;
+        p->parent[i] = e->n > 1 ? ep_prefix_find(st, e, &hint) : -1;
+        const int steps = e->n == 1 ? 0 : p->parent[i] >= 0 ? 1 : e->n - 1;
         for (int r = 0; r < steps; r++)
             per_round[r]++;
         if (steps > p->rounds)
             p->rounds = steps;
         p->ntasks += steps;
     }
-    p->tasks = malloc((size_t)(p->ntasks ? p->ntasks : 1) * sizeof *p->tasks);
-    if (!p->tasks)
+    if (ep_room((void **)&p->tasks, &p->cap_tasks, p->ntasks, sizeof *p->tasks))
         goto nomem;
     int64_t at[EP_MAX_LEVEL], used[EP_MAX_LEVEL] = {0};
+    p->first[0] = 0;
     for (int r = 0; r < p->rounds; r++) {
         p->first[r + 1] = p->first[r] + per_round[r];
         at[r] = p->first[r];
@@ -97,8 +125,8 @@ int ep_prefix_plan_build(const ep_prefix_state *st, const ep_episode *eps, int64
             continue;
         }
         /* Steps to nodes k0..n-1; the first from the kept prefix or from node 0. */
-        const int k0 = kept[i] >= 0 ? e->n - 1 : 1;
-        int64_t parent = kept[i] >= 0 ? st->kept_off[kept[i]] : -1;
+        const int k0 = p->parent[i] >= 0 ? e->n - 1 : 1;
+        int64_t parent = p->parent[i] >= 0 ? st->kept_off[p->parent[i]] : -1;
         for (int k = k0, r = 0; k < e->n; k++, r++) {
             const int final = k == e->n - 1;
             const int64_t len = ep_type_events(&st->by, e->ev[k]);
@@ -120,57 +148,51 @@ int ep_prefix_plan_build(const ep_prefix_state *st, const ep_episode *eps, int64
     for (int r = 0; r < p->rounds; r++)
         if (used[r] > p->scratch[r & 1])
             p->scratch[r & 1] = used[r];
-    free(kept);
     return 0;
 nomem:
-    free(kept);
-    ep_prefix_plan_free(p);
     return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory planning %lld episodes",
                       (long long)n);
 }
 
-/* An episode and its starts' offset, sorted together. */
-typedef struct ep_kept {
-    ep_episode e;
-    int64_t off;
-} ep_kept;
+/* A kept episode of the batch, sorted by its episode (ep_prefix_keep). */
+typedef struct ep_keeping {
+    const ep_episode *e;
+    int64_t i;
+} ep_keeping;
 
-static int ep_kept_cmp(const void *a, const void *b)
+static int ep_keeping_cmp(const void *a, const void *b)
 {
-    return ep_episode_cmp(&((const ep_kept *)a)->e, &((const ep_kept *)b)->e);
+    return ep_episode_cmp(((const ep_keeping *)a)->e, ((const ep_keeping *)b)->e);
 }
 
 int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
-                   const int64_t *counts, const ep_prefix_plan *p, dm_err *err)
+                   const int64_t *counts, dm_err *err)
 {
-    int64_t m = 0;
+    const ep_prefix_plan *p = &st->plan;
+    int64_t m = 0, sorted = 1;
     for (int64_t i = 0; i < n; i++)
         m += counts[i] >= st->keep;
-    ep_kept *k = malloc((size_t)(m ? m : 1) * sizeof *k);
-    ep_episode *kept = malloc((size_t)(m ? m : 1) * sizeof *kept);
-    int64_t *off = malloc((size_t)(m ? m : 1) * sizeof *off);
-    if (!k || !kept || !off) {
-        free(k);
-        free(kept);
-        free(off);
+    ep_keeping *order = malloc((size_t)(m ? m : 1) * sizeof *order);
+    if (!order || ep_room((void **)&st->kept, &st->cap_kept, m, sizeof *st->kept) ||
+        ep_room((void **)&st->kept_off, &st->cap_kept_off, m, sizeof *st->kept_off)) {
+        free(order);
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory keeping %lld episodes",
                           (long long)m);
     }
     m = 0;
     for (int64_t i = 0; i < n; i++)
-        if (counts[i] >= st->keep)
-            k[m++] = (ep_kept){.e = eps[i], .off = p->off[i]};
-    qsort(k, (size_t)m, sizeof *k, ep_kept_cmp);
+        if (counts[i] >= st->keep) {
+            sorted = sorted && (m == 0 || ep_episode_cmp(order[m - 1].e, &eps[i]) <= 0);
+            order[m++] = (ep_keeping){.e = &eps[i], .i = i};
+        }
+    if (!sorted) /* mining's batches come in order */
+        qsort(order, (size_t)m, sizeof *order, ep_keeping_cmp);
     for (int64_t i = 0; i < m; i++) {
-        kept[i] = k[i].e;
-        off[i] = k[i].off;
+        st->kept[i] = *order[i].e;
+        st->kept_off[i] = p->off[order[i].i];
     }
-    free(k);
-    free(st->kept);
-    free(st->kept_off);
-    st->kept = kept;
-    st->kept_off = off;
     st->nkept = m;
+    free(order);
     return 0;
 }
 
@@ -207,21 +229,21 @@ int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)
 {
     ep_prefix_state st;
     dm_err err = {0};
+    int64_t count = -1;
     if (ep_prefix_open(&st, s, INT64_MAX, &err) != 0)
         return -1;
-    ep_prefix_plan p;
-    int64_t count = -1;
-    if (ep_prefix_plan_build(&st, e, 1, &count, &p, &err) != 0) {
+    if (ep_prefix_plan_build(&st, e, 1, &count, &err) != 0) {
         ep_prefix_close(&st);
         return -1;
     }
-    int32_t *arena = malloc((size_t)(p.arena + 1) * sizeof *arena);
-    int32_t *scratch[2] = {malloc((size_t)(p.scratch[0] + 1) * sizeof(int32_t)),
-                           malloc((size_t)(p.scratch[1] + 1) * sizeof(int32_t))};
+    const ep_prefix_plan *p = &st.plan;
+    int32_t *arena = malloc((size_t)(p->arena + 1) * sizeof *arena);
+    int32_t *scratch[2] = {malloc((size_t)(p->scratch[0] + 1) * sizeof(int32_t)),
+                           malloc((size_t)(p->scratch[1] + 1) * sizeof(int32_t))};
     if (arena && scratch[0] && scratch[1])
-        for (int r = 0; r < p.rounds; r++)
-            for (int64_t i = p.first[r]; i < p.first[r + 1]; i++) {
-                const ep_prefix_task *t = &p.tasks[i];
+        for (int r = 0; r < p->rounds; r++)
+            for (int64_t i = p->first[r]; i < p->first[r + 1]; i++) {
+                const ep_prefix_task *t = &p->tasks[i];
                 ep_prefix_run_task(&st.by, t, r ? scratch[(r - 1) & 1] : NULL,
                                    t->count >= 0 ? arena : scratch[r & 1], iv, &count);
             }
@@ -230,7 +252,6 @@ int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)
     free(arena);
     free(scratch[0]);
     free(scratch[1]);
-    ep_prefix_plan_free(&p);
     ep_prefix_close(&st);
     return count;
 }
@@ -295,45 +316,28 @@ void ep_prefix_cpu_close(ep_prefix_cpu *c)
     *c = (ep_prefix_cpu){0};
 }
 
-/* *buf holding at least n starts (grown, its cap in *cap). Returns 0, or -1. */
-static int ep_prefix_room(int32_t **buf, int64_t *cap, int64_t n)
-{
-    if (n <= *cap)
-        return 0;
-    int32_t *grown = realloc(*buf, (size_t)n * sizeof *grown);
-    if (!grown)
-        return -1;
-    *buf = grown;
-    *cap = n;
-    return 0;
-}
-
 int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
                      dm_err *err)
 {
     ep_prefix_cpu *c = ctx;
-    ep_prefix_plan p;
-    if (ep_prefix_plan_build(&c->st, eps, n, counts, &p, err) != 0)
+    if (ep_prefix_plan_build(&c->st, eps, n, counts, err) != 0)
         return err->code;
+    const ep_prefix_plan *p = &c->st.plan;
+    if (ep_room((void **)&c->arena[c->cur], &c->cap_arena[c->cur], p->arena, sizeof(int32_t)) ||
+        ep_room((void **)&c->scratch[0], &c->cap_scratch[0], p->scratch[0], sizeof(int32_t)) ||
+        ep_room((void **)&c->scratch[1], &c->cap_scratch[1], p->scratch[1], sizeof(int32_t)))
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the starts of %lld "
+                          "episodes (%lld of them)", (long long)n, (long long)p->arena);
     int rc = 0;
-    if (ep_prefix_room(&c->arena[c->cur], &c->cap_arena[c->cur], p.arena) ||
-        ep_prefix_room(&c->scratch[0], &c->cap_scratch[0], p.scratch[0]) ||
-        ep_prefix_room(&c->scratch[1], &c->cap_scratch[1], p.scratch[1])) {
-        rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the starts of %lld "
-                        "episodes (%lld of them)", (long long)n, (long long)p.arena);
-        goto done;
-    }
-    for (int r = 0; r < p.rounds && rc == 0; r++) {
+    for (int r = 0; r < p->rounds && rc == 0; r++) {
         ep_prefix_round round = {
-            .c = c, .tasks = p.tasks + p.first[r], .n = p.first[r + 1] - p.first[r],
+            .c = c, .tasks = p->tasks + p->first[r], .n = p->first[r + 1] - p->first[r],
             .from = r ? c->scratch[(r - 1) & 1] : c->arena[!c->cur],
             .scratch = c->scratch[r & 1], .arena = c->arena[c->cur], .counts = counts};
         atomic_init(&round.next, 0);
         rc = dm_handoff_round(c->workers, ep_prefix_work, &round, err);
     }
-    if (rc == 0 && (rc = ep_prefix_keep(&c->st, eps, n, counts, &p, err)) == 0)
+    if (rc == 0 && (rc = ep_prefix_keep(&c->st, eps, n, counts, err)) == 0)
         c->cur = !c->cur;
-done:
-    ep_prefix_plan_free(&p);
     return rc;
 }

@@ -79,7 +79,7 @@ typedef struct ep_prefix_task {
 /* The steps that count a batch: round 0's tasks start from the kept episodes or from one
  * node, round r's from round r - 1's scratch (an episode with no kept prefix takes one
  * round a link). Scratch r & 1 is round r's; a task writes its starts to the arena when
- * final. */
+ * final. Its buffers are kept from batch to batch (grown as needed). */
 typedef struct ep_prefix_plan {
     ep_prefix_task *tasks;
     int64_t ntasks;
@@ -89,17 +89,20 @@ typedef struct ep_prefix_plan {
     int64_t scratch[2];          /* each scratch's starts */
     int64_t *off;                /* per batch episode, its starts' offset in the arena
                                     (-1: one node, its count its type's events) */
+    int64_t *parent;             /* per batch episode, its kept prefix, or -1 */
+    int64_t cap_tasks, cap_off, cap_eps;
 } ep_prefix_plan;
 
-/* What counting by prefix keeps between batches: the stream by type and, from the last
- * batch, the episodes counted at least `keep` times with their starts' offsets in that
- * batch's arena, sorted (ep_episode_cmp), for the next batch to extend. */
+/* What counting by prefix keeps between batches: the stream by type, the last batch's
+ * plan and, from that batch, the episodes counted at least `keep` times with their
+ * starts' offsets in its arena, sorted (ep_episode_cmp), for the next batch to extend. */
 typedef struct ep_prefix_state {
     ep_by_type by;
     int64_t keep;  /* mining's support; INT64_MAX keeps none */
+    ep_prefix_plan plan;
     ep_episode *kept;
     int64_t *kept_off;
-    int64_t nkept;
+    int64_t nkept, cap_kept, cap_kept_off;
 } ep_prefix_state;
 
 /* The most events counting by prefix takes: starts are 32-bit positions. */
@@ -110,17 +113,16 @@ typedef struct ep_prefix_state {
 int ep_prefix_open(ep_prefix_state *st, const ep_stream *s, int64_t keep, dm_err *err);
 void ep_prefix_close(ep_prefix_state *st);
 
-/* The plan counting eps[0..n) from st's kept episodes; one-node episodes' counts go to
- * counts now. Returns 0, or DM_ERUNTIME without memory. */
-int ep_prefix_plan_build(const ep_prefix_state *st, const ep_episode *eps, int64_t n,
-                         int64_t *counts, ep_prefix_plan *p, dm_err *err);
-void ep_prefix_plan_free(ep_prefix_plan *p);
+/* st's plan made to count eps[0..n) from its kept episodes; one-node episodes' counts go
+ * to counts now. Returns 0, or DM_ERUNTIME without memory. */
+int ep_prefix_plan_build(ep_prefix_state *st, const ep_episode *eps, int64_t n,
+                         int64_t *counts, dm_err *err);
 
-/* After the batch p counted: st keeps those of eps[0..n) counted at least st->keep times
- * (their starts now in p's arena, which the caller keeps until the next batch is
+/* After st's plan counted eps[0..n): st keeps those counted at least st->keep times
+ * (their starts now in the plan's arena, which the caller keeps until the next batch is
  * counted). Returns 0, or DM_ERUNTIME without memory. */
 int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
-                   const int64_t *counts, const ep_prefix_plan *p, dm_err *err);
+                   const int64_t *counts, dm_err *err);
 
 /* Runs task t on the host: its starts written at to + t->out, its count (when final) to
  * counts[t->count]. from: the parent's starts' buffer (unused for a one-node parent). */
@@ -154,8 +156,8 @@ void ep_prefix_cpu_close(ep_prefix_cpu *c);
 int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
                      dm_err *err);
 
-/* Enqueues round tasks[0..n) (device memory, like every pointer here) on stream, a warp a
- * task, block threads a block: b's first, pos and time on the device, the round's parents
+/* Enqueues round tasks[0..n) (device memory, like every pointer here) on stream, a block
+ * of block threads a task: b's first, pos and time on the device, the round's parents
  * in from, its starts written to scratch or (final tasks) arena, final counts to counts.
  * Double precision only. Returns 0, or DM_ERUNTIME with err set (ep_prefix_gpu.cu). */
 int ep_prefix_gpu_round(const ep_prefix_task *tasks, int64_t n, const int64_t *first,

@@ -66,19 +66,19 @@ int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *count
                      dm_err *err)
 {
     ep_prefix_dev *d = ctx;
-    ep_prefix_plan p;
-    if (ep_prefix_plan_build(&d->st, eps, n, counts, &p, err))
+    if (ep_prefix_plan_build(&d->st, eps, n, counts, err))
         return err->code;
+    const ep_prefix_plan *p = &d->st.plan;
     int rc = 0;
-    if (p.ntasks > 0) {
+    if (p->ntasks > 0) {
         if ((rc = ep_prefix_dev_room(d->stream, (void **)&d->d_arena[d->cur],
-                                     &d->cap_arena[d->cur], p.arena, sizeof(int32_t), err)) ||
+                                     &d->cap_arena[d->cur], p->arena, sizeof(int32_t), err)) ||
             (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_scratch[0], &d->cap_scratch[0],
-                                     p.scratch[0], sizeof(int32_t), err)) ||
+                                     p->scratch[0], sizeof(int32_t), err)) ||
             (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_scratch[1], &d->cap_scratch[1],
-                                     p.scratch[1], sizeof(int32_t), err)) ||
-            (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_tasks, &d->cap_tasks, p.ntasks,
-                                     sizeof *p.tasks, err)))
+                                     p->scratch[1], sizeof(int32_t), err)) ||
+            (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_tasks, &d->cap_tasks, p->ntasks,
+                                     sizeof *p->tasks, err)))
             goto done;
         if (n > d->cap_counts) {
             int64_t *h = realloc(d->h_counts, (size_t)n * sizeof *h);
@@ -92,13 +92,13 @@ int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *count
                                          sizeof *d->d_counts, err)))
                 goto done;
         }
-        if (DM_CUDA(err, cudaMemcpyAsync(d->d_tasks, p.tasks, (size_t)p.ntasks * sizeof *p.tasks,
+        if (DM_CUDA(err, cudaMemcpyAsync(d->d_tasks, p->tasks, (size_t)p->ntasks * sizeof *p->tasks,
                                          cudaMemcpyHostToDevice, d->stream))) {
             rc = err->code;
             goto done;
         }
-        for (int r = 0; r < p.rounds && rc == 0; r++)
-            rc = ep_prefix_gpu_round(d->d_tasks + p.first[r], p.first[r + 1] - p.first[r],
+        for (int r = 0; r < p->rounds && rc == 0; r++)
+            rc = ep_prefix_gpu_round(d->d_tasks + p->first[r], p->first[r + 1] - p->first[r],
                                      d->d_first, d->d_pos, d->d_time,
                                      r ? d->d_scratch[(r - 1) & 1] : d->d_arena[!d->cur],
                                      d->d_scratch[r & 1], d->d_arena[d->cur], d->iv, d->block,
@@ -111,12 +111,11 @@ int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *count
             goto done;
         }
         for (int64_t i = 0; i < n; i++)
-            if (p.off[i] >= 0)
+            if (p->off[i] >= 0)
                 counts[i] = d->h_counts[i];
     }
-    if ((rc = ep_prefix_keep(&d->st, eps, n, counts, &p, err)) == 0 && p.ntasks > 0)
+    if ((rc = ep_prefix_keep(&d->st, eps, n, counts, err)) == 0 && p->ntasks > 0)
         d->cur = !d->cur;
 done:
-    ep_prefix_plan_free(&p);
     return rc;
 }

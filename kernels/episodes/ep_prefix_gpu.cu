@@ -26,11 +26,11 @@ __device__ static int ep_prefix_first_within(const double *time, int lo, int hi,
 
 /* Block blockIdx.x runs task blockIdx.x, a tile of its type's events at a time: each
  * thread takes a run of consecutive events of the tile, finds the first one's window
- * among the parent's events by a binary search and the others' by moving on from it (the
- * windows only move on with the events), and puts their starts in shared memory; then the
- * tile's starts are written out, and warp 0 runs the greedy count over the tile, 32
- * events a ballot. Indexes within a type are 32-bit (EP_PREFIX_MAX_EVENTS). CLOSED: the
- * interval kind, a constant. */
+ * among the parent's events by a binary search from where the last tile's first window
+ * began and the others' by moving on from it (the windows only move on with the events),
+ * and puts their starts in shared memory; then the tile's starts are written out, and
+ * warp 0 runs the greedy count over the tile, 32 events a ballot. Indexes within a type
+ * are 32-bit (EP_PREFIX_MAX_EVENTS). CLOSED: the interval kind, a constant. */
 template <int CLOSED>
 __global__ void ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks,
                                  const int64_t *__restrict__ first,
@@ -53,13 +53,11 @@ __global__ void ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks,
     int64_t last = -1, count = 0; /* warp 0's */
     for (int c = 0; c < len; c += EP_PREFIX_TILE) {
         const int n = len - c < EP_PREFIX_TILE ? len - c : EP_PREFIX_TILE;
-        if (threadIdx.x == 0)
-            tile_base = ep_prefix_first_within(ptime, base, m, qtime[c], t.hi);
-        __syncthreads();
-        base = tile_base;
         const int per = (n + blockDim.x - 1) / blockDim.x;
         const int k0 = threadIdx.x * per, k1 = k0 + per < n ? k0 + per : n;
         int j = k0 < k1 ? ep_prefix_first_within(ptime, base, m, qtime[c + k0], t.hi) : m;
+        if (threadIdx.x == 0) /* the tile's first window: where the next tile's begin */
+            tile_base = j;
         for (int k = k0; k < k1; k++) {
             const int64_t q = qpos[c + k];
             const double tq = qtime[c + k];
@@ -69,6 +67,7 @@ __global__ void ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks,
             tile_pos[k] = (int32_t)q;
         }
         __syncthreads();
+        base = tile_base;
         for (int k = threadIdx.x; k < n; k += blockDim.x)
             out[c + k] = tile_start[k];
         if (threadIdx.x < 32)

@@ -1,6 +1,7 @@
 /* test_episodes_count.c - the episodes workload's counts: Algorithm 1 (ep_count) on
- * hand-worked streams, against the exhaustive count (ep_count_brute) and the papers'
- * printed algorithm on thousands of random ones (and with more than 64 types), its
+ * hand-worked streams, against the exhaustive count (ep_count_brute), the papers'
+ * printed algorithm and the count by prefix (ep_count_prefix) on thousands of random
+ * ones (and with more than 64 types), its
  * memory bound on a long stream, and the multi-threaded count (ep_count_all_mt). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "episodes/episodes.h"
+#include "episodes/ep_prefix.h"
 #include "episodes_fixture.h"
 
 /* ---- the papers' Algorithm 1, as printed --------------------------------------------- */
@@ -235,8 +237,8 @@ static void test_one_node_counts_events(void **state)
 /* ---- random streams ------------------------------------------------------------------ */
 
 /* Thousands of small streams, levels 1 to 5, both interval kinds, in double and in
- * float: Algorithm 1 and the exhaustive count agree, and (from two nodes, in double) the
- * printed algorithm. The counts must be interesting: many occurrences, the two interval
+ * float: Algorithm 1, the exhaustive count and the count by prefix agree, and (from two
+ * nodes, in double) the printed algorithm. The counts must be interesting: many occurrences, the two interval
  * kinds often apart (gaps land on lo), the two precisions apart now and then. */
 static void test_random_against_brute(void **state)
 {
@@ -256,9 +258,11 @@ static void test_random_against_brute(void **state)
             for (int iv = EP_OPEN_CLOSED; iv <= (EP_CLOSED | EP_FLOAT); iv++) {
                 int64_t c = ep_count(&s, &e, (ep_interval)iv);
                 int64_t b = ep_count_brute(&s, &e, (ep_interval)iv);
-                if (c != b)
-                    fail_msg("round %d level %d interval %d: ep_count %lld, brute %lld",
-                             round, level, iv, (long long)c, (long long)b);
+                int64_t p = ep_count_prefix(&s, &e, (ep_interval)iv);
+                if (c != b || p != c)
+                    fail_msg("round %d level %d interval %d: ep_count %lld, brute %lld, "
+                             "prefix %lld", round, level, iv, (long long)c, (long long)b,
+                             (long long)p);
                 if (level > 1 && !(iv & EP_FLOAT))
                     assert_int_equal(paper_algorithm1(&s, &e, (ep_interval)iv), c);
                 by_kind[iv] = c;

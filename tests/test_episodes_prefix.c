@@ -1,8 +1,8 @@
-/* test_episodes_prefix.c - counting by prefix (ep_prefix.h) on the host: the count from
- * the latest starts equals Algorithm 1's and the exhaustive count on thousands of small
- * random streams (ties, gaps on the bounds, repeated types, both interval kinds, double
- * and float); batches that extend the episodes a batch before kept, mixed with episodes
- * counted from their first node, on one thread and across the cores; what it refuses. */
+/* test_episodes_prefix.c - counting by prefix (ep_prefix.h) on the host, in batches:
+ * batches that extend the episodes a batch before kept, mixed with episodes counted from
+ * their first node, on one thread and across the cores; what it refuses. (One episode at
+ * a time against Algorithm 1 and the brute force: test_episodes_count.c; mining:
+ * test_episodes_mine.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,41 +12,6 @@
 
 #include "episodes_fixture.h"
 #include "episodes/ep_prefix.h"
-
-/* Levels 1 to 5, four interval kinds, 3,000 streams of up to 20 events: the prefix count,
- * Algorithm 1 and the brute force agree, and many counts are above 1. */
-static void test_random_against_algorithm1_and_brute(void **state)
-{
-    (void)state;
-    uint64_t rng = 31;
-    int64_t trials = 0, several = 0, repeated = 0;
-    const double units[] = {1.0, 0.001};
-    for (int round = 0; round < 3000; round++) {
-        double unit = units[round % 2];
-        int ntypes = 1 + rng_below(&rng, 3);
-        ep_stream s = random_stream(&rng, rng_below(&rng, 21), ntypes, unit);
-        for (int level = 1; level <= 5; level++) {
-            ep_episode e = random_episode(&rng, level, ntypes, unit);
-            for (int iv = EP_OPEN_CLOSED; iv <= (EP_CLOSED | EP_FLOAT); iv++) {
-                int64_t a = ep_count(&s, &e, (ep_interval)iv);
-                int64_t b = ep_count_brute(&s, &e, (ep_interval)iv);
-                int64_t p = ep_count_prefix(&s, &e, (ep_interval)iv);
-                if (p != a || a != b)
-                    fail_msg("round %d level %d interval %d: prefix %lld, Algorithm 1 %lld, "
-                             "brute %lld", round, level, iv, (long long)p, (long long)a,
-                             (long long)b);
-                trials++;
-                several += a > 1;
-                repeated += a > 0 && level > 1 && e.ev[0] == e.ev[level - 1];
-            }
-        }
-        stream_drop(&s);
-    }
-    print_message("%lld counts, %lld above 1, %lld of episodes ending in their first type\n",
-                  (long long)trials, (long long)several, (long long)repeated);
-    assert_true(several > trials / 10);
-    assert_true(repeated > 500);
-}
 
 /* n random episodes of levels 1 to 6 over ntypes types, gaps wider than the small
  * streams', so that long episodes still occur on a long stream. */
@@ -158,7 +123,6 @@ static void test_refuses_streams_past_32_bits(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_against_algorithm1_and_brute),
         cmocka_unit_test(test_batches_extend_kept_episodes),
         cmocka_unit_test(test_refuses_streams_past_32_bits),
     };

@@ -5,7 +5,9 @@
  * ptpe, mtpe and preelim are the papers' GPU kernels (ep_gpu.cu), hybrid picks ptpe or
  * mtpe by the number of episodes, twopass mines with PreElim's bound first; each counts a
  * level's episodes or mines level-wise (support > 0), on one GPU (ep_gpu_count.c);
- * multigpu splits each level over several (ep_multigpu.c). */
+ * multigpu splits each level over several (ep_multigpu.c). Beyond the papers, cpu-prefix
+ * and prefix count each candidate from its prefix's occurrences (ep_prefix.h), across the
+ * cores and on the GPU (ep_prefix_dev.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,38 +21,48 @@
 
 extern const dm_study episodes_study;
 
-/* ---- cpu, cpu-mt, cpu-twopass --------------------------------------------------------- */
+/* ---- cpu, cpu-mt, cpu-twopass, cpu-prefix, prefix ------------------------------------- */
 
-typedef struct ep_cpu_state {
+/* How a synchronous variant counts: Algorithm 1 (on one thread or the cores), or by
+ * prefix on the cores or on the GPU. */
+typedef enum ep_sync_count { EP_ALG1, EP_PREFIX_CPU, EP_PREFIX_GPU } ep_sync_count;
+
+/* What a variant counting through a callback, synchronously, holds. */
+typedef struct ep_sync_state {
     const ep_stream *s;
-    ep_count_ctx ctx;   /* mt 0 for cpu: one thread, no pool */
+    ep_count_ctx ctx;     /* mt 0 for cpu: one thread, no pool */
     ep_prefix_cpu prefix; /* cpu-prefix's */
-    ep_count_fn count;  /* ep_count_cb on ctx, or ep_prefix_cpu_cb on prefix */
+    ep_prefix_dev *dev;   /* prefix's (on the GPU), else NULL */
+    ep_count_fn count;    /* ep_count_cb on ctx, or ep_prefix_cpu_cb or ep_prefix_dev_cb */
     void *count_ctx;
-    int mine;           /* support > 0: run mines, with spec */
+    int mine;             /* support > 0: run mines, with spec */
     ep_mine_spec spec;
-    ep_mine_result m;   /* the point's episodes and counts, or what the mining found */
+    ep_mine_result m;     /* the point's episodes and counts, or what the mining found */
     ep_result out;
-} ep_cpu_state;
+} ep_sync_state;
 
-static void ep_cpu_teardown(void *state)
+static void ep_sync_teardown(void *state)
 {
-    ep_cpu_state *s = state;
+    ep_sync_state *s = state;
     if (!s)
         return;
     ep_mine_result_free(&s->m);
     ep_prefix_cpu_close(&s->prefix);
+    if (s->dev)
+        ep_prefix_dev_close(s->dev);
+    free(s->dev);
     free(s);
 }
 
 /* The point's episodes and room for their counts, or its mining spec (with PreElim's
- * bound across the cores first when twopass); counted by Algorithm 1, or by prefix
- * across the cores when prefix. */
-static int ep_cpu_prepare(const dm_dataset *ds, const dm_point *pt, int mt, int twopass,
-                          int prefix, void **state, dm_err *err)
+ * bound across the cores first when twopass); counted as how says (mt: Algorithm 1 or
+ * prefix across the cores; the GPU prefix on ex's stream). */
+static int ep_sync_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                           int mt, int twopass, ep_sync_count how, void **state,
+                           dm_err *err)
 {
     const ep_data *d = ds->data;
-    ep_cpu_state *s = calloc(1, sizeof *s);
+    ep_sync_state *s = calloc(1, sizeof *s);
     if (!s)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
     s->s = &d->s;
@@ -64,54 +76,66 @@ static int ep_cpu_prepare(const dm_dataset *ds, const dm_point *pt, int mt, int 
         s->spec.bound = ep_bound_cb;
         s->spec.bound_ctx = &s->ctx;
     }
-    if (prefix) {
-        if (ep_prefix_cpu_open(&s->prefix, &d->s, s->ctx.iv,
-                               s->mine ? s->spec.support : INT64_MAX, s->ctx.threads, err))
+    const int64_t keep = s->mine ? s->spec.support : INT64_MAX;
+    if (how == EP_PREFIX_CPU) {
+        if (ep_prefix_cpu_open(&s->prefix, &d->s, s->ctx.iv, keep, s->ctx.threads, err))
             goto fail;
         s->count = ep_prefix_cpu_cb;
         s->count_ctx = &s->prefix;
+    } else if (how == EP_PREFIX_GPU) {
+        if (!(s->dev = calloc(1, sizeof *s->dev))) {
+            dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
+            goto fail;
+        }
+        if (ep_prefix_dev_open(s->dev, ex->stream, &d->s, s->ctx.iv, keep,
+                               (int)dm_point_int(pt, "block"), err))
+            goto fail;
+        s->count = ep_prefix_dev_cb;
+        s->count_ctx = s->dev;
     }
     s->out = ep_result_of(&d->s, &s->m);
     *state = s;
     return 0;
 fail:
-    ep_cpu_teardown(s);
+    ep_sync_teardown(s);
     return err->code;
 }
 
 static int ep_cpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                         void **state, dm_err *err)
 {
-    (void)ex;
-    return ep_cpu_prepare(ds, pt, 0, 0, 0, state, err);
+    return ep_sync_prepare(ex, ds, pt, 0, 0, EP_ALG1, state, err);
 }
 
 static int ep_cpu_mt_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                            void **state, dm_err *err)
 {
-    (void)ex;
-    return ep_cpu_prepare(ds, pt, 1, 0, 0, state, err);
+    return ep_sync_prepare(ex, ds, pt, 1, 0, EP_ALG1, state, err);
 }
 
 static int ep_cpu_twopass_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                                 void **state, dm_err *err)
 {
-    (void)ex;
-    return ep_cpu_prepare(ds, pt, 1, 1, 0, state, err);
+    return ep_sync_prepare(ex, ds, pt, 1, 1, EP_ALG1, state, err);
 }
 
 static int ep_cpu_prefix_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                                void **state, dm_err *err)
 {
-    (void)ex;
-    return ep_cpu_prepare(ds, pt, 1, 0, 1, state, err);
+    return ep_sync_prepare(ex, ds, pt, 1, 0, EP_PREFIX_CPU, state, err);
+}
+
+static int ep_prefix_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                           void **state, dm_err *err)
+{
+    return ep_sync_prepare(ex, ds, pt, 0, 0, EP_PREFIX_GPU, state, err);
 }
 
 /* Counts the point's episodes, or mines (the candidates' generation is then timed with
  * the counting, as it is part of the mining). */
-static int ep_cpu_run(void *state, dm_err *err)
+static int ep_sync_run(void *state, dm_err *err)
 {
-    ep_cpu_state *s = state;
+    ep_sync_state *s = state;
     if (!s->mine)
         return s->count(s->count_ctx, s->m.eps, s->m.n, s->m.counts, err);
     ep_mine_result_free(&s->m);
@@ -120,10 +144,10 @@ static int ep_cpu_run(void *state, dm_err *err)
     return rc;
 }
 
-static int ep_cpu_output(void *state, const void **out, dm_err *err)
+static int ep_sync_output(void *state, const void **out, dm_err *err)
 {
     (void)err;
-    ep_cpu_state *s = state;
+    ep_sync_state *s = state;
     *out = &s->out;
     return 0;
 }
@@ -256,67 +280,6 @@ static int ep_gpu_output(void *state, const void **out, dm_err *err)
     ep_gpu_state *s = state;
     if (!s->mine && ep_gpu_fetch(&s->c, s->m.counts, err))
         return DM_ERUNTIME;
-    *out = &s->out;
-    return 0;
-}
-
-/* ---- prefix ---------------------------------------------------------------------- */
-
-/* The GPU counting by prefix, and the point's episodes or its mining. */
-typedef struct ep_prefix_gpu_state {
-    ep_prefix_dev d;
-    int mine;
-    ep_mine_spec spec;
-    ep_mine_result m;
-    ep_result out;
-} ep_prefix_gpu_state;
-
-static void ep_prefix_gpu_teardown(void *state)
-{
-    ep_prefix_gpu_state *s = state;
-    if (!s)
-        return;
-    ep_prefix_dev_close(&s->d);
-    ep_mine_result_free(&s->m);
-    free(s);
-}
-
-static int ep_prefix_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
-                               void **state, dm_err *err)
-{
-    const ep_data *d = ds->data;
-    ep_prefix_gpu_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
-    if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err) ||
-        ep_prefix_dev_open(&s->d, ex->stream, &d->s, ep_point_interval(pt),
-                           s->mine ? s->spec.support : INT64_MAX,
-                           (int)dm_point_int(pt, "block"), err)) {
-        ep_prefix_gpu_teardown(s);
-        return err->code;
-    }
-    s->out = ep_result_of(&d->s, &s->m);
-    *state = s;
-    return 0;
-}
-
-/* Counts the point's episodes, or mines, synchronously. */
-static int ep_prefix_gpu_run(void *state, dm_err *err)
-{
-    ep_prefix_gpu_state *s = state;
-    if (!s->mine)
-        return ep_prefix_dev_cb(&s->d, s->m.eps, s->m.n, s->m.counts, err);
-    ep_mine_result_free(&s->m);
-    const ep_stream *st = s->out.s;
-    int rc = ep_mine(st, &s->spec, ep_prefix_dev_cb, &s->d, &s->m, err);
-    s->out = ep_result_of(st, &s->m);
-    return rc;
-}
-
-static int ep_prefix_gpu_output(void *state, const void **out, dm_err *err)
-{
-    (void)err;
-    ep_prefix_gpu_state *s = state;
     *out = &s->out;
     return 0;
 }
@@ -537,21 +500,21 @@ static const dm_mine_option ep_mine_options[] = {
 static const dm_variant ep_variants[] = {
     { .name = "cpu", .description = "Algorithm 1 over the episodes, one thread",
       .needs_gpu = 0, .supports = ep_cpu_supports, .setup = ep_cpu_setup,
-      .run = ep_cpu_run, .output = ep_cpu_output, .teardown = ep_cpu_teardown },
+      .run = ep_sync_run, .output = ep_sync_output, .teardown = ep_sync_teardown },
     { .name = "cpu-mt", .description = "Algorithm 1 across episodes on all cores (pthreads)",
       .needs_gpu = 0, .params = ep_cpu_mt_params, .supports = ep_cpu_supports,
-      .setup = ep_cpu_mt_setup, .run = ep_cpu_run, .output = ep_cpu_output,
-      .teardown = ep_cpu_teardown },
+      .setup = ep_cpu_mt_setup, .run = ep_sync_run, .output = ep_sync_output,
+      .teardown = ep_sync_teardown },
     { .name = "cpu-twopass", .description = "mining: PreElim's bound then Algorithm 1 on "
                                             "the survivors, each across all cores",
       .needs_gpu = 0, .params = ep_cpu_mt_params, .supports = ep_cpu_twopass_supports,
-      .setup = ep_cpu_twopass_setup, .run = ep_cpu_run, .output = ep_cpu_output,
-      .teardown = ep_cpu_teardown },
+      .setup = ep_cpu_twopass_setup, .run = ep_sync_run, .output = ep_sync_output,
+      .teardown = ep_sync_teardown },
     { .name = "cpu-prefix", .description = "each episode from its prefix's occurrences "
                                            "(beyond the papers), across all cores",
       .needs_gpu = 0, .params = ep_cpu_mt_params, .supports = ep_cpu_supports,
-      .setup = ep_cpu_prefix_setup, .run = ep_cpu_run, .output = ep_cpu_output,
-      .teardown = ep_cpu_teardown },
+      .setup = ep_cpu_prefix_setup, .run = ep_sync_run, .output = ep_sync_output,
+      .teardown = ep_sync_teardown },
     { .name = "ptpe", .description = "a thread per episode, Algorithm 1 over the stream",
       .needs_gpu = 1, .params = ep_ptpe_params, .supports = ep_gpu_supports,
       .setup = ep_ptpe_setup, .run = ep_gpu_run, .output = ep_gpu_output,
@@ -580,8 +543,8 @@ static const dm_variant ep_variants[] = {
     { .name = "prefix", .description = "each episode from its prefix's occurrences (beyond "
                                        "the papers), a block a step",
       .needs_gpu = 1, .params = ep_prefix_params, .supports = ep_gpu_block_supports,
-      .setup = ep_prefix_gpu_setup, .run = ep_prefix_gpu_run, .output = ep_prefix_gpu_output,
-      .teardown = ep_prefix_gpu_teardown },
+      .setup = ep_prefix_setup, .run = ep_sync_run, .output = ep_sync_output,
+      .teardown = ep_sync_teardown },
     { .name = "multigpu", .description = "mining over several GPUs: each level's candidates "
                                          "split evenly, PTPE or two-pass on each GPU",
       .needs_gpu = 1, .multi_gpu = 1, .params = ep_multigpu_params,

@@ -3,8 +3,8 @@
  * occurrence can start; e -> y's follow from e's in one pass over the events of y, and
  * the non-overlapped count from them. Level-wise mining counts each candidate from its
  * prefix, a frequent episode of the level before, in one step. Written once for the host
- * (the CPU variant, the tests) and the device (ep_prefix_gpu.cu). Includes only
- * episodes.h and ep_mine.h.
+ * (the CPU variant, the tests) and the device (ep_prefix_gpu.cu). Includes only ep_mine.h
+ * and core's handoff.h (the CPU variant's threads).
  *
  * Why it gives Algorithm 1's count. Call S(q) the latest first position over the
  * occurrences of e ending at the event at position q (-1 when none ends there).
@@ -17,7 +17,8 @@
  * e's last type before q, and of those the gap passes lo for a prefix (gaps only shrink as
  * j grows, in floating point too: rounding is monotone), so the j are one window, found
  * by a search and read to its end. For a one-node episode S(q) = q. tests/test_episodes_
- * prefix.c checks the count against Algorithm 1 and the brute force. */
+ * count.c checks the count against Algorithm 1 and the brute force, test_episodes_mine.c
+ * whole minings. */
 #ifndef DM_EP_PREFIX_H
 #define DM_EP_PREFIX_H
 

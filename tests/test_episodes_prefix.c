@@ -71,10 +71,10 @@ static void test_batches_extend_kept_episodes(void **state)
         for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
             ep_prefix_cpu c;
             dm_err err = {0};
-            assert_int_equal(ep_prefix_cpu_open(&c, &s, (ep_interval)iv, keep, threads[t], &err),
-                             0);
+            const ep_interval kind = (ep_interval)iv;
+            assert_int_equal(ep_prefix_cpu_open(&c, &s, kind, keep, threads[t], &err), 0);
             assert_int_equal(ep_prefix_cpu_cb(&c, one, n1, c1, &err), 0);
-            assert_counts(&s, one, n1, (ep_interval)iv, c1, "batch one");
+            assert_counts(&s, one, n1, kind, c1, "batch one");
             /* What the second batch's plan does with the kept ones. */
             int64_t *scratch = malloc((size_t)n2 * sizeof *scratch);
             assert_non_null(scratch);
@@ -96,7 +96,7 @@ static void test_batches_extend_kept_episodes(void **state)
             extended += kept;
             free(scratch);
             assert_int_equal(ep_prefix_cpu_cb(&c, two, n2, c2, &err), 0);
-            assert_counts(&s, two, n2, (ep_interval)iv, c2, "batch two");
+            assert_counts(&s, two, n2, kind, c2, "batch two");
             ep_prefix_cpu_close(&c);
         }
     print_message("%lld episodes extended from kept ones\n", (long long)extended);

@@ -92,7 +92,8 @@ int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *count
                                          sizeof *d->d_counts, err)))
                 goto done;
         }
-        if (DM_CUDA(err, cudaMemcpyAsync(d->d_tasks, p->tasks, (size_t)p->ntasks * sizeof *p->tasks,
+        const size_t task_bytes = (size_t)p->ntasks * sizeof *p->tasks;
+        if (DM_CUDA(err, cudaMemcpyAsync(d->d_tasks, p->tasks, task_bytes,
                                          cudaMemcpyHostToDevice, d->stream))) {
             rc = err->code;
             goto done;

@@ -50,7 +50,8 @@ __global__ void ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks,
     const int32_t *st = t.parent < 0 ? nullptr : from + t.parent;
     int32_t *out = (t.count >= 0 ? arena : scratch) + t.out;
     int base = 0;
-    int64_t last = -1, count = 0; /* warp 0's */
+    int32_t last = -1; /* warp 0's: the last counted end, and the count */
+    int64_t count = 0;
     for (int c = 0; c < len; c += EP_PREFIX_TILE) {
         const int n = len - c < EP_PREFIX_TILE ? len - c : EP_PREFIX_TILE;
         const int per = (n + blockDim.x - 1) / blockDim.x;
@@ -75,13 +76,15 @@ __global__ void ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks,
              * becomes the last end; lanes before it, and itself (its start precedes it),
              * cannot count after it. */
             for (int k = 0; k < n; k += 32) {
-                const int64_t s = k + (int)threadIdx.x < n ? tile_start[k + threadIdx.x] : -1;
+                const int in = k + (int)threadIdx.x < n;
+                const int32_t s = in ? tile_start[k + threadIdx.x] : -1;
+                const int32_t q = in ? tile_pos[k + threadIdx.x] : 0;
                 for (;;) {
                     const unsigned b = __ballot_sync(0xffffffffu, s > last);
                     if (!b)
                         break;
                     count++;
-                    last = tile_pos[k + __ffs(b) - 1];
+                    last = __shfl_sync(0xffffffffu, q, __ffs(b) - 1);
                 }
             }
         __syncthreads(); /* the tile is read before the next is written */

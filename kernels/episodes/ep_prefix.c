@@ -196,8 +196,11 @@ int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
     return 0;
 }
 
-void ep_prefix_run_task(const ep_by_type *b, const ep_prefix_task *t, const int32_t *from,
-                        int32_t *to, ep_interval iv, int64_t *counts)
+/* Runs task t on the host: its starts written at to + t->out, its count (when final) to
+ * counts[t->count]. from: the parent's starts' buffer (unused for a one-node parent). */
+static void ep_prefix_run_task(const ep_by_type *b, const ep_prefix_task *t,
+                               const int32_t *from, int32_t *to, ep_interval iv,
+                               int64_t *counts)
 {
     const int f32 = (iv & EP_FLOAT) != 0;
     const int64_t pb = b->first[t->ptype], m = ep_type_events(b, t->ptype);
@@ -223,37 +226,6 @@ void ep_prefix_run_task(const ep_by_type *b, const ep_prefix_task *t, const int3
     }
     if (t->count >= 0)
         counts[t->count] = count;
-}
-
-int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)
-{
-    ep_prefix_state st;
-    dm_err err = {0};
-    int64_t count = -1;
-    if (ep_prefix_open(&st, s, INT64_MAX, &err) != 0)
-        return -1;
-    if (ep_prefix_plan_build(&st, e, 1, &count, &err) != 0) {
-        ep_prefix_close(&st);
-        return -1;
-    }
-    const ep_prefix_plan *p = &st.plan;
-    int32_t *arena = malloc((size_t)(p->arena + 1) * sizeof *arena);
-    int32_t *scratch[2] = {malloc((size_t)(p->scratch[0] + 1) * sizeof(int32_t)),
-                           malloc((size_t)(p->scratch[1] + 1) * sizeof(int32_t))};
-    if (arena && scratch[0] && scratch[1])
-        for (int r = 0; r < p->rounds; r++)
-            for (int64_t i = p->first[r]; i < p->first[r + 1]; i++) {
-                const ep_prefix_task *t = &p->tasks[i];
-                ep_prefix_run_task(&st.by, t, r ? scratch[(r - 1) & 1] : NULL,
-                                   t->count >= 0 ? arena : scratch[r & 1], iv, &count);
-            }
-    else
-        count = -1;
-    free(arena);
-    free(scratch[0]);
-    free(scratch[1]);
-    ep_prefix_close(&st);
-    return count;
 }
 
 /* ---- across the cores ---------------------------------------------------------------- */
@@ -340,4 +312,16 @@ int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *count
     if (rc == 0 && (rc = ep_prefix_keep(&c->st, eps, n, counts, err)) == 0)
         c->cur = !c->cur;
     return rc;
+}
+
+int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)
+{
+    ep_prefix_cpu c;
+    dm_err err = {0};
+    int64_t count = -1;
+    if (ep_prefix_cpu_open(&c, s, iv, INT64_MAX, 1, &err) == 0 &&
+        ep_prefix_cpu_cb(&c, e, 1, &count, &err) != 0)
+        count = -1;
+    ep_prefix_cpu_close(&c);
+    return count;
 }

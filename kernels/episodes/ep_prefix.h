@@ -125,15 +125,6 @@ int ep_prefix_plan_build(ep_prefix_state *st, const ep_episode *eps, int64_t n,
 int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
                    const int64_t *counts, dm_err *err);
 
-/* Runs task t on the host: its starts written at to + t->out, its count (when final) to
- * counts[t->count]. from: the parent's starts' buffer (unused for a one-node parent). */
-void ep_prefix_run_task(const ep_by_type *b, const ep_prefix_task *t, const int32_t *from,
-                        int32_t *to, ep_interval iv, int64_t *counts);
-
-/* The count of e by prefix on the host, one round a link: for tests. Returns the count,
- * or -1 without memory. */
-int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv);
-
 /* Counting by prefix on the host's cores: st, the arenas (grown as needed, swapped after
  * each batch: the kept episodes' starts are in the other) and the workers, threads that
  * live from batch to batch. */
@@ -156,6 +147,9 @@ void ep_prefix_cpu_close(ep_prefix_cpu *c);
  * each round's tasks across the threads. */
 int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
                      dm_err *err);
+/* The count of e by prefix on the calling thread (ep_prefix_cpu, one worker), one round a
+ * link: for tests. Returns the count, or -1 without memory. */
+int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv);
 
 /* Enqueues round tasks[0..n) (device memory, like every pointer here) on stream, a block
  * of block threads a task: b's first, pos and time on the device, the round's parents

@@ -350,6 +350,23 @@ static void test_bad_specs_and_failures(void **state)
     assert_true(r.n > 0);
     ep_mine_result_free(&r);
     stream_drop(&s);
+    /* A level past EP_MAX_CANDIDATES is refused before anything is allocated for it
+     * (5 GB): 4,097 frequent types give 4,097^2 = 16,785,409 pairs, 8,193 more than 2^24. */
+    enum { TYPES = 4097 };
+    ep_episode *types = calloc(TYPES, sizeof *types), *cand = NULL;
+    assert_non_null(types);
+    for (int y = 0; y < TYPES; y++)
+        types[y] = (ep_episode){.n = 1, .ev = {y}};
+    int64_t n = -1;
+    ep_mine_spec one = good;
+    one.ngaps = 1;
+    assert_int_equal(ep_mine_candidates(&one, 2, types, TYPES, types, TYPES, &cand, &n, &err),
+                     DM_EINPUT);
+    assert_string_equal(err.msg, "level 2 has 16785409 candidates, more than 16777216; raise "
+                        "the support");
+    assert_null(cand);
+    assert_int_equal(n, 0);
+    free(types);
 }
 
 /* ---- Sym26 ------------------------------------------------------------------------- */

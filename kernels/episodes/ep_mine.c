@@ -104,37 +104,13 @@ int ep_mine_spec_check(const ep_mine_spec *spec, dm_err *err)
     return ep_spec_check(spec, order, err);
 }
 
-/* A growing array of candidates. */
-typedef struct ep_cands {
-    ep_episode *e;
-    int64_t n, cap;
-} ep_cands;
-
-/* Appends to c the episode a extended by link (lo, hi) and node y. Returns 0, DM_EINPUT
- * beyond EP_MAX_CANDIDATES, DM_ERUNTIME without memory. */
-static int ep_cands_push(ep_cands *c, const ep_episode *a, double lo, double hi, int32_t y,
-                         dm_err *err)
+/* Writes to e the episode a extended by link (lo, hi) and node y. */
+static void ep_extend(ep_episode *e, const ep_episode *a, double lo, double hi, int32_t y)
 {
-    if (c->n == c->cap) {
-        if (c->n == EP_MAX_CANDIDATES)
-            return dm_err_set(err, DM_EINPUT, "level %d has more than %" PRId64 " candidates; "
-                              "raise the support", a->n + 1, EP_MAX_CANDIDATES);
-        int64_t cap = c->cap ? 2 * c->cap : 1024;
-        if (cap > EP_MAX_CANDIDATES)
-            cap = EP_MAX_CANDIDATES;
-        ep_episode *grown = realloc(c->e, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
-                              " candidates", cap);
-        c->e = grown;
-        c->cap = cap;
-    }
-    ep_episode *e = &c->e[c->n++];
     *e = *a;
     e->lo[a->n - 1] = lo;
     e->hi[a->n - 1] = hi;
     e->ev[e->n++] = y;
-    return 0;
 }
 
 /* The first index of freq[0..n) whose first m nodes (and links) are not below alpha's
@@ -153,12 +129,22 @@ static int64_t ep_lower_bound(const ep_episode *freq, int64_t n, const ep_episod
     return lo;
 }
 
+/* The join's partners of alpha (m >= 1 shared nodes): freq[*first..return), the
+ * episodes whose first m nodes and links are alpha's last m. */
+static int64_t ep_partners(const ep_episode *freq, int64_t nfreq, const ep_episode *alpha,
+                           int m, int64_t *first)
+{
+    int64_t b = *first = ep_lower_bound(freq, nfreq, alpha, m);
+    while (b < nfreq && ep_cmp_span(&freq[b], 0, alpha, 1, m) == 0)
+        b++;
+    return b;
+}
+
 int ep_mine_candidates(const ep_mine_spec *spec, int level, const ep_episode *freq,
                        int64_t nfreq, const ep_episode *freq1, int64_t nfreq1,
                        ep_episode **cand, int64_t *n, dm_err *err)
 {
     int order[EP_MAX_LEVEL - 1];
-    ep_cands c = {0};
     int rc = ep_spec_check(spec, order, err);
     *cand = NULL;
     *n = 0;
@@ -171,31 +157,43 @@ int ep_mine_candidates(const ep_mine_spec *spec, int level, const ep_episode *fr
     if (spec->links == EP_LINKS_PER_POSITION && m >= spec->ngaps)
         return dm_err_set(err, DM_EINPUT, "level %d needs %d gap intervals, one per link; %d "
                           "given", level, level - 1, spec->ngaps);
+    /* How many, to allocate them at once: alpha extended by every frequent type (per
+     * interval with several, EP_LINKS_ANY), or by each partner of the join. */
+    int64_t total = 0, b;
+    if (spec->links == EP_LINKS_PER_POSITION || m == 0)
+        total = nfreq * (spec->links == EP_LINKS_PER_POSITION ? 1 : spec->ngaps) * nfreq1;
+    else
+        for (int64_t a = 0; a < nfreq; a++)
+            total += ep_partners(freq, nfreq, &freq[a], m, &b) - b;
+    if (total == 0)
+        return 0;
+    if (total > EP_MAX_CANDIDATES)
+        return dm_err_set(err, DM_EINPUT, "level %d has %" PRId64 " candidates, more than %"
+                          PRId64 "; raise the support", level, total, EP_MAX_CANDIDATES);
+    ep_episode *c = malloc((size_t)total * sizeof *c);
+    if (!c)
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
+                          " candidates", total);
     /* Candidates come out in order: alphas in order, then for each the new link and the
      * new node in order (the link before the node, as ep_episode_cmp compares). */
-    for (int64_t a = 0; a < nfreq && rc == 0; a++) {
+    int64_t k = 0;
+    for (int64_t a = 0; a < nfreq; a++) {
         const ep_episode *alpha = &freq[a];
         if (spec->links == EP_LINKS_PER_POSITION) {
-            for (int64_t y = 0; y < nfreq1 && rc == 0; y++)
-                rc = ep_cands_push(&c, alpha, spec->lo[m], spec->hi[m], freq1[y].ev[0], err);
+            for (int64_t y = 0; y < nfreq1; y++)
+                ep_extend(&c[k++], alpha, spec->lo[m], spec->hi[m], freq1[y].ev[0]);
         } else if (m == 0) {
-            for (int g = 0; g < spec->ngaps && rc == 0; g++)
-                for (int64_t y = 0; y < nfreq1 && rc == 0; y++)
-                    rc = ep_cands_push(&c, alpha, spec->lo[order[g]], spec->hi[order[g]],
-                                       freq1[y].ev[0], err);
+            for (int g = 0; g < spec->ngaps; g++)
+                for (int64_t y = 0; y < nfreq1; y++)
+                    ep_extend(&c[k++], alpha, spec->lo[order[g]], spec->hi[order[g]],
+                              freq1[y].ev[0]);
         } else {
-            for (int64_t b = ep_lower_bound(freq, nfreq, alpha, m);
-                 b < nfreq && rc == 0 && ep_cmp_span(&freq[b], 0, alpha, 1, m) == 0; b++)
-                rc = ep_cands_push(&c, alpha, freq[b].lo[m - 1], freq[b].hi[m - 1],
-                                   freq[b].ev[m], err);
+            for (const int64_t end = ep_partners(freq, nfreq, alpha, m, &b); b < end; b++)
+                ep_extend(&c[k++], alpha, freq[b].lo[m - 1], freq[b].hi[m - 1], freq[b].ev[m]);
         }
     }
-    if (rc) {
-        free(c.e);
-        return rc;
-    }
-    *cand = c.e;
-    *n = c.n;
+    *cand = c;
+    *n = total;
     return 0;
 }
 

@@ -425,6 +425,31 @@ static void gpu_lists_must_fit_shared_memory(void **state)
     assert_int_equal(pt.variant->supports(&pt, NULL, why, sizeof why), 0);
 }
 
+/* prefix keeps no lists; its two block sizes (rounds of many steps, of few) are each
+ * refused by name when not whole warps or past the device's block. */
+static void prefix_checks_both_block_sizes(void **state)
+{
+    (void)state;
+    dm_device dev = { .max_threads_per_block = 512, .smem_per_block_optin = 232448 };
+    char why[512] = "";
+    const char *fine[] = { "block=512", "block_few=512" };
+    const char *few_odd[] = { "block_few=80" };
+    const char *few_big[] = { "block_few=1024" };
+    const char *many_odd[] = { "block=80" };
+    dm_point pt;
+    variant_point("prefix", &pt, fine, 2);
+    assert_int_equal(pt.variant->supports(&pt, &dev, why, sizeof why), 0);
+    variant_point("prefix", &pt, few_odd, 1);
+    assert_int_equal(pt.variant->supports(&pt, &dev, why, sizeof why), 1);
+    assert_string_equal(why, "block_few 80 is not a multiple of 32");
+    variant_point("prefix", &pt, few_big, 1);
+    assert_int_equal(pt.variant->supports(&pt, &dev, why, sizeof why), 1);
+    assert_string_equal(why, "block_few 1024 exceeds the device's 512");
+    variant_point("prefix", &pt, many_odd, 1);
+    assert_int_equal(pt.variant->supports(&pt, &dev, why, sizeof why), 1);
+    assert_string_equal(why, "block 80 is not a multiple of 32");
+}
+
 /* multigpu splits each level over the run's GPUs: a point asking more than the run has
  * (a run without a list of GPUs has its one device) fails setup, naming both, before any
  * GPU is touched; its lists must fit a block as PTPE's. */
@@ -525,6 +550,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(mine_flags_refuse_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(mining_sweep_stores_facts_per_level, setup, teardown),
         cmocka_unit_test(gpu_lists_must_fit_shared_memory),
+        cmocka_unit_test(prefix_checks_both_block_sizes),
         cmocka_unit_test(multigpu_asks_no_more_gpus_than_the_run_has),
         cmocka_unit_test_setup_teardown(run_with_an_unreadable_episodes_file_leaves_nothing,
                                         setup, teardown),

@@ -5,7 +5,8 @@
  * MTPE cut into 1 to 1024 segments (or as many as fill the card) with 1 to 16 machines,
  * hybrid at its own switch point and at each extreme, PreElim on the relaxed problem
  * (and the others there too), prefix (counting a batch from each episode's first node,
- * or mining, each level from the one before); multigpu on one GPU and, where the machine has two, on
+ * or mining, each level from the one before; its kernels for rounds of few and of many
+ * steps at each block size and switch point); multigpu on one GPU and, where the machine has two, on
  * both, mining Sym26 with PTPE and two-pass on each GPU, its facts giving each GPU's
  * share. Exits 77 (skip) without a GPU. */
 #include <math.h>
@@ -30,8 +31,8 @@ extern const dm_workload episodes_workload;
  * chain entering mid-occurrence read afresh), the automatic choice, and many. */
 static const int64_t cuts[][2] = {{1, 1}, {7, 1}, {64, 2}, {0, 0}, {1024, 16}};
 
-/* hybrid's switch points tried: its own (resolved for the card), and each kernel
- * everywhere. */
+/* hybrid's and prefix's switch points tried: its own (resolved for the card), and each
+ * kernel everywhere (prefix at 1: a round of one step runs the kernel for few). */
 static const int64_t switches[] = {0, 1, (int64_t)1 << 40};
 
 /* Every GPU variant at each block size (MTPE at each cut, hybrid at each switch point)
@@ -48,9 +49,10 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
     for (const dm_variant *v = episodes_workload.variants; v->name; v++) {
         if (!v->needs_gpu || v->multi_gpu) /* multigpu: test_multigpu_* */
             continue;
-        int hybrid = registry_param(&episodes_workload, v, "switch_at") != NULL;
+        int prefix = registry_param(&episodes_workload, v, "block_few") != NULL;
+        int hybrid = !prefix && registry_param(&episodes_workload, v, "switch_at") != NULL;
         int mtpe = !hybrid && registry_param(&episodes_workload, v, "segments") != NULL;
-        size_t extras = mtpe ? sizeof cuts / sizeof *cuts : hybrid ? 3 : 1;
+        size_t extras = mtpe ? sizeof cuts / sizeof *cuts : hybrid || prefix ? 3 : 1;
         /* prefix has no way of reading to choose */
         int nreads = !registry_param(&episodes_workload, v, "read") ? 1 : hybrid ? 3 : 2;
         for (int b = 0; b < 3; b++)
@@ -65,6 +67,10 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
                     if (mtpe) {
                         set_int(&vp, "segments", cuts[x][0]);
                         set_int(&vp, "machines", cuts[x][1]);
+                    }
+                    if (prefix) { /* both kernels at each block size */
+                        set_int(&vp, "block_few", blocks[b]);
+                        set_int(&vp, "switch_at", switches[x]);
                     }
                     if (hybrid) {
                         set_int(&vp, "switch_at", switches[x]);

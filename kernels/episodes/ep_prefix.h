@@ -154,11 +154,16 @@ int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)
 /* Enqueues round tasks[0..n) (device memory, like every pointer here) on stream, a block
  * of block threads a task: b's first, pos and time on the device, the round's parents
  * in from, its starts written to scratch or (final tasks) arena, final counts to counts.
- * Double precision only. Returns 0, or DM_ERUNTIME with err set (ep_prefix_gpu.cu). */
+ * few: the kernel for rounds of few tasks (every thread counting), else the one for many
+ * (one warp counting; ep_prefix_gpu.cu). Double precision only. Returns 0, or
+ * DM_ERUNTIME with err set. */
 int ep_prefix_gpu_round(const ep_prefix_task *tasks, int64_t n, const int64_t *first,
                         const int64_t *pos, const double *time, const int32_t *from,
-                        int32_t *scratch, int32_t *arena, ep_interval iv, int block,
+                        int32_t *scratch, int32_t *arena, ep_interval iv, int few, int block,
                         int64_t *counts, void *stream, dm_err *err);
+/* *blocks: how many blocks of block threads of the kernel for few tasks a multiprocessor
+ * of the current device holds at once. Returns 0, or DM_ERUNTIME with err set. */
+int ep_prefix_gpu_resident(int block, int *blocks, dm_err *err);
 
 #ifdef __cplusplus
 }

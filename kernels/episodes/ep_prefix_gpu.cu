@@ -1,13 +1,15 @@
 /* ep_prefix_gpu.cu - a round of counting by prefix (ep_prefix.h) on the GPU: a block a
  * task, its threads over runs of the events of the task's type a tile at a time, finding
- * their windows among the parent's events, then one warp's greedy non-overlapped count
- * over the tile by ballots (one per occurrence counted, plus one per 32 events). */
+ * their windows among the parent's events, then the tile's greedy non-overlapped count,
+ * by one warp's ballots in rounds of many tasks, by every thread at once (pointer jumping
+ * over each event's next count) in rounds of few. */
 #include <cuda_runtime.h>
 
 #include "episodes/ep_prefix.h"
 
-/* Events of a task's type a block takes at a time: their starts and positions in shared
- * memory, 8 KiB. */
+/* Events of a task's type a block takes at a time. Shared memory a block: their starts
+ * and positions (4 bytes each), 8 KiB; for few tasks also the starts' running maximum (4
+ * bytes) and two buffers of the count's jumps (6 bytes each), 24 KiB in all. */
 #define EP_PREFIX_TILE 1024
 
 /* The first j in [lo, hi) with t - time[j] <= bound (hi when none). */
@@ -24,22 +26,62 @@ __device__ static int ep_prefix_first_within(const double *time, int lo, int hi,
     return lo;
 }
 
-/* Block blockIdx.x runs task blockIdx.x, a tile of its type's events at a time: each
- * thread takes a run of consecutive events of the tile, finds the first one's window
- * among the parent's events by a binary search from where the last tile's first window
- * began and the others' by moving on from it (the windows only move on with the events),
- * and puts their starts in shared memory; then the tile's starts are written out, and
- * warp 0 runs the greedy count over the tile, 32 events a ballot. Indexes within a type
- * are 32-bit (EP_PREFIX_MAX_EVENTS). CLOSED: the interval kind, a constant. */
-template <int CLOSED>
-__global__ void ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks,
-                                 const int64_t *__restrict__ first,
-                                 const int64_t *__restrict__ pos,
-                                 const double *__restrict__ time,
-                                 const int32_t *__restrict__ from, int32_t *scratch,
-                                 int32_t *arena, int64_t *__restrict__ counts)
+/* The first j in [lo, hi) with run[j] > x (hi when none); run is non-decreasing. */
+__device__ static int ep_prefix_first_above(const int32_t *run, int lo, int hi, int32_t x)
+{
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (run[mid] > x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The greedy count's jumps over a tile (ep_prefix_kernel): from event k, the chain of
+ * events it counts next reaches at[k] (n: past the tile) after len[k] counts, the last
+ * counted being last[k]. Indexes fit 16 bits (EP_PREFIX_TILE). */
+typedef struct ep_prefix_jumps {
+    int16_t at[EP_PREFIX_TILE], len[EP_PREFIX_TILE], last[EP_PREFIX_TILE];
+} ep_prefix_jumps;
+
+/* Block blockIdx.x runs task blockIdx.x, a tile of its type's events at a time.
+ *
+ * Starts: each thread takes a run of consecutive events of the tile, finds the first
+ * one's window among the parent's events by a binary search from where the last tile's
+ * first window began and the others' by moving on from it (the windows only move on with
+ * the events), and puts their starts in shared memory, which are then written out.
+ *
+ * Count, two ways (FEW). The greedy scan counts q_k and sets p = q_k at the first k with
+ * s_k > p (s the starts, q the positions).
+ * - FEW = 0, for rounds of many tasks, where other blocks fill the multiprocessor: one
+ *   warp scans the tile, 32 events a ballot, one more ballot per occurrence counted,
+ *   while the block's other warps wait.
+ * - FEW = 1, for rounds of few tasks, where a block's latency is the round's: every
+ *   thread at once. After counting k the scan counts next(k), the first j > k with
+ *   s_j > q_k; every s_j < q_j <= q_k for j <= k, so next(k) is the first j of the whole
+ *   tile whose running maximum of starts passes q_k, a binary search in shared memory.
+ *   The chain from the tile's first count (the first j whose running maximum passes the
+ *   last end before the tile) is then followed by pointer jumping, each round doubling
+ *   every event's jump (at most log2 of the tile's events rounds). Its window searches
+ *   also begin among samples of the parent's times in shared memory (a load a thread),
+ *   then go on within a stride of them: fewer loads one after another.
+ * Indexes within a type are 32-bit (EP_PREFIX_MAX_EVENTS). CLOSED: the interval kind. */
+template <int CLOSED, int FEW>
+__global__ void
+ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks, const int64_t *__restrict__ first,
+                 const int64_t *__restrict__ pos, const double *__restrict__ time,
+                 const int32_t *__restrict__ from, int32_t *scratch, int32_t *arena,
+                 int64_t *__restrict__ counts)
 {
     __shared__ int32_t tile_start[EP_PREFIX_TILE], tile_pos[EP_PREFIX_TILE];
+    __shared__ int32_t tile_max[EP_PREFIX_TILE]; /* running maximum of the starts (FEW) */
+    __shared__ union {
+        double sample[EP_PREFIX_TILE]; /* a tile's first, read before the jumps */
+        ep_prefix_jumps jumps[2];
+    } sh;
+    __shared__ int32_t warp_max[32];
     __shared__ int tile_base;
     const ep_interval iv = CLOSED ? EP_CLOSED : EP_OPEN_CLOSED;
     const ep_prefix_task t = tasks[blockIdx.x];
@@ -49,36 +91,104 @@ __global__ void ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks,
     const double *ptime = time + pb, *qtime = time + qb;
     const int32_t *st = t.parent < 0 ? nullptr : from + t.parent;
     int32_t *out = (t.count >= 0 ? arena : scratch) + t.out;
+    const int lane = (int)threadIdx.x & 31, warp = (int)threadIdx.x >> 5;
     int base = 0;
-    int32_t last = -1; /* warp 0's: the last counted end, and the count */
+    int32_t last = -1; /* the last counted end, and the count (FEW: the same in every
+                          thread; else warp 0's) */
     int64_t count = 0;
     for (int c = 0; c < len; c += EP_PREFIX_TILE) {
         const int n = len - c < EP_PREFIX_TILE ? len - c : EP_PREFIX_TILE;
         const int per = (n + blockDim.x - 1) / blockDim.x;
         const int k0 = threadIdx.x * per, k1 = k0 + per < n ? k0 + per : n;
-        int j = k0 < k1 ? ep_prefix_first_within(ptime, base, m, qtime[c + k0], t.hi) : m;
+        int j = m;
+        if (FEW) {
+            /* The parent's times every stride events from base, a sample a thread. */
+            const int stride = m > base ? (m - base + blockDim.x - 1) / blockDim.x : 1;
+            const int samples = (m - base + stride - 1) / stride;
+            if ((int)threadIdx.x < samples)
+                sh.sample[threadIdx.x] = ptime[base + threadIdx.x * stride];
+            __syncthreads();
+            if (k0 < k1) {
+                const double tq = qtime[c + k0];
+                const int i = ep_prefix_first_within(sh.sample, 0, samples, tq, t.hi);
+                j = ep_prefix_first_within(ptime, i ? base + (i - 1) * stride + 1 : base,
+                                           i < samples ? base + i * stride : m, tq, t.hi);
+            }
+        } else if (k0 < k1) {
+            j = ep_prefix_first_within(ptime, base, m, qtime[c + k0], t.hi);
+        }
         if (threadIdx.x == 0) /* the tile's first window: where the next tile's begin */
             tile_base = j;
+        int32_t run_max = -1;
         for (int k = k0; k < k1; k++) {
             const int64_t q = qpos[c + k];
             const double tq = qtime[c + k];
             while (j < m && tq - ptime[j] > t.hi)
                 j++;
-            tile_start[k] = (int32_t)ep_prefix_latest(ppos, ptime, st, j, m, q, tq, t.lo, iv);
+            const int32_t s =
+                (int32_t)ep_prefix_latest(ppos, ptime, st, j, m, q, tq, t.lo, iv);
+            tile_start[k] = s;
             tile_pos[k] = (int32_t)q;
+            run_max = s > run_max ? s : run_max;
+        }
+        if (FEW) {
+            /* The running maximum: over the runs of the threads before, then along mine. */
+            int32_t up = run_max;
+            for (int d = 1; d < 32; d *= 2) {
+                const int32_t v = __shfl_up_sync(0xffffffffu, up, d);
+                up = lane >= d && v > up ? v : up;
+            }
+            if (lane == 31)
+                warp_max[warp] = up;
+            __syncthreads();
+            int32_t before = __shfl_up_sync(0xffffffffu, up, 1);
+            before = lane ? before : -1;
+            for (int w = 0; w < warp; w++)
+                before = warp_max[w] > before ? warp_max[w] : before;
+            for (int k = k0; k < k1; k++) {
+                before = tile_start[k] > before ? tile_start[k] : before;
+                tile_max[k] = before;
+            }
         }
         __syncthreads();
         base = tile_base;
         for (int k = threadIdx.x; k < n; k += blockDim.x)
             out[c + k] = tile_start[k];
-        if (threadIdx.x < 32)
-            /* The greedy count: the first lane whose start is past the last end counts and
-             * becomes the last end; lanes before it, and itself (its start precedes it),
-             * cannot count after it. */
+        if (FEW && tile_max[n - 1] > last) { /* something counts in the tile */
+            /* Each event's first jump: next(k), one count, itself the last. */
+            for (int k = k0, lo = k0 + 1; k < k1; k++) {
+                lo = ep_prefix_first_above(tile_max, lo > k + 1 ? lo : k + 1, n, tile_pos[k]);
+                sh.jumps[0].at[k] = (int16_t)lo;
+                sh.jumps[0].len[k] = 1;
+                sh.jumps[0].last[k] = (int16_t)k;
+            }
+            int cur = 0;
+            for (int more = __syncthreads_or(1); more;) {
+                const ep_prefix_jumps *a = &sh.jumps[cur];
+                ep_prefix_jumps *b = &sh.jumps[!cur];
+                more = 0;
+                for (int k = k0; k < k1; k++) {
+                    const int to = a->at[k];
+                    const int in = to < n;
+                    b->at[k] = in ? a->at[to] : (int16_t)to;
+                    b->len[k] = in ? (int16_t)(a->len[k] + a->len[to]) : a->len[k];
+                    b->last[k] = in ? a->last[to] : a->last[k];
+                    more |= b->at[k] < n;
+                }
+                cur = !cur;
+                more = __syncthreads_or(more);
+            }
+            const int e = ep_prefix_first_above(tile_max, 0, n, last);
+            count += sh.jumps[cur].len[e];
+            last = tile_pos[sh.jumps[cur].last[e]];
+        } else if (!FEW && warp == 0) {
+            /* The first lane whose start is past the last end counts and becomes the
+             * last end; lanes before it, and itself (its start precedes it), cannot count
+             * after it. */
             for (int k = 0; k < n; k += 32) {
-                const int in = k + (int)threadIdx.x < n;
-                const int32_t s = in ? tile_start[k + threadIdx.x] : -1;
-                const int32_t q = in ? tile_pos[k + threadIdx.x] : 0;
+                const int in = k + lane < n;
+                const int32_t s = in ? tile_start[k + lane] : -1;
+                const int32_t q = in ? tile_pos[k + lane] : 0;
                 for (;;) {
                     const unsigned b = __ballot_sync(0xffffffffu, s > last);
                     if (!b)
@@ -87,24 +197,45 @@ __global__ void ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks,
                     last = __shfl_sync(0xffffffffu, q, __ffs(b) - 1);
                 }
             }
+        }
         __syncthreads(); /* the tile is read before the next is written */
     }
     if (threadIdx.x == 0 && t.count >= 0)
         counts[t.count] = count;
 }
 
+template <int FEW>
+static void ep_prefix_launch(const ep_prefix_task *tasks, int64_t n, const int64_t *first,
+                             const int64_t *pos, const double *time, const int32_t *from,
+                             int32_t *scratch, int32_t *arena, ep_interval iv, int block,
+                             int64_t *counts, cudaStream_t stream)
+{
+    if (iv & EP_CLOSED)
+        ep_prefix_kernel<1, FEW><<<(unsigned)n, block, 0, stream>>>(tasks, first, pos, time,
+                                                                   from, scratch, arena, counts);
+    else
+        ep_prefix_kernel<0, FEW><<<(unsigned)n, block, 0, stream>>>(tasks, first, pos, time,
+                                                                   from, scratch, arena, counts);
+}
+
 extern "C" int ep_prefix_gpu_round(const ep_prefix_task *tasks, int64_t n, const int64_t *first,
                                    const int64_t *pos, const double *time, const int32_t *from,
-                                   int32_t *scratch, int32_t *arena, ep_interval iv, int block,
-                                   int64_t *counts, void *stream, dm_err *err)
+                                   int32_t *scratch, int32_t *arena, ep_interval iv, int few,
+                                   int block, int64_t *counts, void *stream, dm_err *err)
 {
     if (n <= 0)
         return 0;
-    if (iv & EP_CLOSED)
-        ep_prefix_kernel<1><<<(unsigned)n, block, 0, (cudaStream_t)stream>>>(
-            tasks, first, pos, time, from, scratch, arena, counts);
+    if (few)
+        ep_prefix_launch<1>(tasks, n, first, pos, time, from, scratch, arena, iv, block, counts,
+                            (cudaStream_t)stream);
     else
-        ep_prefix_kernel<0><<<(unsigned)n, block, 0, (cudaStream_t)stream>>>(
-            tasks, first, pos, time, from, scratch, arena, counts);
+        ep_prefix_launch<0>(tasks, n, first, pos, time, from, scratch, arena, iv, block, counts,
+                            (cudaStream_t)stream);
     return DM_CUDA(err, cudaGetLastError());
+}
+
+extern "C" int ep_prefix_gpu_resident(int block, int *blocks, dm_err *err)
+{
+    return DM_CUDA(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            blocks, ep_prefix_kernel<0, 1>, block, 0));
 }

@@ -6,6 +6,13 @@
 
 #include "ep_prefix_dev.h"
 
+/* The default switch: rounds of at most this many waves of the kernel for few tasks
+ * (blocks of block_few, as many as the device holds at once a wave) run it. On an H100
+ * it counted rounds of 4,096 steps faster than the kernel for many (1.18 against 1.36 ms
+ * mining the 2.5x stream at support 400) and rounds of 17,472 slower (7.9 against 7.0 ms,
+ * Sym26 at 30): docs/episodes.md. */
+#define EP_PREFIX_FEW_WAVES 16
+
 /* *buf on the device holding at least n elements of size bytes each (regrown, its old
  * contents dropped, its capacity in *cap). Returns 0, or a DM_ status with err set. */
 static int ep_prefix_dev_room(cudaStream_t stream, void **buf, int64_t *cap, int64_t n,
@@ -23,9 +30,19 @@ static int ep_prefix_dev_room(cudaStream_t stream, void **buf, int64_t *cap, int
 }
 
 int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_interval iv,
-                       int64_t keep, int block, dm_err *err)
+                       int64_t keep, int block, int block_few, int64_t switch_at,
+                       dm_err *err)
 {
-    *d = (ep_prefix_dev){.stream = (cudaStream_t)stream, .iv = iv, .block = block};
+    *d = (ep_prefix_dev){.stream = (cudaStream_t)stream, .iv = iv, .block = block,
+                         .block_few = block_few, .switch_at = switch_at};
+    if (switch_at == 0) {
+        int dev, sms, per_sm;
+        if (DM_CUDA(err, cudaGetDevice(&dev)) ||
+            DM_CUDA(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
+            ep_prefix_gpu_resident(block_few, &per_sm, err))
+            return err->code;
+        d->switch_at = (int64_t)EP_PREFIX_FEW_WAVES * sms * per_sm;
+    }
     if (ep_prefix_open(&d->st, s, keep, err))
         return err->code;
     const ep_by_type *b = &d->st.by;
@@ -98,12 +115,16 @@ int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *count
             rc = err->code;
             goto done;
         }
-        for (int r = 0; r < p->rounds && rc == 0; r++)
-            rc = ep_prefix_gpu_round(d->d_tasks + p->first[r], p->first[r + 1] - p->first[r],
-                                     d->d_first, d->d_pos, d->d_time,
+        for (int r = 0; r < p->rounds && rc == 0; r++) {
+            const int64_t tasks = p->first[r + 1] - p->first[r];
+            const int few = tasks <= d->switch_at;
+            rc = ep_prefix_gpu_round(d->d_tasks + p->first[r], tasks, d->d_first, d->d_pos,
+                                     d->d_time,
                                      r ? d->d_scratch[(r - 1) & 1] : d->d_arena[!d->cur],
-                                     d->d_scratch[r & 1], d->d_arena[d->cur], d->iv, d->block,
-                                     d->d_counts, d->stream, err);
+                                     d->d_scratch[r & 1], d->d_arena[d->cur], d->iv, few,
+                                     few ? d->block_few : d->block, d->d_counts, d->stream,
+                                     err);
+        }
         if (rc || DM_CUDA(err, cudaMemcpyAsync(d->h_counts, d->d_counts,
                                                (size_t)n * sizeof *d->h_counts,
                                                cudaMemcpyDeviceToHost, d->stream)) ||

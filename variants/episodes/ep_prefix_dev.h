@@ -13,7 +13,8 @@ typedef struct ep_prefix_dev {
     cudaStream_t stream;
     ep_prefix_state st;
     ep_interval iv;
-    int block;
+    int block, block_few; /* threads a block for rounds of many tasks, of few */
+    int64_t switch_at;    /* rounds of at most this many tasks are few */
     int64_t *d_first, *d_pos;
     double *d_time;
     int32_t *d_arena[2], *d_scratch[2];
@@ -24,12 +25,17 @@ typedef struct ep_prefix_dev {
     int64_t cap_tasks, cap_counts;
 } ep_prefix_dev;
 
-/* Readies d for s on the calling thread's current device, launching on stream with block
- * threads a block, keeping the episodes counted at least keep times (ep_prefix_open).
+/* Readies d for s on the calling thread's current device, launching on stream, keeping
+ * the episodes counted at least keep times (ep_prefix_open). A round of at most switch_at
+ * tasks runs the kernel for few tasks at block_few threads a block, a larger one the
+ * kernel for many at block; switch_at 0: 16 times as many as the device holds at once of
+ * the kernel for few (its multiprocessors times the blocks of block_few threads each
+ * holds; ep_prefix_dev.c).
  * Synchronises. Returns 0, DM_EINPUT as ep_prefix_open, or DM_ERUNTIME with err set;
  * close d either way. */
 int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_interval iv,
-                       int64_t keep, int block, dm_err *err);
+                       int64_t keep, int block, int block_few, int64_t switch_at,
+                       dm_err *err);
 void ep_prefix_dev_close(ep_prefix_dev *d);
 
 /* A count callback (ep_count_fn), ctx an ep_prefix_dev: eps[0..n) counted by prefix on

@@ -88,7 +88,9 @@ static int ep_sync_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_poi
             goto fail;
         }
         if (ep_prefix_dev_open(s->dev, ex->stream, &d->s, s->ctx.iv, keep,
-                               (int)dm_point_int(pt, "block"), err))
+                               (int)dm_point_int(pt, "block"),
+                               (int)dm_point_int(pt, "block_few"),
+                               dm_point_int(pt, "switch_at"), err))
             goto fail;
         s->count = ep_prefix_dev_cb;
         s->count_ctx = s->dev;
@@ -390,8 +392,14 @@ static const dm_param_spec ep_hybrid_params[] = {
 
 static const dm_param_spec ep_prefix_params[] = {
     { .name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",
-      .help = "threads per block of the prefix kernel, a block a step (a multiple of 32; "
-              "256 mined fastest on an H100, docs/episodes.md)" },
+      .help = "threads per block of the kernel for rounds of many steps, a block a step "
+              "(a multiple of 32; 256 mined fastest on an H100, docs/episodes.md)" },
+    { .name = "block_few", .type = DM_P_INT, .def = "512", .allowed = "32..1024",
+      .help = "threads per block of the kernel for rounds of few steps (a multiple of 32; "
+              "512 on an H100, docs/episodes.md)" },
+    { .name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
+      .help = "rounds of at most this many steps run the kernel for few (0: 16 times as "
+              "many blocks of block_few as the card holds at once)" },
     { 0 },
 };
 
@@ -460,6 +468,23 @@ static int ep_gpu_block_supports(const dm_point *pt, const dm_device *dev, char 
         return 1;
     }
     return dm_point_block_refused(pt, dev, ep_gpu_max_block(), why, n);
+}
+
+/* As ep_gpu_block_supports, and refuses a block_few that is not a multiple of 32 or more
+ * than the device allows. */
+static int ep_prefix_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    if (ep_gpu_block_supports(pt, dev, why, n))
+        return 1;
+    const int64_t few = dm_point_int(pt, "block_few");
+    if (few % 32)
+        snprintf(why, n, "block_few %lld is not a multiple of 32", (long long)few);
+    else if (dev && few > dev->max_threads_per_block)
+        snprintf(why, n, "block_few %lld exceeds the device's %d", (long long)few,
+                 dev->max_threads_per_block);
+    else
+        return 0;
+    return 1;
 }
 
 /* As ep_gpu_block_supports, and refuses lists that do not fit a block's shared memory. */
@@ -542,7 +567,7 @@ static const dm_variant ep_variants[] = {
       .teardown = ep_gpu_teardown },
     { .name = "prefix", .description = "each episode from its prefix's occurrences (beyond "
                                        "the papers), a block a step",
-      .needs_gpu = 1, .params = ep_prefix_params, .supports = ep_gpu_block_supports,
+      .needs_gpu = 1, .params = ep_prefix_params, .supports = ep_prefix_supports,
       .setup = ep_prefix_setup, .run = ep_sync_run, .output = ep_sync_output,
       .teardown = ep_sync_teardown },
     { .name = "multigpu", .description = "mining over several GPUs: each level's candidates "

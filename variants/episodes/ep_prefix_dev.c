@@ -6,13 +6,6 @@
 
 #include "ep_prefix_dev.h"
 
-/* The default switch: rounds of at most this many waves of the kernel for few tasks
- * (blocks of block_few, as many as the device holds at once a wave) run it. On an H100
- * it counted rounds of 4,096 steps faster than the kernel for many (1.18 against 1.36 ms
- * mining the 2.5x stream at support 400) and rounds of 17,472 slower (7.9 against 7.0 ms,
- * Sym26 at 30): docs/episodes.md. */
-#define EP_PREFIX_FEW_WAVES 16
-
 /* *buf on the device holding at least n elements of size bytes each (regrown, its old
  * contents dropped, its capacity in *cap). Returns 0, or a DM_ status with err set. */
 static int ep_prefix_dev_room(cudaStream_t stream, void **buf, int64_t *cap, int64_t n,
@@ -41,7 +34,7 @@ int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_in
             DM_CUDA(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
             ep_prefix_gpu_resident(block_few, &per_sm, err))
             return err->code;
-        d->switch_at = (int64_t)EP_PREFIX_FEW_WAVES * sms * per_sm;
+        d->switch_at = (int64_t)sms * per_sm;
     }
     if (ep_prefix_open(&d->st, s, keep, err))
         return err->code;

@@ -398,8 +398,8 @@ static const dm_param_spec ep_prefix_params[] = {
       .help = "threads per block of the kernel for rounds of few steps (a multiple of 32; "
               "512 on an H100, docs/episodes.md)" },
     { .name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
-      .help = "rounds of at most this many steps run the kernel for few (0: 16 times as "
-              "many blocks of block_few as the card holds at once)" },
+      .help = "rounds of at most this many steps run the kernel for few (0: as many "
+              "blocks of block_few as the card holds at once)" },
     { 0 },
 };
 

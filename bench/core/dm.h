@@ -145,6 +145,9 @@ const char *dm_point_str(const dm_point *pt, const char *name);
  * what the kernels' registers allow a block); 0 when the block can run. */
 int dm_point_block_refused(const dm_point *pt, const dm_device *dev, int kernel_max,
                            char *why, size_t n);
+/* The same for the block-size parameter `name` (a variant with two kernels' blocks). */
+int dm_point_block_param_refused(const dm_point *pt, const char *name, const dm_device *dev,
+                                 int kernel_max, char *why, size_t n);
 /* Typed setters, for variants that resolve their own open parameters at expansion (the
  * same rule: the parameter exists with that type). The text is truncated to fit. */
 void dm_point_set_int(dm_point *pt, const char *name, int64_t v);

@@ -32,21 +32,27 @@ int64_t dm_point_int(const dm_point *pt, const char *name)
     return get_typed(pt, name, DM_P_INT)->i;
 }
 
-int dm_point_block_refused(const dm_point *pt, const dm_device *dev, int kernel_max,
-                           char *why, size_t n)
+int dm_point_block_param_refused(const dm_point *pt, const char *name, const dm_device *dev,
+                                 int kernel_max, char *why, size_t n)
 {
-    int64_t block = dm_point_int(pt, "block");
+    int64_t block = dm_point_int(pt, name);
     if (block % 32)
-        snprintf(why, n, "block %lld is not a multiple of 32", (long long)block);
+        snprintf(why, n, "%s %lld is not a multiple of 32", name, (long long)block);
     else if (dev && block > dev->max_threads_per_block)
-        snprintf(why, n, "block %lld exceeds the device's %d", (long long)block,
+        snprintf(why, n, "%s %lld exceeds the device's %d", name, (long long)block,
                  dev->max_threads_per_block);
     else if (dev && kernel_max > 0 && block > kernel_max)
-        snprintf(why, n, "block %lld exceeds the %d threads the kernels' registers allow a "
-                 "block", (long long)block, kernel_max);
+        snprintf(why, n, "%s %lld exceeds the %d threads the kernels' registers allow a "
+                 "block", name, (long long)block, kernel_max);
     else
         return 0;
     return 1;
+}
+
+int dm_point_block_refused(const dm_point *pt, const dm_device *dev, int kernel_max,
+                           char *why, size_t n)
+{
+    return dm_point_block_param_refused(pt, "block", dev, kernel_max, why, n);
 }
 
 double dm_point_real(const dm_point *pt, const char *name)

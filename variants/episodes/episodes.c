@@ -471,20 +471,11 @@ static int ep_gpu_block_supports(const dm_point *pt, const dm_device *dev, char 
 }
 
 /* As ep_gpu_block_supports, and refuses a block_few that is not a multiple of 32 or more
- * than the device allows. */
+ * than the device allows (prefix's kernels take 32 registers: no lower limit). */
 static int ep_prefix_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
-    if (ep_gpu_block_supports(pt, dev, why, n))
-        return 1;
-    const int64_t few = dm_point_int(pt, "block_few");
-    if (few % 32)
-        snprintf(why, n, "block_few %lld is not a multiple of 32", (long long)few);
-    else if (dev && few > dev->max_threads_per_block)
-        snprintf(why, n, "block_few %lld exceeds the device's %d", (long long)few,
-                 dev->max_threads_per_block);
-    else
-        return 0;
-    return 1;
+    return ep_gpu_block_supports(pt, dev, why, n) ||
+           dm_point_block_param_refused(pt, "block_few", dev, 0, why, n);
 }
 
 /* As ep_gpu_block_supports, and refuses lists that do not fit a block's shared memory. */

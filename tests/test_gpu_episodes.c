@@ -68,12 +68,11 @@ static void check_all(gpu_fixture *f, check_cases *c, const dm_point *pt,
                         set_int(&vp, "segments", cuts[x][0]);
                         set_int(&vp, "machines", cuts[x][1]);
                     }
-                    if (prefix) { /* both kernels at each block size */
+                    if (hybrid || prefix)
+                        set_int(&vp, "switch_at", switches[x]);
+                    if (prefix) /* both kernels at each block size */
                         set_int(&vp, "block_few", blocks[b]);
-                        set_int(&vp, "switch_at", switches[x]);
-                    }
                     if (hybrid) {
-                        set_int(&vp, "switch_at", switches[x]);
                         v->resolve(&vp, &f->dev);
                         assert_true(dm_point_int(&vp, "switch_at") > 0 ||
                                     dm_point_int(&vp, "support") > 0);

@@ -2,7 +2,8 @@
  * at a known axis value for each level N, following f(N) = 100000/N + 5000: the
  * crossings, their bootstrap intervals, the fits and which form wins, and which variant
  * is faster below (or no one, when the levels disagree); crossovers in two groups only,
- * fitted by the line through both; and the fit on its own against hand-computed values. */
+ * fitted by the line through both, with what each group measured stored under the fit;
+ * and the fit on its own against hand-computed values. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -124,8 +125,12 @@ static void curves_that_never_cross_say_so(void **state)
     assert_true(isnan(r.g[0].x));
     assert_int_equal(r.better, -1);
     assert_int_equal(crossover_store(f->st, &o, &r, &err), DM_EINPUT); /* no fit to store */
+    /* which side wins all along, over what range */
+    assert_int_equal(r.g[0].a_faster_below, 1);
+    assert_true(r.g[0].axis_lo == 1000 && r.g[0].axis_hi == 10000);
     char *text = printed(&r, &o);
-    assert_non_null(strstr(text, "no crossover in range"));
+    assert_non_null(strstr(text, "no crossover in range: cpu faster at every n from 1000 to "
+                                 "10000\n"));
     free(text);
     crossover_free(&r);
 
@@ -229,6 +234,8 @@ static void two_crossing_groups_give_the_line_through_both(void **state)
     assert_true(fabs(r.g[0].x - 400000) < 1e-6 * 400000);
     assert_true(fabs(r.g[1].x - 100000) < 1e-6 * 100000);
     assert_true(isnan(r.g[2].x));
+    assert_int_equal(r.g[2].a_faster_below, 0);
+    assert_true(r.g[2].axis_lo == 25000 && r.g[2].axis_hi == 1600000);
     /* cpu is faster below both crossovers; level 3, where the kernel wins throughout,
      * has no crossover and no say */
     assert_string_equal(r.below, "cpu");
@@ -257,6 +264,26 @@ static void two_crossing_groups_give_the_line_through_both(void **state)
     assert_int_equal(sqlite3_column_int(q, 3), 2);
     assert_int_equal(sqlite3_step(q), SQLITE_DONE);
     sqlite3_finalize(q);
+    /* under the better fit, what each level measured: the crossovers with the side
+     * faster below, and level 3's range where the kernel was faster throughout */
+    assert_int_equal(sqlite3_prepare_v2(store_db(f->st), "SELECT g.grp_value, g.x, g.axis_lo,"
+                                        " g.axis_hi, g.faster FROM crossover_groups g JOIN"
+                                        " crossover_fits f ON f.id = g.fit_id AND f.better = 1"
+                                        " ORDER BY g.grp_value", -1, &q, NULL), SQLITE_OK);
+    for (int l = 0; l < 3; l++) {
+        assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+        assert_int_equal(sqlite3_column_int(q, 0), l + 1);
+        if (l < 2)
+            assert_true(fabs(sqlite3_column_double(q, 1) - cross[l]) < 1e-6 * cross[l]);
+        else
+            assert_int_equal(sqlite3_column_type(q, 1), SQLITE_NULL);
+        assert_true(sqlite3_column_double(q, 2) == 25000);
+        assert_true(sqlite3_column_double(q, 3) == 1600000);
+        assert_string_equal((const char *)sqlite3_column_text(q, 4), l < 2 ? "cpu" : "kernel");
+    }
+    assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+    sqlite3_finalize(q);
+    assert_int_equal(afx_int(f->st, "SELECT count(*) FROM crossover_groups"), 3);
     crossover_free(&r);
 }
 

@@ -1,10 +1,10 @@
 /* test_crossover_fits.c - stored crossover fits as a workload's compiled-in header and
  * back: `dmbench crossover --header` keeps the better form of the newest fit per card and
  * key (a variant pair in either order is one key), with the card's compute capability,
- * leaves runs without a GPU out and writes each workload's fits into its own
- * variants/<w>/fits.h only; a workload's table in the header's form is looked up for the
+ * leaves runs without a GPU out, carries what each group of a fit measured, and writes
+ * each workload's fits into its own variants/<w>/fits.h only; a workload's table in the header's form is looked up for the
  * same card, else the architecture family, else none; the fitted crossover at a group
- * value. */
+ * value, and the switch point where a group's measurement overrides it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -91,14 +91,14 @@ static void header_keeps_the_newest_better_fit_per_card(void **state)
     assert_non_null(strstr(text, "static const dm_crossover_fit dm_crossover_fit_table[] = {\n"));
     assert_non_null(strstr(text, "\n    { \"" A100 "\", \"8.0\", \"block-tex\", "
                                  "\"thread-tex\", \"count\", \"level\", \"a*N + b\", -2.5, "
-                                 "10000, 0.875, 3, \"block-tex\" },\n"));
+                                 "10000, 0.875, 3, \"block-tex\", NULL, 0 },\n"));
     assert_non_null(strstr(text, "\n    { \"Card Without Runs\", \"\", \"block-tex\", "
                                  "\"thread-tex\", \"count\", \"level\", \"a/N + b\", 5, 6, 1, "
-                                 "3, \"thread-tex\" },\n"));
+                                 "3, \"thread-tex\", NULL, 0 },\n"));
     /* the H100's newer fit, its pair the other way round, replaces the older */
     assert_non_null(strstr(text, "\n    { \"" H100 "\", \"9.0\", \"thread-tex\", "
                                  "\"block-tex\", \"count\", \"level\", \"a/N + b\", 3, 4000, "
-                                 "0.5, 4, NULL },\n"));
+                                 "0.5, 4, NULL, NULL, 0 },\n"));
     assert_null(strstr(text, "111"));
     assert_null(strstr(text, "{ \"\","));  /* no GPU: no card to look up */
     int rows = 0;
@@ -120,7 +120,7 @@ static void header_holds_only_its_workloads_fits(void **state)
     assert_int_equal(n, 1);
     assert_non_null(strstr(text, "\n    { \"" H100 "\", \"9.0\", \"slow\", \"fast\", "
                                  "\"count\", \"level\", \"a*N + b\", 7.5, 8, 0.75, 3, "
-                                 "\"fast\" },\n    { 0 },\n};\n"));
+                                 "\"fast\", NULL, 0 },\n    { 0 },\n};\n"));
     assert_null(strstr(text, "tdm"));
     assert_null(strstr(text, "-tex"));
     free(text);
@@ -128,6 +128,33 @@ static void header_holds_only_its_workloads_fits(void **state)
     assert_int_equal(n, 3);
     assert_null(strstr(text, "other"));
     assert_null(strstr(text, "slow"));
+    free(text);
+}
+
+static void header_carries_each_groups_measurement(void **state)
+{
+    afx *f = *state;
+    int n;
+    plant_fits(f);
+    /* groups under the H100's newest better fit (the row before its worse form) */
+    int64_t id = afx_int(f->st, "SELECT max(id) FROM crossover_fits WHERE better = 1 AND"
+                                " card = '" H100 "'");
+    char sql[512];
+    snprintf(sql, sizeof sql, "INSERT INTO crossover_groups VALUES (%lld, 4, NULL, 16, 32768,"
+             " 'thread-tex'), (%lld, 3, 1500.5, 16, 32768, 'thread-tex')", (long long)id,
+             (long long)id);
+    assert_int_equal(sqlite3_exec(store_db(f->st), sql, NULL, NULL, NULL), SQLITE_OK);
+    char *text = header_of(f, "tdm", &n);
+    assert_int_equal(n, 3);
+    /* the array, in group order, before the table; the fit's entry points to it */
+    const char *array = strstr(text, "static const dm_crossover_measured dm_crossover_measured_2[]"
+                                     " = {\n    { 3, 1500.5, 16, 32768, \"thread-tex\" },\n"
+                                     "    { 4, NAN, 16, 32768, \"thread-tex\" },\n};\n\n");
+    assert_non_null(array);
+    assert_true(array < strstr(text, "dm_crossover_fit_table[]"));
+    assert_non_null(strstr(text, "\"a/N + b\", 3, 4000, 0.5, 4, NULL, "
+                                 "dm_crossover_measured_2, 2 },\n"));
+    assert_null(strstr(text, "dm_crossover_measured_0"));
     free(text);
 }
 
@@ -146,9 +173,9 @@ static void header_of_no_fits_says_so(void **state)
 
 /* The planted fits of tdm as the header writes them, compiled in. */
 static const dm_crossover_fit table[] = {
-    { "Card Without Runs", "", "block-tex", "thread-tex", "count", "level", "a/N + b", 5, 6, 1, 3, "thread-tex" },
-    { "NVIDIA A100-SXM4-40GB", "8.0", "block-tex", "thread-tex", "count", "level", "a*N + b", -2.5, 10000, 0.875, 3, "block-tex" },
-    { "NVIDIA H100 80GB HBM3", "9.0", "thread-tex", "block-tex", "count", "level", "a/N + b", 3, 4000, 0.5, 4, NULL },
+    { "Card Without Runs", "", "block-tex", "thread-tex", "count", "level", "a/N + b", 5, 6, 1, 3, "thread-tex", NULL, 0 },
+    { "NVIDIA A100-SXM4-40GB", "8.0", "block-tex", "thread-tex", "count", "level", "a*N + b", -2.5, 10000, 0.875, 3, "block-tex", NULL, 0 },
+    { "NVIDIA H100 80GB HBM3", "9.0", "thread-tex", "block-tex", "count", "level", "a/N + b", 3, 4000, 0.5, 4, NULL, NULL, 0 },
     { 0 },
 };
 
@@ -196,7 +223,7 @@ static void lookup_reads_only_the_workloads_own_fits(void **st)
     (void)st;
     static const dm_crossover_fit a100_only[] = { { "NVIDIA A100-SXM4-40GB", "8.0", "block-tex",
                                                     "thread-tex", "count", "level", "a*N + b",
-                                                    1, 2, 1, 3, NULL },
+                                                    1, 2, 1, 3, NULL, NULL, 0 },
                                                   { 0 } };
     static const dm_crossover_fit empty[] = { { 0 } };
     const dm_workload with = { .name = "with", .fits = table },
@@ -226,6 +253,36 @@ static void fit_is_evaluated_in_its_form(void **st)
     assert_true(crossover_fit_at(&table[1], 4) == -2.5 * 4 + 10000);
 }
 
+static void switch_point_follows_what_its_group_measured(void **st)
+{
+    (void)st;
+    /* a/N + b = 40000/N - 2000 with mtpe faster below: 18000 at 2, 8000 at 4, 6000 at 5 */
+    static const dm_crossover_measured groups[] = {
+        { 2, NAN, 16, 32768, "mtpe" }, /* mtpe faster all along: at least 32768 */
+        { 3, 12000.5, 16, 32768, "mtpe" },
+        { 4, NAN, 16, 32768, "mtpe" },
+        { 4, 7000, 16, 32768, "mtpe" }, /* a second row of group 4: the first speaks */
+        { 5, NAN, 1000, 32768, "ptpe" }, /* ptpe faster all along: at most 1000 */
+        { 6, NAN, 16, 1000, "mtpe" },    /* the fit (4667) already past the range */
+    };
+    const dm_crossover_fit fit = { "card", "9.0", "mtpe", "ptpe", "count", "level", "a/N + b",
+                                   40000, -2000, 1, 4, "mtpe", groups, 6 },
+                           no_below = { "card", "9.0", "mtpe", "ptpe", "count", "level",
+                                        "a/N + b", 40000, -2000, 1, 4, NULL, groups, 6 },
+                           bare = { "card", "9.0", "mtpe", "ptpe", "count", "level",
+                                    "a/N + b", 40000, -2000, 1, 4, "mtpe", NULL, 0 };
+    assert_true(crossover_switch_at(&fit, 2) == 32768);
+    assert_true(crossover_switch_at(&fit, 3) == 12000.5);
+    assert_true(crossover_switch_at(&fit, 4) == 32768);
+    assert_true(crossover_switch_at(&fit, 5) == 1000);
+    assert_true(crossover_switch_at(&fit, 6) == 40000.0 / 6 - 2000);
+    assert_true(crossover_switch_at(&fit, 8) == 3000); /* not measured: the fit */
+    /* without a side below, a range says nothing; a crossing still does */
+    assert_true(crossover_switch_at(&no_below, 2) == 18000);
+    assert_true(crossover_switch_at(&no_below, 3) == 12000.5);
+    assert_true(crossover_switch_at(&bare, 4) == 8000);
+}
+
 static void command_writes_each_workloads_header_file(void **state)
 {
     fixture *f = *state;
@@ -245,7 +302,7 @@ static void command_writes_each_workloads_header_file(void **state)
         if (strcmp((*w)->name, "tdm") == 0) {
             assert_non_null(strstr(text, "{ \"" H100 "\", \"\", \"block-tex\", \"thread-tex\", "
                                          "\"count\", \"level\", \"a/N + b\", 120000, 2500, "
-                                         "0.99, 4, \"block-tex\" },"));
+                                         "0.99, 4, \"block-tex\", NULL, 0 },"));
             assert_non_null(strstr(text, "the fits of tdm."));
         } else {
             assert_string_equal(text, "untouched\n"); /* no fits of its own: left alone */
@@ -274,10 +331,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(header_keeps_the_newest_better_fit_per_card, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(header_holds_only_its_workloads_fits, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(header_carries_each_groups_measurement, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(header_of_no_fits_says_so, afx_setup, afx_teardown),
         cmocka_unit_test(lookup_falls_back_from_card_to_family),
         cmocka_unit_test(lookup_reads_only_the_workloads_own_fits),
         cmocka_unit_test(fit_is_evaluated_in_its_form),
+        cmocka_unit_test(switch_point_follows_what_its_group_measured),
         cmocka_unit_test_setup_teardown(command_writes_each_workloads_header_file, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

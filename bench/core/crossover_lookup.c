@@ -1,5 +1,6 @@
 /* crossover_lookup.c - finding a workload's compiled-in crossover fit for a card, with
  * the same card-then-family fallback as the tuned block sizes. */
+#include <math.h>
 #include <string.h>
 
 #include "card_match.h"
@@ -26,4 +27,22 @@ int crossover_lookup(const dm_workload *w, const dm_device *dev, const char *a, 
 double crossover_fit_at(const dm_crossover_fit *fit, double g)
 {
     return strcmp(fit->form, "a/N + b") == 0 ? fit->a / g + fit->b : fit->a * g + fit->b;
+}
+
+double crossover_switch_at(const dm_crossover_fit *fit, double g)
+{
+    double at = crossover_fit_at(fit, g);
+    for (int i = 0; i < fit->nmeasured; i++) {
+        const dm_crossover_measured *m = &fit->measured[i];
+        if (m->group != g)
+            continue;
+        if (isfinite(m->x))
+            return m->x;
+        if (!fit->below) /* no side known to hold the measured range for */
+            return at;
+        if (!strcmp(m->faster, fit->below))
+            return at > m->axis_hi ? at : m->axis_hi;
+        return at < m->axis_lo ? at : m->axis_lo;
+    }
+    return at;
 }

@@ -224,9 +224,10 @@ struct dm_crossover_fit; /* bench/core/crossover_lookup.h */
 
 #define TDM_MAX_SWITCH 1000000000000000LL /* a fit's switch point at most */
 
-/* The switch point fit gives at level: f(level) rounded to the nearest whole value of
- * its axis (episodes, letters), in 1..TDM_MAX_SWITCH (a fit below 1, or not a number,
- * gives 1: the kernel above the crossover always). */
+/* The switch point fit gives at level (crossover_switch_at: f(level), or what was measured
+ * at level) rounded to the nearest whole value of its axis (episodes, letters), in
+ * 1..TDM_MAX_SWITCH (a fit below 1, or not a number, gives 1: the kernel above the
+ * crossover always). */
 int64_t tdm_switch_at(const struct dm_crossover_fit *fit, int level);
 
 /* The kernel, "block-tex" or "thread-tex", that hybrid runs for `episodes` episodes of

@@ -11,7 +11,7 @@
 
 int64_t tdm_switch_at(const dm_crossover_fit *fit, int level)
 {
-    double x = round(crossover_fit_at(fit, level));
+    double x = round(crossover_switch_at(fit, level));
     if (!(x >= 1))
         return 1;
     return x > (double)TDM_MAX_SWITCH ? TDM_MAX_SWITCH : (int64_t)x;

@@ -215,7 +215,8 @@ static int group_crossover(dm_store *st, const dm_crossover_opts *o, const cpoin
     const cpoint **pa = malloc(n * sizeof *pa), **pb = malloc(n * sizeof *pb);
     double *x = malloc(n * sizeof *x), *ma = malloc(n * sizeof *ma), *mb = malloc(n * sizeof *mb);
     int np = 0, rc = 0;
-    *g = (dm_crossover_group){ .group = v[0].group, .x = NAN, .lo = NAN, .hi = NAN };
+    *g = (dm_crossover_group){ .group = v[0].group, .x = NAN, .lo = NAN, .hi = NAN,
+                               .a_faster_below = -1, .axis_lo = NAN, .axis_hi = NAN };
     snprintf(g->problem, sizeof g->problem, "%s", v[0].problem);
     if (!pa || !pb || !x || !ma || !mb) {
         rc = dm_err_set(err, DM_ERUNTIME, "out of memory");
@@ -231,8 +232,16 @@ static int group_crossover(dm_store *st, const dm_crossover_opts *o, const cpoin
             np++;
         }
     g->npoints = np;
+    if (np > 0) {
+        g->axis_lo = x[0];
+        g->axis_hi = x[np - 1];
+    }
     if (first_crossing(x, ma, mb, np, &g->x, &g->a_faster_below, &g->crossings))
         rc = bootstrap(st, o, pa, pb, x, np, g, err);
+    else /* one side all along, but where the medians are equal */
+        for (int i = 0; i < np && g->a_faster_below < 0; i++)
+            if (ma[i] != mb[i])
+                g->a_faster_below = ma[i] < mb[i];
 done:
     free(pa);
     free(pb);
@@ -334,6 +343,36 @@ int crossover_compute(dm_store *st, const dm_crossover_opts *o, dm_crossover_res
     return 0;
 }
 
+/* Inserts r's groups that crossed or had one side faster all along under fit fit_id.
+ * Returns SQLITE_OK, or the failing SQLite code (the caller's transaction rolls back). */
+static int store_groups(sqlite3 *db, const dm_crossover_opts *o, const dm_crossover_result *r,
+                        sqlite3_int64 fit_id)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(db, "INSERT INTO crossover_groups (fit_id, grp_value, x,"
+                                " axis_lo, axis_hi, faster) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                                -1, &q, NULL);
+    for (size_t i = 0; i < r->n && rc == SQLITE_OK; i++) {
+        const dm_crossover_group *g = &r->g[i];
+        if (g->a_faster_below < 0)
+            continue;
+        sqlite3_reset(q);
+        sqlite3_bind_int64(q, 1, fit_id);
+        sqlite3_bind_double(q, 2, g->group);
+        if (isfinite(g->x))
+            sqlite3_bind_double(q, 3, g->x);
+        else
+            sqlite3_bind_null(q, 3);
+        sqlite3_bind_double(q, 4, g->axis_lo);
+        sqlite3_bind_double(q, 5, g->axis_hi);
+        sqlite3_bind_text(q, 6, g->a_faster_below ? o->variant_a : o->variant_b, -1,
+                          SQLITE_STATIC);
+        rc = sqlite3_step(q) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
 int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover_result *r,
                     dm_err *err)
 {
@@ -347,6 +386,7 @@ int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover
                           "2 groups or more");
     sqlite3 *db = store_db(st);
     sqlite3_stmt *q = NULL;
+    sqlite3_int64 better_id = 0;
     int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, sql, -1, &q, NULL);
@@ -370,8 +410,12 @@ int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover
         else
             sqlite3_bind_null(q, 15);
         rc = sqlite3_step(q) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+        if (i == r->better)
+            better_id = sqlite3_last_insert_rowid(db);
     }
     sqlite3_finalize(q);
+    if (rc == SQLITE_OK)
+        rc = store_groups(db, o, r, better_id);
     if (rc == SQLITE_OK && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
         return 0;
     dm_err_set(err, DM_ERUNTIME, "%s: storing the crossover fits: %s", store_path(st),
@@ -396,8 +440,15 @@ void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, F
     for (size_t i = 0; i < r->n; i++) {
         const dm_crossover_group *g = &r->g[i];
         if (!isfinite(g->x)) {
-            fprintf(out, "%-40s %7d %12s  %s\n", g->problem, g->npoints, "-",
-                    g->npoints ? "no crossover in range" : "not measured for both variants");
+            if (g->a_faster_below < 0)
+                fprintf(out, "%-40s %7d %12s  %s\n", g->problem, g->npoints, "-",
+                        g->npoints ? "no crossover in range, equal medians"
+                                   : "not measured for both variants");
+            else
+                fprintf(out, "%-40s %7d %12s  no crossover in range: %s faster at every %s "
+                        "from %.6g to %.6g\n", g->problem, g->npoints, "-",
+                        g->a_faster_below ? o->variant_a : o->variant_b, o->axis, g->axis_lo,
+                        g->axis_hi);
             continue;
         }
         fprintf(out, "%-40s %7d %12.6g   [%10.6g, %10.6g] %8.0f%%  %s%s\n", g->problem, g->npoints,

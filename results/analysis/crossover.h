@@ -32,7 +32,10 @@ typedef struct dm_crossover_group {
     double x;          /* the first crossing; NAN when none in range */
     double lo, hi;     /* its bootstrap interval; NAN when none */
     double found;      /* fraction of replicates with a crossing */
-    int a_faster_below; /* 1: variant a is faster below x */
+    int a_faster_below; /* 1: variant a is faster below x, or (no crossing) at every axis
+                           value measured; -1 without a crossing when neither is (no
+                           points, or equal medians at every one) */
+    double axis_lo, axis_hi; /* the axis values measured for both (NAN without any) */
 } dm_crossover_group;
 
 typedef struct dm_fit {
@@ -64,7 +67,9 @@ void crossover_free(dm_crossover_result *r);
 int crossover_fit(const double *x, const double *y, int n, int inverse, dm_fit *f);
 
 /* Stores both fits of r (when there are fits) in crossover_fits, for the card, in one
- * transaction, the better one marked, with r->below (NULL when ""). Returns 0,
+ * transaction, the better one marked, with r->below (NULL when ""), and under the
+ * better one each group's crossing, or the variant faster all its range, in
+ * crossover_groups (groups where neither was are left out). Returns 0,
  * DM_EINPUT when r has no fits (fewer than 2 groups crossed, or no group axis), or
  * DM_ERUNTIME. */
 int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover_result *r,
@@ -77,7 +82,7 @@ void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, F
  * ending with a zeroed one), which the workload's <w>.c compiles in as its `fits`: for
  * each card (runs without a GPU left out), variant pair (either order), axis and group,
  * the better form of the newest fit stored, with the card's compute capability from its
- * newest run. It names no other workload; source names the database in its comment.
+ * newest run, and its groups' measurements (dm_crossover_measured arrays) when stored. It names no other workload; source names the database in its comment.
  * Returns 0 with *rows the fits written (0: the table is empty), or DM_ERUNTIME when
  * reading fails. */
 int crossover_write_header(dm_store *st, const char *workload, const char *source, FILE *out,

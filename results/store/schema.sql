@@ -373,3 +373,20 @@ ALTER TABLE runs ADD COLUMN shard_count INTEGER;
 UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
 CREATE UNIQUE INDEX runs_by_uid ON runs (uid);
 ALTER TABLE points ADD COLUMN device INTEGER;
+
+-- ==== version 8: what each group of a stored crossover fit measured
+-- One row per group (problem) of the computation `crossover --store` made the fit from,
+-- tied to the better form's row: x where the two curves crossed first, with `faster` the
+-- variant faster below it; x NULL where they did not cross, `faster` then the variant
+-- faster at every axis value measured, axis_lo to axis_hi. Compiled into variants/<w>/
+-- fits.h beside the fit, so that a hybrid switches at the crossover measured for its
+-- group and never against what a group measured (bench/core/crossover_lookup.h).
+CREATE TABLE crossover_groups (
+    fit_id    INTEGER NOT NULL REFERENCES crossover_fits (id) ON DELETE CASCADE,
+    grp_value REAL NOT NULL,
+    x         REAL,
+    axis_lo   REAL NOT NULL,
+    axis_hi   REAL NOT NULL,
+    faster    TEXT NOT NULL
+);
+CREATE INDEX crossover_groups_by_fit ON crossover_groups (fit_id);

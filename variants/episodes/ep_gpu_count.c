@@ -50,7 +50,7 @@ int64_t ep_hybrid_switch_at(const dm_workload *w, const dm_device *dev, int leve
     int blocks = 0;
     dm_err err = {0};
     if (crossover_lookup(w, dev, "mtpe", "ptpe", "count", "level", &fit, &how)) {
-        double at = ceil(crossover_fit_at(fit, (double)level));
+        double at = ceil(crossover_switch_at(fit, (double)level));
         return at < 1 ? 1 : (int64_t)at;
     }
     if (ep_gpu_ptpe_blocks_per_sm(block, level - 1, cap, &blocks, &err) != 0)

@@ -65,7 +65,8 @@ static dm_measure_opts opts(dm_mode mode, int min_samples, double max_noise, dou
 }
 
 /* Checks what every successful CPU measurement must satisfy: host clock, no SM clock,
- * one batch size, and statistics that are those of the samples. */
+ * the host core's clock read before and after (a positive rate, whatever the machine's
+ * load), one batch size, and statistics that are those of the samples. */
 static void check_consistent(const dm_measurement *m)
 {
     assert_non_null(m->samples);
@@ -73,6 +74,8 @@ static void check_consistent(const dm_measurement *m)
     assert_non_null(m->stop_reason);
     assert_string_equal(m->clock_source, "host");
     assert_true(isnan(m->sm_mhz_before) && isnan(m->sm_mhz_after));
+    assert_true(isfinite(m->host_mhz_before) && m->host_mhz_before > 0);
+    assert_true(isfinite(m->host_mhz_after) && m->host_mhz_after > 0);
     assert_int_equal(m->n_throttled, 0);
     assert_string_equal(m->throttle_reasons, "");
     assert_true(m->elapsed > 0);

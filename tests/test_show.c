@@ -42,6 +42,7 @@ static void put_point(dm_store *st, int64_t run, int64_t idx, int variant, int64
     };
     dm_measurement m = { .samples = samples, .n = 3, .stop_reason = "noise", .batch = 1,
                          .clock_source = "nvml", .sm_mhz_before = 1980, .sm_mhz_after = 1980,
+                         .host_mhz_before = 3300, .host_mhz_after = 2100,
                          .stats = { .n = 3, .min = median * 0.95, .q1 = median * 0.975,
                                     .median = median, .mean = median, .q3 = median * 1.025,
                                     .max = median * 1.05, .stdev = median * 0.05,
@@ -195,7 +196,7 @@ static void test_show_run_prints_fingerprint_and_table(void **state)
         "outliers above median + 3.5 robust sd", "memcpy_gbps = 2890.5",
         "stopped    2 on noise; 1 of 2 with outliers",
         "outliers: 3 of 3 samples above median + 3.5 robust sd; no sample throttled, SM "
-        "clock 1980 -> 1980 MHz",
+        "clock 1980 -> 1980 MHz, host core 3300 -> 2100 MHz",
         "5 in the sweep, 4 planned; stored: 1 failed, 2 ok, 1 skipped",
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)

@@ -54,6 +54,8 @@ static void toy_measurement(toy_measure *t, double median)
     t->m.clock_source = "nvml";
     t->m.sm_mhz_before = 1980;
     t->m.sm_mhz_after = NAN;
+    t->m.host_mhz_before = 3300;
+    t->m.host_mhz_after = NAN;
     t->m.n_throttled = 1;
     snprintf(t->m.throttle_reasons, sizeof t->m.throttle_reasons, "sw_power_cap");
 }
@@ -110,18 +112,18 @@ static int64_t begin_run(dm_store *st, const char *sweep, const char *text, cons
 
 /* ---- schema and opening ---- */
 
-static void test_fresh_db_gets_schema_version_8(void **state)
+static void test_fresh_db_gets_schema_version_9(void **state)
 {
     afx *f = *state;
     char buf[64];
     dm_err err = { 0 };
     int version = -1;
     dm_store *st = open_ok(f);
-    assert_int_equal(store_schema_version(), 8);
+    assert_int_equal(store_schema_version(), 9);
     assert_int_equal(store_db_version(st, &version, &err), 0);
-    assert_int_equal(version, 8);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 8);
-    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 8);
+    assert_int_equal(version, 9);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 9);
+    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 9);
     assert_string_equal(afx_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     assert_int_equal(afx_int(st, "PRAGMA foreign_keys"), 1);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
@@ -185,8 +187,8 @@ static void test_reopen_is_idempotent(void **state)
     int64_t run = begin_run(st, "s", "t", NULL);
     store_close(st);
     st = open_ok(f);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 8);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 8);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 9);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 9);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM runs"), 1);
     assert_int_equal(afx_int(st, "SELECT max(id) FROM runs"), run);
 }
@@ -235,8 +237,8 @@ static void test_version_3_migrates_with_below_unknown(void **state)
     assert_int_equal(mkdir(sub, 0700), 0);
     make_version_3(f->path);
     dm_store *st = open_ok(f);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 8);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 8);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 9);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 9);
     /* version 8's table of what a fit's groups measured, empty for the old fit */
     assert_int_equal(afx_int(st, "SELECT count(*) FROM crossover_groups"), 0);
     /* version 7 gave the old runs an identity of their own each, and no shard */
@@ -268,12 +270,12 @@ static void test_newer_version_is_rejected(void **state)
     store_close(open_ok(f)); /* makes sub/ */
     f->st = NULL;
     assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 9", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 10", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(store_open(f->path, &f->st, &err), DM_EINPUT);
     assert_null(f->st);
     char want[256];
-    snprintf(want, sizeof want, "%s: database schema version 9 is newer than this dmbench (%d)",
+    snprintf(want, sizeof want, "%s: database schema version 10 is newer than this dmbench (%d)",
              f->path, store_schema_version());
     assert_string_equal(err.msg, want);
 }
@@ -521,6 +523,8 @@ static void test_point_round_trip(void **state)
     assert_int_equal(afx_int(st, "SELECT q1 IS NULL AND sm_mhz_after IS NULL FROM point_stats"), 1);
     assert_int_equal(afx_int(st, "SELECT median = 2e-3 AND min = 2e-3 * 0.9 AND noise = 0.1"
                                  " AND sm_mhz_before = 1980 FROM point_stats"), 1);
+    assert_int_equal(afx_int(st, "SELECT host_mhz_before = 3300 AND host_mhz_after IS NULL"
+                                 " FROM point_stats"), 1);
     assert_string_equal(afx_text(st, "SELECT stop_reason || mode || batch || clock_source ||"
                                      " n_throttled || throttle_reasons FROM point_stats",
                                buf, sizeof buf),
@@ -810,7 +814,7 @@ static void test_two_processes_write_one_database(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_8, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_9, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_runs_have_a_uid_and_a_shard_and_points_a_device,
                                         setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_version_3_migrates_with_below_unknown, setup,

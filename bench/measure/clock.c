@@ -1,5 +1,7 @@
 /* clock.c - the host clock the engine times CPU variants and warm-ups with:
- * CLOCK_MONOTONIC, which never steps backwards when the wall clock is adjusted. */
+ * CLOCK_MONOTONIC, which never steps backwards when the wall clock is adjusted; and the
+ * host core's clock, measured. */
+#include <stdint.h>
 #include <time.h>
 
 #include "measure.h"
@@ -9,4 +11,25 @@ double dm_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double dm_host_mhz(void)
+{
+    enum { ROUNDS = 3, STEPS = 25000, ADDS = 8 };
+    uint64_t x = 0, y = 1;
+    double best = 0;
+    __asm__ volatile("" : "+r"(y)); /* y unknown: no add of a constant to fold away */
+    for (int r = 0; r < ROUNDS; r++) {
+        double t0 = dm_now();
+        for (int i = 0; i < STEPS; i++)
+#pragma GCC unroll 8 /* ADDS adds to one loop branch */
+            for (int k = 0; k < ADDS; k++) {
+                x += y;
+                __asm__ volatile("" : "+r"(x)); /* each add done, in order */
+            }
+        double t = dm_now() - t0;
+        if (t > 0 && (double)STEPS * ADDS / t > best)
+            best = (double)STEPS * ADDS / t;
+    }
+    return best * 1e-6;
 }

@@ -218,7 +218,7 @@ int measure_point(dm_measure_ctx *c, const dm_variant *v, void *state,
     int rc;
     double *seconds = NULL;
     memset(m, 0, sizeof *m);
-    m->sm_mhz_before = m->sm_mhz_after = NAN;
+    m->sm_mhz_before = m->sm_mhz_after = m->host_mhz_before = m->host_mhz_after = NAN;
     if (v->needs_gpu && !c->ex.device)
         return dm_err_set(err, DM_ENOGPU, "variant %s needs a GPU and there is none",
                           v->name);
@@ -239,10 +239,12 @@ int measure_point(dm_measure_ctx *c, const dm_variant *v, void *state,
 
     if (s.gpu && (rc = gpuclock_read(c->clock, &m->sm_mhz_before, err)))
         goto fail;
+    m->host_mhz_before = dm_host_mhz();
     criterion_init(&s.crit, o);
     s.t0 = dm_now();
     if ((rc = o->mode == DM_MODE_HOT ? measure_hot(&s, err) : measure_cold(&s, err)))
         goto fail;
+    m->host_mhz_after = dm_host_mhz();
     if (s.gpu && (rc = gpuclock_read(c->clock, &m->sm_mhz_after, err)))
         goto fail;
     measure_throttle_summary(&s);

@@ -103,6 +103,8 @@ typedef struct dm_measurement {
     const char *clock_source;  /* "nvml", "clock64", or "host" for CPU variants */
     double sm_mhz_before;      /* NAN when unknown */
     double sm_mhz_after;
+    double host_mhz_before;    /* the timing thread's core (dm_host_mhz) */
+    double host_mhz_after;
     int n_throttled;
     char throttle_reasons[128]; /* "" or e.g. "sw_power_cap,hw_thermal" */
 } dm_measurement;
@@ -131,6 +133,12 @@ void measure_free(dm_measurement *m);
 
 /* Host monotonic clock in seconds (clock.c). */
 double dm_now(void);
+/* The calling thread's core clock as it runs now, in MHz (clock.c): a chain of
+ * dependent register adds (one cycle each on x86-64 and Arm cores) timed on dm_now,
+ * the fastest of three rounds of 200,000 so that an interruption does not count;
+ * about 0.3 ms at 2 GHz. On a virtual machine it shows what the host gives the vCPU
+ * (its turbo, or the lack of it), which /proc/cpuinfo does not. */
+double dm_host_mhz(void);
 
 #ifdef __cplusplus
 }

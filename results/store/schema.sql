@@ -390,3 +390,11 @@ CREATE TABLE crossover_groups (
     faster    TEXT NOT NULL
 );
 CREATE INDEX crossover_groups_by_fit ON crossover_groups (fit_id);
+
+-- ==== version 9: the host core's clock around each point's samples
+-- host_mhz_before/after: the timing thread's core clock just before the first sample and
+-- just after the last, measured by a chain of dependent adds (dm_host_mhz); NULL for
+-- points from before version 9. On a virtual machine the host's turbo comes and goes
+-- with its other tenants, and the host's share of a GPU variant's time moves with it.
+ALTER TABLE point_stats ADD COLUMN host_mhz_before REAL;
+ALTER TABLE point_stats ADD COLUMN host_mhz_after REAL;

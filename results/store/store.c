@@ -100,11 +100,11 @@ static const char *const store_sql[SQL_COUNT] = {
         "INSERT INTO point_stats (point_id, n, min, q1, median, mean, q3, max, stdev, noise,"
         " stop_reason, mode, batch, warmup_seconds, elapsed, clock_source, sm_mhz_before,"
         " sm_mhz_after, n_throttled, throttle_reasons, criterion, criterion_value, median_lo,"
-        " median_hi, mad, outlier_k, n_outliers)"
+        " median_hi, mad, outlier_k, n_outliers, host_mhz_before, host_mhz_after)"
         " VALUES (:point_id, :n, :min, :q1, :median, :mean, :q3, :max, :stdev, :noise,"
         " :stop_reason, :mode, :batch, :warmup, :elapsed, :clock_source, :before, :after,"
         " :n_throttled, :throttle_reasons, :criterion, :criterion_value, :median_lo,"
-        " :median_hi, :mad, :outlier_k, :n_outliers)",
+        " :median_hi, :mad, :outlier_k, :n_outliers, :host_before, :host_after)",
     [SQL_VERIFY] = "INSERT INTO verifications (point_id, outcome, detail)"
                    " VALUES (:point_id, :outcome, :detail)",
     [SQL_LAUNCH] =
@@ -838,7 +838,9 @@ static int insert_measurement(dm_store *st, int64_t point_id, const dm_measureme
               bind_real(s, ":median_lo", t->median_lo) || bind_real(s, ":median_hi", t->median_hi) ||
               bind_real(s, ":mad", t->mad) ||
               bind_real(s, ":outlier_k", m->criterion ? m->outlier_k : NAN) ||
-              bind_int(s, ":n_outliers", (int64_t)m->n_outliers);
+              bind_int(s, ":n_outliers", (int64_t)m->n_outliers) ||
+              bind_real(s, ":host_before", m->host_mhz_before) ||
+              bind_real(s, ":host_after", m->host_mhz_after);
     return bad ? SQLITE_ERROR : step_done(s);
 }
 

@@ -489,7 +489,8 @@ static int show_cupti(dm_store *st, sqlite3_stmt *m, sqlite3_stmt *t, int64_t po
 }
 
 /* A note under a point whose outliers are many (SHOW_MANY_OUTLIERS of its samples or
- * more), with what may explain them: throttled samples, the SM clock before and after. */
+ * more), with what may explain them: throttled samples, the SM clock and the host core's
+ * before and after. */
 #define SHOW_MANY_OUTLIERS 0.05
 
 static void show_outliers(sqlite3_stmt *s, FILE *out)
@@ -508,6 +509,9 @@ static void show_outliers(sqlite3_stmt *s, FILE *out)
     if (!col_null(s, "sm_mhz_before") && !col_null(s, "sm_mhz_after"))
         dm_append(line, sizeof line, ", SM clock %.0f -> %.0f MHz",
                   col_real(s, "sm_mhz_before"), col_real(s, "sm_mhz_after"));
+    if (col_real(s, "host_mhz_before") > 0 && col_real(s, "host_mhz_after") > 0)
+        dm_append(line, sizeof line, ", host core %.0f -> %.0f MHz",
+                  col_real(s, "host_mhz_before"), col_real(s, "host_mhz_after"));
     dm_append(line, sizeof line, "; a neighbour on the card or the host may be the cause");
     show_note(out, "outliers", line);
 }
@@ -524,7 +528,7 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
         " s.min,"
         " s.max, s.gb_per_s, sp.speedup, s.verification, s.verification_detail,"
         " s.stop_reason, s.n_outliers, ps.outlier_k, ps.n_throttled, ps.throttle_reasons,"
-        " ps.sm_mhz_before, ps.sm_mhz_after,"
+        " ps.sm_mhz_before, ps.sm_mhz_after, ps.host_mhz_before, ps.host_mhz_after,"
         " (SELECT max(length(variant)) FROM points WHERE run_id = ?1) AS variant_w,"
         " (SELECT max(length(params)) FROM points WHERE run_id = ?1) AS params_w,"
         " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1) AS with_gbs"

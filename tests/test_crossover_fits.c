@@ -2,9 +2,10 @@
  * back: `dmbench crossover --header` keeps the better form of the newest fit per card and
  * key (a variant pair in either order is one key), with the card's compute capability,
  * leaves runs without a GPU out, carries what each group of a fit measured, and writes
- * each workload's fits into its own variants/<w>/fits.h only; a workload's table in the header's form is looked up for the
- * same card, else the architecture family, else none; the fitted crossover at a group
- * value, and the switch point where a group's measurement overrides it. */
+ * each workload's fits into its own variants/<w>/fits.h only; a workload's table in the
+ * header's form is looked up for the same card, else the architecture family, else
+ * none; the fitted crossover at a group value, and the switch point where a group's
+ * measurement overrides it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -82,7 +82,8 @@ void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, F
  * ending with a zeroed one), which the workload's <w>.c compiles in as its `fits`: for
  * each card (runs without a GPU left out), variant pair (either order), axis and group,
  * the better form of the newest fit stored, with the card's compute capability from its
- * newest run, and its groups' measurements (dm_crossover_measured arrays) when stored. It names no other workload; source names the database in its comment.
+ * newest run, and its groups' measurements (dm_crossover_measured arrays) when stored.
+ * It names no other workload; source names the database in its comment.
  * Returns 0 with *rows the fits written (0: the table is empty), or DM_ERUNTIME when
  * reading fails. */
 int crossover_write_header(dm_store *st, const char *workload, const char *source, FILE *out,

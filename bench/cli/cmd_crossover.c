@@ -23,17 +23,17 @@ static void usage(FILE *out)
             "'no crossover in range' with the variant faster over the whole range, and the\n"
             "variant faster below the crossings (when every group that crosses agrees; a\n"
             "group that does not is left out of that). With --group, the crossovers are\n"
-            "fitted to a/N + b and a*N + b by least squares:\n"
-            "coefficients, standard errors, R^2 and the better form (from two groups: the line\n"
-            "through both, without errors or R^2; a/N + b is kept). The card defaults to that\n"
-            "of the workload's newest run. --store keeps both fits for the card in the database\n"
-            "(table crossover_fits), and under the better one what each group measured (table\n"
-            "crossover_groups). --header writes the better form of the newest stored fit per\n"
-            "card, pair, axis and group of the workload (alone: of each workload with stored\n"
-            "fits), with its groups, as its C header variants/<workload>/fits.h, which its\n"
-            "hybrid variants switch kernels by once rebuilt: at the crossover their group\n"
-            "measured, else at the fit, never against a group measured without a crossing\n"
-            "($DMBENCH_VARIANTS names another variants/ folder).\n");
+            "fitted to a/N + b and a*N + b by least squares: coefficients, standard errors,\n"
+            "R^2 and the better form (from two groups: the line through both, without errors\n"
+            "or R^2; a/N + b is kept). The card defaults to that of the workload's newest run.\n"
+            "--store keeps both fits for the card in the database (table crossover_fits), and\n"
+            "under the better one what each group measured (table crossover_groups).\n"
+            "--header writes the better form of the newest stored fit per card, pair, axis\n"
+            "and group of the workload (alone: of each workload with stored fits), with its\n"
+            "groups, as its C header variants/<workload>/fits.h, which its hybrid variants\n"
+            "switch kernels by once rebuilt: at the crossover their group measured, else at\n"
+            "the fit, never against a group measured without a crossing ($DMBENCH_VARIANTS\n"
+            "names another variants/ folder).\n");
 }
 
 /* Writes w's stored fits in st as variants/<w>/fits.h when there are any, and says so.

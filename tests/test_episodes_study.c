@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "store_fixture.h"
 #include "characterize.h"
@@ -539,6 +540,50 @@ static void the_engine_reads_each_stream_from_its_run(void **state)
     assert_int_equal(afx_close(&db), 0);
 }
 
+/* A claim's CUPTI lines come from the sweeps its rule read (C1: episodes-preelim), not
+ * from the sweep the claims are characterized from; a rule that read nothing names that
+ * one. */
+static void the_counters_are_the_read_sweeps(void **state)
+{
+    sfx *f = *state;
+    afx db;
+    assert_int_equal(afx_open(&db), 0);
+    const int k = sfx_sweep(f, "episodes-preelim");
+    assert_true(k >= 0);
+    sfx_plant_run(f, &db, k);
+    assert_int_equal(sqlite3_exec(store_db(db.st),
+        "INSERT INTO metrics (point_id, kernel, launch_index, metric, value, unit)"
+        " SELECT id, 'k', 0, 'local_load_sectors', 0, 'sectors' FROM points", NULL, NULL,
+        NULL), SQLITE_OK);
+    chz_ctx c = { .st = { db.st }, .nst = 1, .card = "H200", .sweep = "episodes-mining" };
+    char buf[CHZ_METRIC_TEXT];
+    dm_claim_result r;
+    dm_err err = { 0 };
+    assert_int_equal(chz_judge(&c, study_claim(f->study, "C1"), &r, &err), 0);
+    assert_int_equal(r.verdict, DM_HOLDS);
+    assert_string_equal(r.sweeps, "episodes-preelim");
+    assert_int_equal(chz_metric_lines(&c, f->study, study_claim(f->study, "C1"), &r, buf,
+                                      sizeof buf, &err), 0);
+    assert_non_null(strstr(buf, "CUPTI, local_load_sectors (sectors, "));
+    assert_non_null(strstr(buf, " run of episodes-preelim started "));
+    assert_non_null(strstr(buf, "ptpe level 2 0 level 3 0"));
+    assert_int_equal(chz_judge(&c, study_claim(f->study, "C6"), &r, &err), 0);
+    assert_int_equal(r.verdict, DM_UNMEASURED);
+    assert_string_equal(r.sweeps, "");
+    assert_int_equal(chz_metric_lines(&c, f->study, study_claim(f->study, "C6"), &r, buf,
+                                      sizeof buf, &err), 0);
+    assert_non_null(strstr(buf, "(no run of episodes-mining on this card was made with "
+                                "--metrics).\n"));
+    snprintf(r.sweeps, sizeof r.sweeps, "episodes-mining,episodes-mining-sim64,"
+             "episodes-mining-large");
+    assert_int_equal(chz_metric_lines(&c, f->study, study_claim(f->study, "C6"), &r, buf,
+                                      sizeof buf, &err), 0);
+    assert_non_null(strstr(buf, "(no run of episodes-mining, episodes-mining-sim64 or "
+                                "episodes-mining-large on this card was made with "
+                                "--metrics).\n"));
+    assert_int_equal(afx_close(&db), 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, sfx_teardown)
@@ -556,6 +601,7 @@ int main(void)
         T(c10_two_pass_gains_less_on_several_gpus),
         T(c11_gpus_over_the_cpu),
         T(the_multigpu_claims_need_more_than_one_gpu),
+        T(the_counters_are_the_read_sweeps),
         T(no_card_no_claim),
         T(the_h200_medians),
         T(the_engine_reads_them_from_a_database),

@@ -41,8 +41,9 @@ static void usage(FILE *out)
             "default: the card of the latest such run), whether each holds, partly holds, does\n"
             "not hold, or is not measurable here, with the numbers. The claims that compare\n"
             "cards use another card's runs from the same databases (--db may be given up to %d\n"
-            "times). Writes markdown to FILE.md (default stdout) and the verdict counts to\n"
-            "stderr.\n\n"
+            "times). Under each claim, the CUPTI counters that would back it, from the newest\n"
+            "run made with --metrics of the sweeps its rule read. Writes markdown to FILE.md\n"
+            "(default stdout) and the verdict counts to stderr.\n\n"
             "Workloads with claims: %s.\n", CHZ_MAX_DB, list[0] ? list : "none");
 }
 

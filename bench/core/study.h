@@ -31,6 +31,8 @@ typedef struct dm_claim_result {
     dm_verdict verdict;
     char evidence[2048]; /* the measured numbers and the rule they were judged by */
     char hardware[1024]; /* where the claim (partly) breaks: the hardware change behind it */
+    char sweeps[256];    /* the sweeps the rule found medians in, comma-separated, each
+                            once, as whoever gave it its data records them */
 } dm_claim_result;
 
 /* ---- what rules read ----------------------------------------------------------------- */

@@ -215,10 +215,46 @@ void chz_data(const chz_ctx *c, dm_study_data *d)
 
 /* ---- judging ------------------------------------------------------------------------- */
 
+/* What a rule reads while chz_judge runs it: the stores, and its result, whose sweeps
+ * are recorded as the rule finds medians in them. */
+typedef struct chz_reading {
+    const chz_ctx *c;
+    dm_claim_result *r;
+} chz_reading;
+
+/* Appends sweep to r->sweeps unless it is there or does not fit. */
+static void note_sweep(dm_claim_result *r, const char *sweep)
+{
+    const size_t len = strlen(sweep), have = strlen(r->sweeps);
+    for (const char *p = r->sweeps; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+        if (strcspn(p, ",") == len && strncmp(p, sweep, len) == 0)
+            return;
+    if (have + len + 2 <= sizeof r->sweeps)
+        dm_append(r->sweeps, sizeof r->sweeps, "%s%s", have ? "," : "", sweep);
+}
+
+static int reading_median(void *ctx, const char *card, const char *sweep, const char *variant,
+                          const char *where, dm_median *out, dm_err *err)
+{
+    chz_reading *x = ctx;
+    if (chz_median(x->c, card, sweep, variant, where, out, err))
+        return err->code;
+    if (out->found)
+        note_sweep(x->r, sweep);
+    return 0;
+}
+
+static int reading_other_card(void *ctx, const char *sweep, const char *exclude, char *out,
+                              size_t n, dm_err *err)
+{
+    return chz_card(((chz_reading *)ctx)->c, sweep, exclude, out, n, err);
+}
+
 int chz_judge(const chz_ctx *c, const dm_claim *cl, dm_claim_result *r, dm_err *err)
 {
-    dm_study_data d;
-    chz_data(c, &d);
+    chz_reading x = { c, r };
+    dm_study_data d = { .card = c->card, .sweep = c->sweep, .ctx = &x,
+                        .median = reading_median, .other_card = reading_other_card };
     memset(r, 0, sizeof *r);
     return cl->judge(&d, r, err);
 }
@@ -239,21 +275,24 @@ int chz_check(const chz_ctx *c, const dm_study *s, dm_claim_result res[CHZ_MAX_C
 /* ---- CUPTI lines --------------------------------------------------------------------- */
 
 /* Appends to buf "CUPTI, metric (unit) ...: variant P1 v P2 v ...; ...\n" (P the study's
- * group prefix) from the newest complete run of the sweep on the card that has values of
- * the metric, if any store has one; sets *shown. Returns 0 or DM_ERUNTIME. */
-static int metric_line(const chz_ctx *c, const dm_study *s, const char *metric, char *buf,
-                       size_t n, int *shown, dm_err *err)
+ * group prefix) from the newest complete run on the card, of any of sweeps (names
+ * separated by commas), that has values of the metric, if any store has one; sets
+ * *shown. Returns 0 or DM_ERUNTIME. */
+static int metric_line(const chz_ctx *c, const dm_study *s, const char *sweeps,
+                       const char *metric, char *buf, size_t n, int *shown, dm_err *err)
 {
     static const char sql[] =
-        "WITH run AS (SELECT r.id, r.started_at, r.gpu_name FROM runs r"
-        "  WHERE r.sweep_name = ?1 AND r.status = 'complete' AND instr(r.gpu_name, ?2) > 0"
+        "WITH run AS (SELECT r.id, r.started_at, r.gpu_name, r.sweep_name FROM runs r"
+        "  WHERE instr(',' || ?1 || ',', ',' || r.sweep_name || ',') > 0"
+        "  AND r.status = 'complete' AND instr(r.gpu_name, ?2) > 0"
         "  AND EXISTS (SELECT 1 FROM metrics m JOIN points p ON p.id = m.point_id"
         "   WHERE p.run_id = r.id AND m.metric = ?3 AND m.value IS NOT NULL)"
         "  ORDER BY r.started_at DESC LIMIT 1),"
         " grp AS (SELECT p.id, p.variant, g.value_num AS num, g.value_text AS val, s.median"
         "  FROM points p JOIN run ON run.id = p.run_id JOIN point_stats s ON s.point_id = p.id"
         "  JOIN point_params g ON g.point_id = p.id AND g.name = ?4 WHERE p.status = 'ok')"
-        " SELECT b.variant, b.val, avg(m.value), max(m.unit), run.started_at, run.gpu_name"
+        " SELECT b.variant, b.val, avg(m.value), max(m.unit), run.started_at, run.gpu_name,"
+        " run.sweep_name"
         " FROM grp b JOIN run JOIN metrics m ON m.point_id = b.id AND m.metric = ?3"
         " WHERE m.value IS NOT NULL AND b.median = (SELECT min(o.median) FROM grp o"
         "  WHERE o.variant = b.variant AND o.val = b.val)"
@@ -263,7 +302,7 @@ static int metric_line(const chz_ctx *c, const dm_study *s, const char *metric, 
         sqlite3_stmt *q = NULL;
         if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
             return dm_err_set(err, DM_ERUNTIME, "characterize metric query: %s", sqlite3_errmsg(db));
-        sqlite3_bind_text(q, 1, c->sweep, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 1, sweeps, -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 2, c->card, -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 3, metric, -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 4, s->group_axis, -1, SQLITE_STATIC);
@@ -276,7 +315,8 @@ static int metric_line(const chz_ctx *c, const dm_study *s, const char *metric, 
                 dm_append(buf, n, "CUPTI, %s (%s, mean over the launches of each variant's "
                                    "fastest %s; %s run of %s started %s):", metric,
                            unit ? unit : "", s->best_axis, (const char *)sqlite3_column_text(q, 5),
-                           c->sweep, (const char *)sqlite3_column_text(q, 4));
+                           (const char *)sqlite3_column_text(q, 6),
+                           (const char *)sqlite3_column_text(q, 4));
             if (strcmp(last, variant)) {
                 dm_append(buf, n, "%s %s", last[0] ? ";" : "", variant);
                 snprintf(last, sizeof last, "%s", variant);
@@ -296,16 +336,23 @@ static int metric_line(const chz_ctx *c, const dm_study *s, const char *metric, 
     return 0;
 }
 
-int chz_metric_lines(const chz_ctx *c, const dm_study *s, const dm_claim *cl, char *buf,
-                     size_t n, dm_err *err)
+int chz_metric_lines(const chz_ctx *c, const dm_study *s, const dm_claim *cl,
+                     const dm_claim_result *r, char *buf, size_t n, dm_err *err)
 {
+    const char *sweeps = r->sweeps[0] ? r->sweeps : c->sweep;
     int shown = 0;
     buf[0] = '\0';
     for (const char *const *m = cl->shorts; m && *m; m++)
-        if (metric_line(c, s, *m, buf, n, &shown, err))
+        if (metric_line(c, s, sweeps, *m, buf, n, &shown, err))
             return err->code;
-    if (!shown)
-        dm_append(buf, n, "CUPTI: %s would back this; not collected (no run of %s on this "
-                           "card was made with --metrics).\n", cl->metric, c->sweep);
+    if (shown)
+        return 0;
+    dm_append(buf, n, "CUPTI: %s would back this; not collected (no run of", cl->metric);
+    for (const char *p = sweeps; *p;) {
+        const size_t len = strcspn(p, ",");
+        dm_append(buf, n, "%s %.*s", p == sweeps ? "" : p[len] ? "," : " or", (int)len, p);
+        p += len + (p[len] == ',');
+    }
+    dm_append(buf, n, " on this card was made with --metrics).\n");
     return 0;
 }

@@ -62,19 +62,21 @@ double chz_peak_gbps(double mem_clock_mhz, double bus_bits);
 /* The size of chz_metric_lines' buffer that holds every line of a claim's metrics. */
 #define CHZ_METRIC_TEXT 4096
 
-/* Judges claim cl on c's stores into *r (zeroed first). Returns 0 or the rule's error. */
+/* Judges claim cl on c's stores into *r (zeroed first), with the sweeps the rule found
+ * medians in. Returns 0 or the rule's error. */
 int chz_judge(const chz_ctx *c, const dm_claim *cl, dm_claim_result *r, dm_err *err);
 /* Judges every claim of s into res (one per claim, in order); counts[v] gets the number
  * of claims of each verdict (their sum is the number judged). Returns 0, or the first
  * failing rule's status with err set. */
 int chz_check(const chz_ctx *c, const dm_study *s, dm_claim_result res[CHZ_MAX_CLAIMS],
               int counts[DM_NVERDICTS], dm_err *err);
-/* The CUPTI lines of claim cl of study s into buf (n bytes, CHZ_METRIC_TEXT holds them
- * all), each ended by a newline: for each of cl->shorts that the newest complete run of
- * c->sweep on c->card has values of, its mean per variant and value of s->group_axis at
- * the variant's fastest point; when none has, which metric would back the claim. Returns
- * 0 or DM_ERUNTIME. */
-int chz_metric_lines(const chz_ctx *c, const dm_study *s, const dm_claim *cl, char *buf,
-                     size_t n, dm_err *err);
+/* The CUPTI lines of claim cl of study s, judged into r by chz_judge, into buf (n bytes,
+ * CHZ_METRIC_TEXT holds them all), each ended by a newline: for each of cl->shorts, from
+ * the newest complete run on c->card of the sweeps the rule read (r->sweeps; c->sweep
+ * when it read none) that has values of it, its mean per variant and value of
+ * s->group_axis at the variant's fastest point; when none has, which metric would back
+ * the claim. Returns 0 or DM_ERUNTIME. */
+int chz_metric_lines(const chz_ctx *c, const dm_study *s, const dm_claim *cl,
+                     const dm_claim_result *r, char *buf, size_t n, dm_err *err);
 
 #endif

@@ -94,7 +94,7 @@ int report_claims(dm_report_doc *d, int level, const chz_ctx *x, const dm_study 
         report_para(d, "Measured: %s", res[k].evidence);
         if (res[k].hardware[0])
             report_para(d, "What changed in the hardware: %s", res[k].hardware);
-        if (chz_metric_lines(x, s, cl, lines, sizeof lines, err))
+        if (chz_metric_lines(x, s, cl, &res[k], lines, sizeof lines, err))
             return err->code;
         for (const char *l = lines; *l;) {
             size_t len = strcspn(l, "\n");

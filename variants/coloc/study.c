@@ -53,7 +53,7 @@ static cl_at seattle(double theta)
 static cl_at synthetic(const char *const *sweeps, long instances, int clumpiness)
 {
     cl_at a = { .sweeps = sweeps };
-    char n[16];
+    char n[32]; /* all %ld and two %03ld can print */
     if (instances >= 1000000)
         snprintf(n, sizeof n, "%ld,%03ld,%03ld", instances / 1000000, instances / 1000 % 1000,
                  instances % 1000);

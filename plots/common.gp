@@ -25,6 +25,18 @@ if (terminal eq 'svg') {
 }
 set output output
 
+# a subtitle longer than a line (the parameters a plot holds constant) is broken after the
+# last comma or semicolon that keeps a line within 120 characters
+rest = subtitle
+subtitle = ''
+while (strlen(rest) > 120) {
+    cut = 0
+    do for [i=120:2:-1] { if (cut == 0 && (rest[i:i] eq ',' || rest[i:i] eq ';')) { cut = i } }
+    if (cut == 0) { break }
+    subtitle = subtitle . rest[1:cut] . "\n"
+    rest = rest[cut + 2:]
+}
+subtitle = subtitle . rest
 set title (strlen(subtitle) > 0 ? title . "\n" . subtitle : title)
 set xlabel xlabel
 set ylabel ylabel

@@ -194,8 +194,9 @@ static int check_by(pd_ctx *c, dm_err *err)
 
 void pd_set_title(const pd_ctx *c, dm_plot_meta *m, const char *what)
 {
-    snprintf(m->title, sizeof m->title, "%s - %s run %lld on %s, %.10s", what, c->run.workload,
-             (long long)c->run.id, c->run.card[0] ? c->run.card : "no GPU", c->run.started);
+    snprintf(m->title, sizeof m->title, "%s - %s run %lld of %s on %s, %.10s", what,
+             c->run.workload, (long long)c->run.id, c->run.sweep,
+             c->run.card[0] ? c->run.card : "no GPU", c->run.started);
 }
 
 void pd_scale(double lo, double hi, int pow2, int *log, char *format, size_t n)

@@ -205,6 +205,38 @@ static void support_mines_level_wise(void **state)
 }
 
 /* ep_compare names the first difference: an episode, a count, one missing, one extra. */
+/* The work of an execution: the stream's events times the episodes counted, or mining,
+ * times every level's candidates. */
+static void work_is_events_times_episodes(void **state)
+{
+    (void)state;
+    dm_point pt;
+    dm_dataset ds;
+    void *ref;
+    dm_work w;
+    const char *count[] = { "level=2", "count=100", "seconds=5" };
+    open_sym26(&pt, count, 3, &ds, &ref);
+    const double events = (double)((const ep_data *)ds.data)->s.n;
+    ep_work(&pt, &ds, ref, &w);
+    assert_true(events > 1000);
+    assert_true(w.ops == events * 100);
+    assert_string_equal(w.ops_unit, "event-episodes");
+    assert_true(w.bytes == 0);
+    ep_reference_free(ref);
+    ep_dataset_close(&ds);
+    const char *mine[] = { "support=150", "level=4", "seconds=5" };
+    open_sym26(&pt, mine, 3, &ds, &ref);
+    const ep_result *r = ref;
+    double candidates = 0;
+    for (int l = 0; l < r->nlevels; l++)
+        candidates += (double)r->levels[l].candidates;
+    ep_work(&pt, &ds, ref, &w);
+    assert_true(candidates > 26);
+    assert_true(w.ops == (double)r->s->n * candidates);
+    ep_reference_free(ref);
+    ep_dataset_close(&ds);
+}
+
 static void compare_names_the_first_difference(void **state)
 {
     (void)state;
@@ -505,6 +537,16 @@ static void mining_sweep_stores_facts_per_level(void **state)
                                    " max(value) AND count(*) = 2)"), 3);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM point_facts WHERE name = 'count_s'"
                                    " AND unit = 's' AND value > 0"), 6);
+    /* each point's work: the stream's events times the candidates of its levels, the same
+     * whole number of events for both */
+    assert_int_equal(db_int(f->db, "SELECT count(DISTINCT p.ops_per_run / c.n) FROM points p"
+                                   " JOIN (SELECT point_id, sum(value) AS n FROM point_facts"
+                                   " WHERE name = 'candidates' GROUP BY point_id) c"
+                                   " ON c.point_id = p.id WHERE p.ops_unit = 'event-episodes'"
+                                   " AND p.ops_per_run > 0"), 1);
+    assert_true(db_int(f->db, "SELECT min(p.ops_per_run / c.n) FROM points p JOIN (SELECT"
+                              " point_id, sum(value) AS n FROM point_facts WHERE name ="
+                              " 'candidates' GROUP BY point_id) c ON c.point_id = p.id") > 1000);
 }
 
 /* An episodes file the reference cannot read is bad input: `dmbench run` exits 2 naming
@@ -543,6 +585,7 @@ int main(void)
         cmocka_unit_test(candidates_are_every_episode_of_the_level_in_type_order),
         cmocka_unit_test(sym26_chains_are_its_most_frequent_level_2_episodes),
         cmocka_unit_test(support_mines_level_wise),
+        cmocka_unit_test(work_is_events_times_episodes),
         cmocka_unit_test(compare_names_the_first_difference),
         cmocka_unit_test_setup_teardown(mine_writes_episode_level_count_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(mine_flags_count_an_episodes_file_or_mine, setup,

@@ -174,11 +174,11 @@ static void test_work_counts_bytes(void **state)
     dm_point pt;
     dm_work w;
     point_at(&pt, 1000, 1, "copy");
-    membw_work(&pt, &w);
+    membw_work(&pt, NULL, NULL, &w);
     assert_true(w.bytes == 8000.0);
     assert_true(w.ops == 0.0);
     point_at(&pt, 1000, 1, "triad");
-    membw_work(&pt, &w);
+    membw_work(&pt, NULL, NULL, &w);
     assert_true(w.bytes == 12000.0);
 }
 

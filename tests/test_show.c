@@ -50,7 +50,7 @@ static void put_point(dm_store *st, int64_t run, int64_t idx, int variant, int64
                          .criterion = "median", .criterion_value = 0.02, .outlier_k = 3.5,
                          /* the 1 ms kernel's samples are all outliers, to show the note */
                          .n_outliers = median < 2e-3 ? 3 : 0 };
-    dm_work work = { .bytes = 8e5 * (double)n };
+    dm_work work = { .bytes = 8e5 * (double)n, .ops = 2048.0 * (double)n, .ops_unit = "steps" };
     int ok = !isnan(median);
     dm_point_result r = {
         .run_id = run, .index = idx, .point = &pt, .status = ok ? "ok" : status,
@@ -205,6 +205,7 @@ static void test_show_run_prints_fingerprint_and_table(void **state)
 
     line_starting(out, "  idx", line, sizeof line);
     assert_non_null(strstr(line, "GB/s"));
+    assert_non_null(strstr(line, "  steps/s  ")); /* the work's unit, a second */
     assert_non_null(strstr(line, "speedup"));
     line_starting(out, "    0  cpu ", line, sizeof line);
     assert_non_null(strstr(line, "n=1024,op=copy"));
@@ -212,6 +213,7 @@ static void test_show_run_prints_fingerprint_and_table(void **state)
     assert_non_null(strstr(line, "2.00%")); /* the criterion's figure, not the stdrel */
     assert_non_null(strstr(line, "noise"));
     assert_non_null(strstr(line, "  205  ")); /* 8.192e8 bytes in 4 ms: 204.8 GB/s */
+    assert_non_null(strstr(line, "  5.24e+08  ")); /* 2,097,152 steps in 4 ms */
     assert_non_null(strstr(line, "1.00x"));
     line_starting(out, "    1  kernel", line, sizeof line);
     assert_non_null(strstr(line, "n=1024,op=copy,block=128,scale=0.25"));

@@ -579,7 +579,7 @@ static void test_reference_compare_and_work(void **state)
     dm_work w;
     set_int(&pt, "length", 393019);
     set_int(&pt, "level", 3);
-    tdm_work(&pt, &w);
+    tdm_work(&pt, NULL, NULL, &w);
     assert_true(w.ops == 393019.0 * 15600);
     assert_true(w.bytes == 393019.0);
     assert_string_equal(w.ops_unit, "steps");
@@ -603,7 +603,7 @@ static void test_reference_compare_and_work(void **state)
     const uint8_t zq[] = {25, 16};
     assert_int_equal(r->counts[2], tdm_fsm_count(d->sym, d->n, zq, 2));
     tdm_reference_free(ref);
-    tdm_work(&pt, &w);
+    tdm_work(&pt, NULL, NULL, &w);
     assert_true(w.ops == 393019.0 * 3);
     unlink(path);
     tdm_dataset_close(&ds);
@@ -630,7 +630,7 @@ static void test_reference_of_a_prefix_is_the_prefix_of_the_reference(void **sta
         assert_memory_equal(r->counts, f->counts, (size_t)counts[k] * sizeof *r->counts);
         tdm_reference_free(some);
         dm_work w;
-        tdm_work(&pt, &w);
+        tdm_work(&pt, NULL, NULL, &w);
         assert_true(w.ops == 3001.0 * (double)counts[k]);
     }
     tdm_reference_free(full);

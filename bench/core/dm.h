@@ -312,7 +312,8 @@ struct dm_workload {
     /* 0 when out equals ref (exactly for counts; floats within the workload's stated
      * tolerance); else nonzero with why naming the first difference. */
     int (*compare)(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
-    void (*work)(const dm_point *pt, dm_work *w); /* optional */
+    /* The work of one execution of pt on ds, whose reference answer is ref (optional). */
+    void (*work)(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w);
     /* Writes the mining result out (in the workload's result form, as a variant's
      * output() gives it) as CSV with a header line, for `dmbench mine` (counts per
      * episode, rules with their measures, patterns with their indexes). Returns 0, or DM_ERUNTIME with err set (a write failed). */

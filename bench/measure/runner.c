@@ -463,7 +463,7 @@ static int run_point(worker *wk, const dm_sweep_point *sp, dm_point_result *r,
     r->m = m;
     r->status = "ok";
     if (rs->w->work) {
-        rs->w->work(pt, work);
+        rs->w->work(pt, &wk->ds, wk->ref, work);
         r->work = work;
     }
 done:

@@ -380,6 +380,17 @@ static void ep_facts_split(dm_fact *f, int max, int *n, const char *g, const cha
     dm_fact_add(f, max, n, g, name, p->kernel_s, "s");
 }
 
+void ep_work(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w)
+{
+    const ep_result *r = ref;
+    (void)pt, (void)ds;
+    double episodes = r->nlevels ? 0 : (double)r->n;
+    for (int i = 0; i < r->nlevels; i++)
+        episodes += (double)r->levels[i].candidates;
+    *w = (dm_work){.ops = (double)r->s->n * episodes,
+                   .ops_unit = episodes > 0 ? "event-episodes" : NULL};
+}
+
 int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
 {
     const ep_result *o = out;

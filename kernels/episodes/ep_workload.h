@@ -97,6 +97,11 @@ int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);
  * (count_transfer_s, bound_transfer_s) and to count them (count_kernel_s,
  * bound_kernel_s). None when the point counts without mining. */
 int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max);
+/* The work of one execution, from the reference answer ref (an ep_result): ops the events
+ * of the stream times the episodes counted over it (the papers' measure of counting
+ * throughput, events x episodes per second), mining: times every level's candidates;
+ * no bytes. */
+void ep_work(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w);
 
 #ifdef __cplusplus
 }

@@ -121,8 +121,9 @@ int membw_compare(const void *ref, const void *out, const dm_point *pt, char *wh
     return 0;
 }
 
-void membw_work(const dm_point *pt, dm_work *w)
+void membw_work(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w)
 {
+    (void)ds, (void)ref;
     double n = (double)dm_point_int(pt, "n");
     int arrays = membw_point_op(pt) == MEMBW_COPY ? 2 : 3;
     w->bytes = arrays * n * sizeof(float);

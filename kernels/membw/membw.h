@@ -43,7 +43,7 @@ void membw_reference_free(void *ref);
 int membw_compare(const void *ref, const void *out, const dm_point *pt, char *why,
                   size_t n);
 /* Bytes moved: copy 2*n*4 (read a, write out), triad 3*n*4; no ops. */
-void membw_work(const dm_point *pt, dm_work *w);
+void membw_work(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w);
 /* Writes out (pt's n floats, as from a variant's output or the reference) to f as
  * CSV: the header "index,value", then one row per element, each value in %.9g (which
  * reads back as the same float). Returns 0, or DM_ERUNTIME when a write fails. */

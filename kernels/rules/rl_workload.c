@@ -289,8 +289,9 @@ int rl_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
 
 /* ---- work and the result -------------------------------------------------------------- */
 
-void rl_work(const dm_point *pt, dm_work *w)
+void rl_work(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w)
 {
+    (void)ds, (void)ref;
     double instances = (double)dm_point_int(pt, "instances");
     int generated = strcmp(dm_point_str(pt, "rules_file"), "-") == 0;
     w->bytes = instances * (double)dm_point_int(pt, "attributes") * (double)sizeof(double);

@@ -108,10 +108,10 @@ int rl_compare(const void *ref, const void *out, const dm_point *pt, char *why, 
 /* The work of one execution from pt's parameters: ops the GP operations (rules x symbols
  * x instances, as rl_result counts them for generated rules; 0 with a rules file, whose
  * sizes the point does not hold), bytes the table read once (instances x attributes x
- * 8). A point sees only its parameters, not its dataset: for data not made by
+ * 8). It reads only pt's parameters, not the dataset: for data not made by
  * `synthetic`, a sweep sets instances and attributes to the table's size for these to be
  * right (docs/rules.md). */
-void rl_work(const dm_point *pt, dm_work *w);
+void rl_work(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w);
 /* facts: a GPU answer's stages (group "stages": copy_in_s, coverage_s, reduction_s,
  * fitness_s, copy_out_s, their sum stages_s, total_s, chunks); none for a CPU one. A
  * multigpu answer adds its split: group "gpus" with gpus (the point's), compute_s and

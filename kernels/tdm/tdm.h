@@ -183,7 +183,7 @@ void tdm_reference_free(void *ref);
  * first differing episode, its expected and its actual count. */
 int tdm_compare(const void *ref, const void *out, const dm_point *pt, char *why, size_t n);
 /* ops = length x episodes machine steps; bytes = the database read once. */
-void tdm_work(const dm_point *pt, dm_work *w);
+void tdm_work(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w);
 /* Writes out (one uint32 count per episode of pt, as from a variant's output) to f as
  * CSV: the header "episode,count", then "ABC,17" per episode in pt's episode order.
  * Returns 0, the errors of tdm_episodes_for_point, or DM_ERUNTIME when a write fails. */

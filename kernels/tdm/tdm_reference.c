@@ -62,8 +62,9 @@ int tdm_compare(const void *ref, const void *out, const dm_point *pt, char *why,
     return 0;
 }
 
-void tdm_work(const dm_point *pt, dm_work *w)
+void tdm_work(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w)
 {
+    (void)ds, (void)ref;
     double length = (double)dm_point_int(pt, "length");
     int64_t neps = 0;
     if (tdm_problem_size(pt, &neps, NULL) != 0)

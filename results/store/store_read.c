@@ -526,19 +526,21 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
         "SELECT s.point_id, s.idx, s.variant, s.params, s.status, s.reason, s.n, s.median,"
         " CASE WHEN s.criterion IS NULL THEN s.noise ELSE s.criterion_value END AS noise,"
         " s.min,"
-        " s.max, s.gb_per_s, sp.speedup, s.verification, s.verification_detail,"
+        " s.max, s.gb_per_s, s.ops_per_s, sp.speedup, s.verification, s.verification_detail,"
         " s.stop_reason, s.n_outliers, ps.outlier_k, ps.n_throttled, ps.throttle_reasons,"
         " ps.sm_mhz_before, ps.sm_mhz_after, ps.host_mhz_before, ps.host_mhz_after,"
         " (SELECT max(length(variant)) FROM points WHERE run_id = ?1) AS variant_w,"
         " (SELECT max(length(params)) FROM points WHERE run_id = ?1) AS params_w,"
-        " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1) AS with_gbs"
+        " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1) AS with_gbs,"
+        " (SELECT max(ops_unit) FROM v_point_summary WHERE run_id = ?1"
+        "  AND ops_per_s IS NOT NULL) AS ops_unit"
         " FROM v_point_summary s LEFT JOIN v_speedup sp ON sp.point_id = s.point_id"
         " LEFT JOIN point_stats ps ON ps.point_id = s.point_id"
         " WHERE s.run_id = ?1 AND s.status IN ('ok', 'failed') ORDER BY s.idx",
         id);
     if (!s)
         return read_fail(st, err, "reading the points of run %lld", (long long)id);
-    int rc, rows = 0, vw = 0, pw = 0, gbs = 0;
+    int rc, rows = 0, vw = 0, pw = 0, gbs = 0, opsw = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         if (rows++ == 0) {
             vw = (int)col_int(s, "variant_w");
@@ -546,16 +548,23 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
             vw = vw < 7 ? 7 : vw;
             pw = pw < 6 ? 6 : pw;
             gbs = col_int(s, "with_gbs") > 0;
+            char ops_head[64] = "";
+            if (!col_null(s, "ops_unit"))
+                snprintf(ops_head, sizeof ops_head, "%s/s", col_text(s, "ops_unit"));
+            opsw = ops_head[0] ? (int)strlen(ops_head) : 0;
+            opsw = opsw && opsw < 9 ? 9 : opsw;
             fprintf(out, "\n%5s  %-*s  %-*s  %-7s  %6s  %9s  %7s  %-7s  %5s  %9s  %9s", "idx",
                     vw, "variant", pw, "params", "status", "n", "median", "noise", "stop",
                     "outl", "min", "max");
             if (gbs)
                 fprintf(out, "  %8s", "GB/s");
+            if (opsw)
+                fprintf(out, "  %*s", opsw, ops_head);
             if (has_baseline)
                 fprintf(out, "  %8s", "speedup");
             fprintf(out, "  %s\n", "verify");
         }
-        char n[24], median[24], noise[24], mn[24], mx[24], gb[24], sp[24], outl[24];
+        char n[24], median[24], noise[24], mn[24], mx[24], gb[24], ops[24], sp[24], outl[24];
         snprintf(n, sizeof n, col_null(s, "n") ? "-" : "%lld", col_int(s, "n"));
         snprintf(outl, sizeof outl, col_null(s, "n_outliers") ? "-" : "%lld",
                  col_int(s, "n_outliers"));
@@ -566,6 +575,7 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
         samples_fmt_seconds(col_real(s, "min"), mn, sizeof mn);
         samples_fmt_seconds(col_real(s, "max"), mx, sizeof mx);
         fmt_sig3(col_real(s, "gb_per_s"), gb, sizeof gb);
+        fmt_or_dash(ops, sizeof ops, "%.3g", col_real(s, "ops_per_s"));
         fmt_or_dash(sp, sizeof sp, "%.2fx", col_real(s, "speedup"));
         const char *verify = col_text(s, "verification");
         fprintf(out, "%5lld  %-*s  %-*s  %-7s  %6s  %9s  %7s  %-7s  %5s  %9s  %9s",
@@ -573,6 +583,8 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
                 col_text(s, "status"), n, median, noise, stop, outl, mn, mx);
         if (gbs)
             fprintf(out, "  %8s", gb);
+        if (opsw)
+            fprintf(out, "  %*s", opsw, ops);
         if (has_baseline)
             fprintf(out, "  %8s", sp);
         fprintf(out, "  %s\n", verify ? verify : "-");

@@ -583,6 +583,7 @@ const dm_workload episodes_workload = {
     .compare = ep_compare,
     .write_result = ep_write_result,
     .facts = ep_facts,
+    .work = ep_work,
     .variants = ep_variants,
     .tuned = dm_tuned_table,
     .fits = dm_crossover_fit_table,

@@ -428,6 +428,40 @@ static void mine_flags_refuse_bad_input(void **state)
     assert_non_null(strstr(slurp(f->errf), "give the workload 'membw' before it"));
 }
 
+/* A recording's points have none of the generator's parameters (seconds, basal_hz, seed,
+ * neurons); a sweep axis or a -p that sets one on a file is refused, naming the file. */
+static void a_recording_has_no_generator_parameters(void **state)
+{
+    fixture *f = *state;
+    char csv[160], sweep[160], out[160];
+    write_in(f->dir, "r.csv", "a,0.001\nb,0.006\na,0.010\nb,0.015\n", csv, sizeof csv);
+    snprintf(sweep, sizeof sweep, "%s/rec.yaml", f->dir);
+    snprintf(out, sizeof out, "%s/rec.csv", f->dir);
+    write_file(sweep, "name: rec\nworkload: episodes\ndataset: { path: r.csv }\n"
+                      "variants: [cpu]\naxes:\n  level: 2\n"
+                      "measure: { mode: hot, min_samples: 2, max_time: 0.2 }\n");
+    assert_int_equal(dmbench(f, "run %s --db %s", sweep, f->db), 0);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM points WHERE status = 'ok' AND"
+                                   " params NOT LIKE '%%seconds=%%' AND params NOT LIKE"
+                                   " '%%neurons=%%' AND params NOT LIKE '%%seed=%%' AND"
+                                   " problem_key NOT LIKE '%%basal_hz=%%'"), 1);
+    assert_int_equal(dmbench(f, "run %s --db %s -a neurons=64", sweep, f->db), 2);
+    const char *msg = slurp(f->errf);
+    assert_non_null(strstr(msg, "axis 'neurons' describes generated data (sym26: neurons"));
+    assert_non_null(strstr(msg, "the dataset is the file "));
+    assert_int_equal(count_lines(msg), 1);
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu -p level=2 -p seed=3 --data %s"
+                                " --out %s", csv, out), 2);
+    msg = slurp(f->errf);
+    assert_non_null(strstr(msg, "parameter 'seed' describes generated data (sym26: seed of "
+                                "the generator); the data is the file "));
+    assert_int_equal(count_lines(msg), 1);
+    assert_false(exists(out));
+    assert_int_equal(dmbench(f, "mine episodes --variant cpu -p level=2 --data %s --out %s",
+                             csv, out), 0);
+    assert_non_null(strstr(slurp(out), "a -> b,2,2\n"));
+}
+
 /* The GPU variants keep each machine's lists in shared memory: a point whose lists do not
  * fit a block of the device is refused with the sizes, PreElim (no lists) is not. */
 static void gpu_lists_must_fit_shared_memory(void **state)
@@ -592,6 +626,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(mine_flags_refuse_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(mining_sweep_stores_facts_per_level, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_recording_has_no_generator_parameters, setup,
+                                        teardown),
         cmocka_unit_test(gpu_lists_must_fit_shared_memory),
         cmocka_unit_test(prefix_checks_both_block_sizes),
         cmocka_unit_test(multigpu_asks_no_more_gpus_than_the_run_has),

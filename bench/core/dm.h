@@ -60,6 +60,8 @@ typedef struct dm_param_spec {
     const char *allowed; /* INT/REAL: "min..max" (either side may be empty);
                             ENUM: "a|b|c"; NULL: anything of the type */
     const char *help;
+    int generated;       /* a dataset parameter that describes generated data only: a
+                            point whose data is a file has none (registry_point_on_file) */
 } dm_param_spec;
 
 #define DM_STR_MAX 48

@@ -116,6 +116,23 @@ const dm_param_spec *registry_param(const dm_workload *w, const dm_variant *v, c
     return p;
 }
 
+const dm_param_spec *registry_generated_param(const dm_workload *w, const char *name)
+{
+    const dm_param_spec *p = find_in(w->dataset_params, name);
+    return p && p->generated ? p : NULL;
+}
+
+void registry_point_on_file(dm_point *pt)
+{
+    int k = 0;
+    for (int i = 0; i < pt->nparams; i++)
+        if (!pt->specs[i]->generated) {
+            pt->specs[k] = pt->specs[i];
+            pt->values[k++] = pt->values[i];
+        }
+    pt->nparams = k;
+}
+
 /* Appends the defaults of a spec table to pt. */
 static int add_defaults(dm_point *pt, const dm_param_spec *tab, dm_err *err)
 {

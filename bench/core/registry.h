@@ -35,6 +35,12 @@ const dm_param_spec *registry_param(const dm_workload *w, const dm_variant *v,
 int registry_point_defaults(const dm_workload *w, const dm_variant *v, dm_point *pt,
                             dm_err *err);
 
+/* The spec of w's dataset parameter name when it describes generated data only, or NULL. */
+const dm_param_spec *registry_generated_param(const dm_workload *w, const char *name);
+/* Drops from pt the dataset parameters that describe generated data only, for a point
+ * whose data is a file. */
+void registry_point_on_file(dm_point *pt);
+
 /* Levenshtein distance, for close-match suggestions. */
 int registry_edit_distance(const char *a, const char *b);
 /* Writes into buf (comma-separated) the candidates close to name (edit distance <=

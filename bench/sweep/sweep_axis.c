@@ -202,6 +202,10 @@ int sweep_axis_parse(const dm_sweep *s, const sweep_src *src, const sy_node *key
         return sweep_fail(src, key, err, "axis '%s' is not a parameter of any listed variant "
                           "of workload '%s' (known: %s)", key->text, s->workload->name, list);
     }
+    const dm_param_spec *gen = registry_generated_param(s->workload, key->text);
+    if (gen && s->source.path[0])
+        return sweep_fail(src, key, err, "axis '%s' describes generated data (%s); the dataset "
+                          "is the file %s", key->text, gen->help, s->source.path);
     if (!(out->name = strdup(key->text)))
         return dm_err_set(err, DM_ERUNTIME, "out of memory reading axis '%s'", key->text);
 

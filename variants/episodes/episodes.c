@@ -292,13 +292,14 @@ static const char *const ep_generators[] = { "sym26", NULL };
 
 static const dm_param_spec ep_dataset_params[] = {
     { .name = "seconds", .type = DM_P_REAL, .def = "60", .allowed = "1..100000",
-      .help = "sym26: seconds of recording" },
+      .help = "sym26: seconds of recording", .generated = 1 },
     { .name = "basal_hz", .type = DM_P_REAL, .def = "20", .allowed = "1..1000",
-      .help = "sym26: basal firing rate of each neuron, Hz" },
+      .help = "sym26: basal firing rate of each neuron, Hz", .generated = 1 },
     { .name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
-      .help = "sym26: seed of the generator" },
+      .help = "sym26: seed of the generator", .generated = 1 },
     { .name = "neurons", .type = DM_P_INT, .def = "26", .allowed = "12..1000",
-      .help = "sym26: neurons (26 as the papers; more for larger streams of the kind)" },
+      .help = "sym26: neurons (26 as the papers; more for larger streams of the kind)",
+      .generated = 1 },
     { 0 },
 };
 

@@ -146,8 +146,16 @@ static int resolve_axis(pd_ctx *c, dm_err *err)
     if (c->kind->no_axis)
         return 0;
     c->axis = c->o->axis ? c->o->axis : c->kind->axis;
-    if (c->axis)
-        return pd_check_numeric(c, "--axis", c->axis, err);
+    if (c->axis) {
+        if ((rc = pd_check_numeric(c, "--axis", c->axis, err)))
+            return rc;
+        for (int i = 0; i < n; i++)
+            if (!strcmp(ps[i].name, c->axis) && !ps[i].varies)
+                return dm_err_set(err, DM_EINPUT, "--axis %s: every ok point of run %lld has "
+                                  "the same %s, so there is nothing to draw against it",
+                                  c->axis, (long long)c->run.id, c->axis);
+        return 0;
+    }
     for (int i = 0; i < n; i++)
         if (ps[i].in_problem && ps[i].numeric && ps[i].varies) {
             snprintf(c->run.axis, sizeof c->run.axis, "%s", ps[i].name);

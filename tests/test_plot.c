@@ -564,6 +564,10 @@ static void bad_names_are_usage_errors(void **state)
     assert_non_null(strstr(err, "no numeric parameter 'size'"));
     assert_non_null(strstr(err, "n, block, scale"));
     assert_int_equal(plot(f, "", "speedup-vs-size --axis op"), 2);
+    /* an axis every point has at one value: nothing to draw against it */
+    assert_int_equal(plot(f, "", "speedup-vs-size --axis scale"), 2);
+    assert_non_null(strstr(slurp(f->errf, NULL), "--axis scale: every ok point of run 1 has "
+                                                 "the same scale"));
     assert_int_equal(plot(f, "", "time-vs-block --where blok=128"), 2);
     assert_non_null(strstr(slurp(f->errf, NULL), "--where blok=128"));
     assert_int_equal(plot(f, "", "time-vs-block --where op=scatter"), 2);

@@ -166,15 +166,47 @@ static void sweeps_text(const dm_study *s, char *buf, size_t n)
                   s->claim_sweeps[k]);
 }
 
-/* The section's part for workload w: its cards' verdicts, or why there are none. */
-static int characterize_workload(const dm_report_ctx *c, const dm_workload *w, dm_err *err)
+/* Whether any of the report's runs is of workload name into *has. Returns 0 or
+ * DM_ERUNTIME. */
+static int has_runs_of(const dm_report_ctx *c, const char *name, int *has, dm_err *err)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = SQLITE_DONE;
+    *has = 0;
+    if (sqlite3_prepare_v2(store_db(c->st), "SELECT 1 FROM runs WHERE id = ?1 AND workload = ?2",
+                           -1, &q, NULL) != SQLITE_OK)
+        goto fail;
+    sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
+    for (size_t i = 0; i < c->nruns && !*has; i++) {
+        sqlite3_reset(q);
+        sqlite3_bind_int64(q, 1, c->runs[i]);
+        if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+            *has = 1;
+        else if (rc != SQLITE_DONE)
+            goto fail;
+    }
+    sqlite3_finalize(q);
+    return 0;
+fail:
+    sqlite3_finalize(q);
+    return dm_err_set(err, DM_ERUNTIME, "%s: finding the report's workloads: %s",
+                      store_path(c->st), sqlite3_errmsg(store_db(c->st)));
+}
+
+/* The section's part for workload w: its cards' verdicts, or why there are none; nothing
+ * when none of the report's runs is of w (*wrote 0). */
+static int characterize_workload(const dm_report_ctx *c, const dm_workload *w, int *wrote,
+                                 dm_err *err)
 {
     const dm_study *s = w->study;
     card_sweep cards[MAX_CARDS];
     char sweeps[512], crossing[128] = "";
-    int n, more, rc = find_cards(c, s, cards, &n, &more, err);
-    if (rc)
+    int n, more, has, rc = find_cards(c, s, cards, &n, &more, err);
+    if (rc || (n == 0 && (rc = has_runs_of(c, w->name, &has, err))))
         return rc;
+    *wrote = n > 0 || has;
+    if (!*wrote)
+        return 0;
     sweeps_text(s, sweeps, sizeof sweeps);
     if (n == 0) {
         report_para(c->doc, "None of the report's runs is a complete GPU run of %s, the "
@@ -201,13 +233,19 @@ static int characterize_workload(const dm_report_ctx *c, const dm_workload *w, d
 
 int report_characterize(const dm_report_ctx *c, dm_err *err)
 {
-    int rc = 0, any = 0;
+    int rc = 0, any = 0, written = 0, wrote;
+    char names[256] = "";
     for (const dm_workload *const *w = registry_workloads(); *w && rc == 0; w++)
         if ((*w)->study && (*w)->study->claims) {
             any = 1;
-            rc = characterize_workload(c, *w, err);
+            dm_append(names, sizeof names, "%s%s", names[0] ? ", " : "", (*w)->name);
+            rc = characterize_workload(c, *w, &wrote, err);
+            written += wrote;
         }
     if (!any)
         report_para(c->doc, "No workload of this build has published claims to judge.");
+    else if (rc == 0 && !written)
+        report_para(c->doc, "None of the report's runs is of a workload whose papers' claims "
+                    "are judged (%s).", names);
     return rc;
 }

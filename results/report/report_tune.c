@@ -24,10 +24,23 @@ static int tune_workload(const dm_report_ctx *c, const char *workload, dm_err *e
         report_para(c->doc, "No ok GPU points with parameter '%s': nothing to tune.", o.axis);
         goto done;
     }
+    size_t single = 0; /* buckets measured at one block size: nothing to choose between */
+    for (size_t i = 0; i < r.n; i++)
+        single += r.c[i].ncand < 2;
+    if (single == r.n) {
+        report_para(c->doc, "Each of the %zu buckets was measured at one %s only: nothing to "
+                    "choose between.", r.n, o.axis);
+        goto done;
+    }
+    if (single)
+        report_para(c->doc, "%zu bucket%s measured at one %s only %s left out.", single,
+                    single == 1 ? "" : "s", o.axis, single == 1 ? "is" : "are");
     report_table_begin(c->doc, 8, (const char *[]){ "card", "cc", "variant", "bucket", "chosen block",
                                                     "its median", "fastest (median)", "ties (block)" });
     for (size_t i = 0; i < r.n; i++) {
         const dm_tune_choice *ch = &r.c[i];
+        if (ch->ncand < 2)
+            continue;
         const dm_tune_cand *chosen = &ch->cand[ch->chosen], *best = &ch->cand[ch->best];
         char blk[24], med[24], bmed[24], fastest[64], ties[512] = "";
         snprintf(blk, sizeof blk, "%lld", (long long)chosen->block);

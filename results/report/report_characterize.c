@@ -26,19 +26,22 @@ static int sweep_index(const dm_study *s, const char *sweep)
     return -1;
 }
 
-/* The cards of the report's complete GPU runs of s's claim sweeps, each with its
+/* The cards of the report's complete GPU runs of w's claim sweeps, each with its
  * preferred sweep, in the order of their first run, into cards (at most MAX_CARDS; *more
- * counts the runs of cards past those). Returns 0 or DM_ERUNTIME. */
-static int find_cards(const dm_report_ctx *c, const dm_study *s, card_sweep *cards, int *n,
-                      int *more, dm_err *err)
+ * counts the runs of cards past those); *has: whether any of the report's runs is of w.
+ * Returns 0 or DM_ERUNTIME. */
+static int find_cards(const dm_report_ctx *c, const dm_workload *w, card_sweep *cards, int *n,
+                      int *more, int *has, dm_err *err)
 {
+    const dm_study *s = w->study;
     sqlite3_stmt *q = NULL;
     int rc = SQLITE_DONE;
-    *n = *more = 0;
-    if (sqlite3_prepare_v2(store_db(c->st), "SELECT gpu_name, sweep_name FROM runs WHERE id = ?1"
-                           " AND status = 'complete' AND gpu_name IS NOT NULL", -1, &q,
-                           NULL) != SQLITE_OK)
+    *n = *more = *has = 0;
+    if (sqlite3_prepare_v2(store_db(c->st), "SELECT gpu_name, sweep_name, status = 'complete'"
+                           " AND gpu_name IS NOT NULL, workload = ?2 FROM runs WHERE id = ?1",
+                           -1, &q, NULL) != SQLITE_OK)
         goto fail;
+    sqlite3_bind_text(q, 2, w->name, -1, SQLITE_STATIC);
     for (size_t i = 0; i < c->nruns; i++) {
         sqlite3_reset(q);
         sqlite3_bind_int64(q, 1, c->runs[i]);
@@ -47,6 +50,9 @@ static int find_cards(const dm_report_ctx *c, const dm_study *s, card_sweep *car
                 goto fail;
             continue;
         }
+        *has |= sqlite3_column_int(q, 3);
+        if (!sqlite3_column_int(q, 2))
+            continue;
         const char *card = (const char *)sqlite3_column_text(q, 0);
         const char *sweep = (const char *)sqlite3_column_text(q, 1);
         int k = sweep ? sweep_index(s, sweep) : -1, j = 0;
@@ -166,33 +172,6 @@ static void sweeps_text(const dm_study *s, char *buf, size_t n)
                   s->claim_sweeps[k]);
 }
 
-/* Whether any of the report's runs is of workload name into *has. Returns 0 or
- * DM_ERUNTIME. */
-static int has_runs_of(const dm_report_ctx *c, const char *name, int *has, dm_err *err)
-{
-    sqlite3_stmt *q = NULL;
-    int rc = SQLITE_DONE;
-    *has = 0;
-    if (sqlite3_prepare_v2(store_db(c->st), "SELECT 1 FROM runs WHERE id = ?1 AND workload = ?2",
-                           -1, &q, NULL) != SQLITE_OK)
-        goto fail;
-    sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
-    for (size_t i = 0; i < c->nruns && !*has; i++) {
-        sqlite3_reset(q);
-        sqlite3_bind_int64(q, 1, c->runs[i]);
-        if ((rc = sqlite3_step(q)) == SQLITE_ROW)
-            *has = 1;
-        else if (rc != SQLITE_DONE)
-            goto fail;
-    }
-    sqlite3_finalize(q);
-    return 0;
-fail:
-    sqlite3_finalize(q);
-    return dm_err_set(err, DM_ERUNTIME, "%s: finding the report's workloads: %s",
-                      store_path(c->st), sqlite3_errmsg(store_db(c->st)));
-}
-
 /* The section's part for workload w: its cards' verdicts, or why there are none; nothing
  * when none of the report's runs is of w (*wrote 0). */
 static int characterize_workload(const dm_report_ctx *c, const dm_workload *w, int *wrote,
@@ -201,8 +180,8 @@ static int characterize_workload(const dm_report_ctx *c, const dm_workload *w, i
     const dm_study *s = w->study;
     card_sweep cards[MAX_CARDS];
     char sweeps[512], crossing[128] = "";
-    int n, more, has, rc = find_cards(c, s, cards, &n, &more, err);
-    if (rc || (n == 0 && (rc = has_runs_of(c, w->name, &has, err))))
+    int n, more, has, rc = find_cards(c, w, cards, &n, &more, &has, err);
+    if (rc)
         return rc;
     *wrote = n > 0 || has;
     if (!*wrote)

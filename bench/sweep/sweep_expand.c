@@ -282,6 +282,17 @@ void sweep_limit_gpus(dm_expansion *e, int ngpus)
     }
 }
 
+/* pt at the defaults of w and v, less the parameters of generated data when src is a
+ * file. Returns 0 or registry_point_defaults' error. */
+static int xdefaults(const dm_workload *w, const dm_variant *v, const dm_data_source *src,
+                     dm_point *pt, dm_err *err)
+{
+    int rc = registry_point_defaults(w, v, pt, err);
+    if (rc == 0 && src && src->path[0])
+        registry_point_on_file(pt);
+    return rc;
+}
+
 int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_err *err)
 {
     xplan *plans = calloc((size_t)s->nvariants, sizeof *plans);
@@ -292,11 +303,8 @@ int sweep_expand(const dm_sweep *s, const dm_device *dev, dm_expansion *out, dm_
         return xoom(err);
     for (int v = 0; v < s->nvariants; v++) {
         xplan *p = &plans[v];
-        if ((rc = registry_point_defaults(s->workload, s->variants[v], &p->tmpl, err)))
-            goto fail;
-        if (s->source.path[0])
-            registry_point_on_file(&p->tmpl);
-        if ((rc = xplan_dims(s, p, err)) || (rc = xplan_constraints(s, dev, p, err)))
+        if ((rc = xdefaults(s->workload, s->variants[v], &s->source, &p->tmpl, err)) ||
+            (rc = xplan_dims(s, p, err)) || (rc = xplan_constraints(s, dev, p, err)))
             goto fail;
         xplan_tuned(dev, p);
         total += p->count;
@@ -360,20 +368,19 @@ int sweep_point(const dm_workload *w, const dm_variant *v, const char *const *as
 {
     int set[DM_MAX_PARAMS] = {0}, rc;
     char name[128], why[256] = "";
-    if ((rc = registry_point_defaults(w, v, pt, err)) != 0)
+    if ((rc = xdefaults(w, v, src, pt, err)) != 0)
         return rc;
-    if (src && src->path[0])
-        registry_point_on_file(pt);
     for (int a = 0; a < nassign; a++) {
         const char *eq = strchr(assign[a], '=');
         if (!eq || eq == assign[a])
             return dm_err_set(err, DM_EINPUT, "'%s': expected NAME=VALUE", assign[a]);
         snprintf(name, sizeof name, "%.*s", (int)(eq - assign[a]), assign[a]);
         int i = xparam(pt, name);
-        if (i < 0 && src && src->path[0] && registry_generated_param(w, name))
+        const dm_param_spec *gen = i < 0 && src && src->path[0]
+                                       ? registry_generated_param(w, name) : NULL;
+        if (gen)
             return dm_err_set(err, DM_EINPUT, "parameter '%s' describes generated data (%s); "
-                              "the data is the file %s", name,
-                              registry_generated_param(w, name)->help, src->path);
+                              "the data is the file %s", name, gen->help, src->path);
         if (i < 0)
             return xunknown(pt, name, err);
         if ((rc = dm_value_parse(pt->specs[i], eq + 1, &pt->values[i], err)) != 0)

@@ -195,10 +195,25 @@ int chz_card(const chz_ctx *c, const char *sweep, const char *exclude, char *oth
     return 0;
 }
 
+/* Appends sweep to r->sweeps unless it is there or does not fit. */
+static void note_sweep(dm_claim_result *r, const char *sweep)
+{
+    char key[sizeof r->sweeps + 2], all[sizeof r->sweeps + 2];
+    snprintf(key, sizeof key, ",%s,", sweep);
+    snprintf(all, sizeof all, ",%s,", r->sweeps);
+    if (!strstr(all, key) && strlen(r->sweeps) + strlen(sweep) + 2 <= sizeof r->sweeps)
+        dm_append(r->sweeps, sizeof r->sweeps, "%s%s", r->sweeps[0] ? "," : "", sweep);
+}
+
 static int data_median(void *ctx, const char *card, const char *sweep, const char *variant,
                        const char *where, dm_median *out, dm_err *err)
 {
-    return chz_median(ctx, card, sweep, variant, where, out, err);
+    const chz_ctx *c = ctx;
+    if (chz_median(c, card, sweep, variant, where, out, err))
+        return err->code;
+    if (out->found && c->reading)
+        note_sweep(c->reading, sweep);
+    return 0;
 }
 
 static int data_other_card(void *ctx, const char *sweep, const char *exclude, char *out,
@@ -215,46 +230,12 @@ void chz_data(const chz_ctx *c, dm_study_data *d)
 
 /* ---- judging ------------------------------------------------------------------------- */
 
-/* What a rule reads while chz_judge runs it: the stores, and its result, whose sweeps
- * are recorded as the rule finds medians in them. */
-typedef struct chz_reading {
-    const chz_ctx *c;
-    dm_claim_result *r;
-} chz_reading;
-
-/* Appends sweep to r->sweeps unless it is there or does not fit. */
-static void note_sweep(dm_claim_result *r, const char *sweep)
-{
-    const size_t len = strlen(sweep), have = strlen(r->sweeps);
-    for (const char *p = r->sweeps; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
-        if (strcspn(p, ",") == len && strncmp(p, sweep, len) == 0)
-            return;
-    if (have + len + 2 <= sizeof r->sweeps)
-        dm_append(r->sweeps, sizeof r->sweeps, "%s%s", have ? "," : "", sweep);
-}
-
-static int reading_median(void *ctx, const char *card, const char *sweep, const char *variant,
-                          const char *where, dm_median *out, dm_err *err)
-{
-    chz_reading *x = ctx;
-    if (chz_median(x->c, card, sweep, variant, where, out, err))
-        return err->code;
-    if (out->found)
-        note_sweep(x->r, sweep);
-    return 0;
-}
-
-static int reading_other_card(void *ctx, const char *sweep, const char *exclude, char *out,
-                              size_t n, dm_err *err)
-{
-    return chz_card(((chz_reading *)ctx)->c, sweep, exclude, out, n, err);
-}
-
 int chz_judge(const chz_ctx *c, const dm_claim *cl, dm_claim_result *r, dm_err *err)
 {
-    chz_reading x = { c, r };
-    dm_study_data d = { .card = c->card, .sweep = c->sweep, .ctx = &x,
-                        .median = reading_median, .other_card = reading_other_card };
+    chz_ctx x = *c;
+    dm_study_data d;
+    x.reading = r;
+    chz_data(&x, &d);
     memset(r, 0, sizeof *r);
     return cl->judge(&d, r, err);
 }

@@ -17,6 +17,8 @@ typedef struct chz_ctx {
     int nst;
     const char *card;
     const char *sweep;
+    dm_claim_result *reading; /* when set, the sweeps the rules find medians in are noted
+                                 in its sweeps (chz_judge sets it) */
 } chz_ctx;
 
 /* One complete run, found in one of the stores. */

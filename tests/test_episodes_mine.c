@@ -211,8 +211,8 @@ static int relaxed_bound(void *ctx, const ep_episode *eps, int64_t n, int64_t *c
 
 /* Every episode of every level up to max_level over few types counted by ep_count_brute,
  * those with count >= support kept: ep_mine (with ep_count, again with a
- * pre-elimination, and counting by prefix on two threads) finds the same episodes with
- * the same counts, level by level. */
+ * pre-elimination, counting by prefix on two threads, and so with the levels after the
+ * first as extensions) finds the same episodes with the same counts, level by level. */
 static void test_mining_against_brute(void **state)
 {
     (void)state;
@@ -242,8 +242,9 @@ static void test_mining_against_brute(void **state)
             free(all);
         }
         ep_count_ctx ctx = {.s = &s, .iv = iv, .mt = 0};
-        /* Pass 0: Algorithm 1; 1: with the pre-elimination; 2: counted by prefix. */
-        for (int pass = 0; pass < 3; pass++) {
+        /* Pass 0: Algorithm 1; 1: with the pre-elimination; 2: counted by prefix; 3: by
+         * prefix, as extensions. */
+        for (int pass = 0; pass < 4; pass++) {
             const int with_bound = pass == 1;
             ep_mine_spec run = sp;
             if (with_bound) {
@@ -253,8 +254,12 @@ static void test_mining_against_brute(void **state)
             ep_mine_result r;
             dm_err err = {0};
             ep_prefix_cpu prefix;
-            if (pass == 2) {
+            if (pass >= 2) {
                 assert_int_equal(ep_prefix_cpu_open(&prefix, &s, iv, sp.support, 2, &err), 0);
+                if (pass == 3) {
+                    run.extend = ep_prefix_cpu_ext_cb;
+                    run.extend_ctx = &prefix;
+                }
                 assert_int_equal(ep_mine(&s, &run, ep_prefix_cpu_cb, &prefix, &r, &err), 0);
                 ep_prefix_cpu_close(&prefix);
             } else {

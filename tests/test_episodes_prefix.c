@@ -108,6 +108,67 @@ static void test_batches_extend_kept_episodes(void **state)
     stream_drop(&s);
 }
 
+/* Extensions (ep_prefix_cpu_ext_cb): the one-node episodes of a 5,000-event stream of 6
+ * types, then every kept one extended by each type at two links, then those kept again
+ * by each type: each count Algorithm 1's for the episode the extension makes. Refused
+ * by name: prefixes other than the kept ones, extensions kept out of order. */
+static void test_extensions_of_kept_episodes(void **state)
+{
+    (void)state;
+    uint64_t rng = 5;
+    const int ntypes = 6;
+    ep_stream s = random_stream(&rng, 5000, ntypes, 0.001);
+    ep_episode freq[64 * 64], one[8];
+    ep_ext ext[64 * 64 * 2];
+    int64_t counts[64 * 64 * 2], nfreq = 0, checked = 0;
+    for (int y = 0; y < ntypes; y++)
+        one[y] = (ep_episode){.n = 1, .ev = {y}};
+    ep_prefix_cpu c;
+    dm_err err = {0};
+    const int64_t keep = 40;
+    assert_int_equal(ep_prefix_cpu_open(&c, &s, EP_OPEN_CLOSED, keep, 2, &err), 0);
+    assert_int_equal(ep_prefix_cpu_cb(&c, one, ntypes, counts, &err), 0);
+    for (int y = 0; y < ntypes; y++)
+        if (counts[y] >= keep)
+            freq[nfreq++] = one[y];
+    for (int level = 2; level <= 3; level++) {
+        int64_t n = 0;
+        for (int64_t a = 0; a < nfreq; a++)
+            for (int g = 0; g < 2; g++)
+                for (int y = 0; y < ntypes; y++)
+                    ext[n++] = (ep_ext){a, 0.001 * g, 0.001 * g + 0.004, y};
+        assert_int_equal(ep_prefix_cpu_ext_cb(&c, freq, nfreq, ext, n, counts, &err), 0);
+        ep_episode *made = malloc((size_t)n * sizeof *made);
+        assert_non_null(made);
+        int64_t kept = 0;
+        for (int64_t i = 0; i < n; i++)
+            ep_ext_episode(freq, &ext[i], &made[i]);
+        assert_counts(&s, made, n, EP_OPEN_CLOSED, counts, "extensions");
+        for (int64_t i = 0; i < n; i++)
+            if (counts[i] >= keep)
+                freq[kept++] = made[i];
+        assert_int_equal(c.st.nkept, kept);
+        checked += n;
+        nfreq = kept;
+        free(made);
+    }
+    print_message("%lld extensions counted, %lld kept at level 3\n", (long long)checked,
+                  (long long)nfreq);
+    assert_true(nfreq > 10);
+    ep_prefix_cpu_close(&c);
+    /* Keeping every episode (keep 0), the one-node ones all kept. */
+    ep_ext two[2] = {{1, 0, 0.004, 0}, {0, 0, 0.004, 0}};
+    assert_int_equal(ep_prefix_cpu_open(&c, &s, EP_OPEN_CLOSED, 0, 1, &err), 0);
+    assert_int_equal(ep_prefix_cpu_cb(&c, one, ntypes, counts, &err), 0);
+    assert_int_equal(ep_prefix_cpu_ext_cb(&c, one, ntypes - 1, two, 2, counts, &err),
+                     DM_EINPUT);
+    assert_non_null(strstr(err.msg, "kept from the batch before"));
+    assert_int_equal(ep_prefix_cpu_ext_cb(&c, one, ntypes, two, 2, counts, &err), DM_EINPUT);
+    assert_non_null(strstr(err.msg, "out of order"));
+    ep_prefix_cpu_close(&c);
+    stream_drop(&s);
+}
+
 /* A stream past 32-bit positions is refused by name, before anything is built. */
 static void test_refuses_streams_past_32_bits(void **state)
 {
@@ -124,6 +185,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batches_extend_kept_episodes),
+        cmocka_unit_test(test_extensions_of_kept_episodes),
         cmocka_unit_test(test_refuses_streams_past_32_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

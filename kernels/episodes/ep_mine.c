@@ -104,13 +104,12 @@ int ep_mine_spec_check(const ep_mine_spec *spec, dm_err *err)
     return ep_spec_check(spec, order, err);
 }
 
-/* Writes to e the episode a extended by link (lo, hi) and node y. */
-static void ep_extend(ep_episode *e, const ep_episode *a, double lo, double hi, int32_t y)
+void ep_ext_episode(const ep_episode *freq, const ep_ext *x, ep_episode *e)
 {
-    *e = *a;
-    e->lo[a->n - 1] = lo;
-    e->hi[a->n - 1] = hi;
-    e->ev[e->n++] = y;
+    *e = freq[x->prefix];
+    e->lo[e->n - 1] = x->lo;
+    e->hi[e->n - 1] = x->hi;
+    e->ev[e->n++] = x->type;
 }
 
 /* The first index of freq[0..n) whose first m nodes (and links) are not below alpha's
@@ -140,13 +139,13 @@ static int64_t ep_partners(const ep_episode *freq, int64_t nfreq, const ep_episo
     return b;
 }
 
-int ep_mine_candidates(const ep_mine_spec *spec, int level, const ep_episode *freq,
-                       int64_t nfreq, const ep_episode *freq1, int64_t nfreq1,
-                       ep_episode **cand, int64_t *n, dm_err *err)
+int ep_mine_extensions(const ep_mine_spec *spec, int level, const ep_episode *freq,
+                       int64_t nfreq, const ep_episode *freq1, int64_t nfreq1, ep_ext **ext,
+                       int64_t *n, dm_err *err)
 {
     int order[EP_MAX_LEVEL - 1];
     int rc = ep_spec_check(spec, order, err);
-    *cand = NULL;
+    *ext = NULL;
     *n = 0;
     if (rc)
         return rc;
@@ -170,7 +169,7 @@ int ep_mine_candidates(const ep_mine_spec *spec, int level, const ep_episode *fr
     if (total > EP_MAX_CANDIDATES)
         return dm_err_set(err, DM_EINPUT, "level %d has %" PRId64 " candidates, more than %"
                           PRId64 "; raise the support", level, total, EP_MAX_CANDIDATES);
-    ep_episode *c = malloc((size_t)total * sizeof *c);
+    ep_ext *c = malloc((size_t)total * sizeof *c);
     if (!c)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
                           " candidates", total);
@@ -178,29 +177,52 @@ int ep_mine_candidates(const ep_mine_spec *spec, int level, const ep_episode *fr
      * new node in order (the link before the node, as ep_episode_cmp compares). */
     int64_t k = 0;
     for (int64_t a = 0; a < nfreq; a++) {
-        const ep_episode *alpha = &freq[a];
         if (spec->links == EP_LINKS_PER_POSITION) {
             for (int64_t y = 0; y < nfreq1; y++)
-                ep_extend(&c[k++], alpha, spec->lo[m], spec->hi[m], freq1[y].ev[0]);
+                c[k++] = (ep_ext){a, spec->lo[m], spec->hi[m], freq1[y].ev[0]};
         } else if (m == 0) {
             for (int g = 0; g < spec->ngaps; g++)
                 for (int64_t y = 0; y < nfreq1; y++)
-                    ep_extend(&c[k++], alpha, spec->lo[order[g]], spec->hi[order[g]],
-                              freq1[y].ev[0]);
+                    c[k++] = (ep_ext){a, spec->lo[order[g]], spec->hi[order[g]],
+                                      freq1[y].ev[0]};
         } else {
-            for (const int64_t end = ep_partners(freq, nfreq, alpha, m, &b); b < end; b++)
-                ep_extend(&c[k++], alpha, freq[b].lo[m - 1], freq[b].hi[m - 1], freq[b].ev[m]);
+            for (const int64_t end = ep_partners(freq, nfreq, &freq[a], m, &b); b < end; b++)
+                c[k++] = (ep_ext){a, freq[b].lo[m - 1], freq[b].hi[m - 1], freq[b].ev[m]};
         }
     }
-    *cand = c;
+    *ext = c;
     *n = total;
     return 0;
 }
 
-/* Appends cand[i] and counts[i] for every i whose count is >= support to r. Returns how
- * many, or -1 without memory. */
-static int64_t ep_keep_frequent(ep_mine_result *r, const ep_episode *cand,
-                                const int64_t *counts, int64_t n, int64_t support)
+int ep_mine_candidates(const ep_mine_spec *spec, int level, const ep_episode *freq,
+                       int64_t nfreq, const ep_episode *freq1, int64_t nfreq1,
+                       ep_episode **cand, int64_t *n, dm_err *err)
+{
+    ep_ext *ext;
+    int rc = ep_mine_extensions(spec, level, freq, nfreq, freq1, nfreq1, &ext, n, err);
+    *cand = NULL;
+    if (rc || *n == 0)
+        return rc;
+    ep_episode *c = malloc((size_t)*n * sizeof *c);
+    if (!c) {
+        free(ext);
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
+                          " candidates", *n);
+    }
+    for (int64_t i = 0; i < *n; i++)
+        ep_ext_episode(freq, &ext[i], &c[i]);
+    free(ext);
+    *cand = c;
+    return 0;
+}
+
+/* Appends to r every candidate i whose count is >= support with its count: cand[i], or
+ * (cand NULL) the extension ext[i] of r's episodes from index prefixes on (the level
+ * before's frequent ones). Returns how many, or -1 without memory. */
+static int64_t ep_keep_frequent(ep_mine_result *r, const ep_episode *cand, const ep_ext *ext,
+                                int64_t prefixes, const int64_t *counts, int64_t n,
+                                int64_t support)
 {
     int64_t kept = 0;
     for (int64_t i = 0; i < n; i++)
@@ -217,7 +239,10 @@ static int64_t ep_keep_frequent(ep_mine_result *r, const ep_episode *cand,
         return -1;
     for (int64_t i = 0; i < n; i++)
         if (counts[i] >= support) {
-            r->eps[r->n] = cand[i];
+            if (cand)
+                r->eps[r->n] = cand[i];
+            else
+                ep_ext_episode(r->eps + prefixes, &ext[i], &r->eps[r->n]);
             r->counts[r->n++] = counts[i];
         }
     return kept;
@@ -247,8 +272,12 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
     int rc = ep_spec_check(spec, order, err);
     if (rc)
         return rc;
+    /* A level's candidates: whole episodes (cand), or extensions (ext) of the level
+     * before's frequent episodes, out->eps[prefixes..prefixes + nprefixes). */
+    const int by_ext = spec->extend && !spec->bound;
     ep_episode *cand = NULL;
-    int64_t *counts = NULL, ncand = s->ntypes;
+    ep_ext *ext = NULL;
+    int64_t *counts = NULL, ncand = s->ntypes, prefixes = 0, nprefixes = 0;
     double t0 = ep_now();
     if (!(cand = calloc((size_t)(s->ntypes ? s->ntypes : 1), sizeof *cand))) {
         rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
@@ -278,10 +307,14 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
         }
         double t2 = ep_now();
         lv->bound_s = t2 - t1;
-        if (ncand > 0 && (rc = count(ctx, cand, ncand, counts, err)) != 0)
+        if (ncand > 0 &&
+            (rc = ext ? spec->extend(spec->extend_ctx, out->eps + prefixes, nprefixes, ext,
+                                     ncand, counts, err)
+                      : count(ctx, cand, ncand, counts, err)) != 0)
             goto done;
         int64_t before = out->n;
-        lv->frequent = ep_keep_frequent(out, cand, counts, ncand, spec->support);
+        lv->frequent = ep_keep_frequent(out, cand, ext, prefixes, counts, ncand,
+                                        spec->support);
         t0 = ep_now();
         lv->count_s = t0 - t2;
         if (lv->frequent < 0) {
@@ -290,16 +323,24 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
             goto done;
         }
         free(cand);
+        free(ext);
         cand = NULL;
+        ext = NULL;
         if (level == spec->max_level || lv->frequent == 0)
             break;
-        if ((rc = ep_mine_candidates(spec, level + 1, out->eps + before, lv->frequent,
-                                     out->eps, out->levels[0].frequent, &cand, &ncand,
-                                     err)) != 0)
+        prefixes = before;
+        nprefixes = lv->frequent;
+        if ((rc = by_ext ? ep_mine_extensions(spec, level + 1, out->eps + before, lv->frequent,
+                                              out->eps, out->levels[0].frequent, &ext, &ncand,
+                                              err)
+                         : ep_mine_candidates(spec, level + 1, out->eps + before, lv->frequent,
+                                              out->eps, out->levels[0].frequent, &cand, &ncand,
+                                              err)) != 0)
             goto done;
     }
 done:
     free(cand);
+    free(ext);
     free(counts);
     if (rc)
         ep_mine_result_free(out);

@@ -27,6 +27,21 @@ typedef enum ep_links {
     EP_LINKS_PER_POSITION = 1,
 } ep_links;
 
+/* A candidate of level N + 1 as the join makes it: a frequent episode of level N (its
+ * index among that level's frequent episodes, in their order) extended by a link and a
+ * node. 32 bytes, where the episode written out whole takes sizeof(ep_episode) (312). */
+typedef struct ep_ext {
+    int64_t prefix;
+    double lo, hi;
+    int32_t type;
+} ep_ext;
+
+/* Counts ext[0..n), each freq[ext[i].prefix] extended (freq[0..nfreq): the frequent
+ * episodes of the level before, in ep_episode_cmp order), into counts[0..n). Returns 0,
+ * or a DM_ status with err set. */
+typedef int (*ep_count_ext_fn)(void *ctx, const ep_episode *freq, int64_t nfreq,
+                               const ep_ext *ext, int64_t n, int64_t *counts, dm_err *err);
+
 typedef struct ep_mine_spec {
     int64_t support; /* theta: an episode is frequent when its count is >= support (>= 1) */
     int max_level;   /* no candidates beyond this level (1..EP_MAX_LEVEL) */
@@ -37,6 +52,12 @@ typedef struct ep_mine_spec {
      * bound is below support is dropped before the exact count. */
     ep_count_fn bound;
     void *bound_ctx;
+    /* Optional (NULL: the count callback): counts the candidates of every level after
+     * the first as extensions of the level before's frequent episodes, never written out
+     * whole (a counter that steps from each prefix needs no more); only the frequent ones
+     * are. Not with bound, which takes whole episodes (bound then wins). */
+    ep_count_ext_fn extend;
+    void *extend_ctx;
 } ep_mine_spec;
 
 /* What one level did: its candidates, those that survived the pre-elimination (-1 when
@@ -73,6 +94,15 @@ int ep_mine_spec_check(const ep_mine_spec *spec, dm_err *err);
 int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, void *ctx,
             ep_mine_result *out, dm_err *err);
 void ep_mine_result_free(ep_mine_result *r);
+
+/* The candidates of level `level` (>= 2) as extensions (ep_ext; ep_mine_candidates says
+ * which), in ep_episode_cmp order, to *ext (malloc'd), *n of them. Returns as
+ * ep_mine_candidates. */
+int ep_mine_extensions(const ep_mine_spec *spec, int level, const ep_episode *freq,
+                       int64_t nfreq, const ep_episode *freq1, int64_t nfreq1, ep_ext **ext,
+                       int64_t *n, dm_err *err);
+/* Writes to e the episode x makes of freq[x->prefix]. */
+void ep_ext_episode(const ep_episode *freq, const ep_ext *x, ep_episode *e);
 
 /* The candidates of level `level` (>= 2) from freq[0..nfreq), the frequent episodes of
  * level - 1 in ep_episode_cmp order, and freq1[0..nfreq1), the frequent episodes of level

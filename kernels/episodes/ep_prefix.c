@@ -158,6 +158,35 @@ nomem:
                       (long long)n);
 }
 
+int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
+                       const ep_ext *ext, int64_t n, dm_err *err)
+{
+    ep_prefix_plan *p = &st->plan;
+    if (nfreq != st->nkept)
+        return dm_err_set(err, DM_EINPUT, "counting by prefix: %lld prefixes given, %lld "
+                          "kept from the batch before", (long long)nfreq,
+                          (long long)st->nkept);
+    if (ep_room((void **)&p->off, &p->cap_off, n, sizeof *p->off) ||
+        ep_room((void **)&p->tasks, &p->cap_tasks, n, sizeof *p->tasks))
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory planning %lld episodes",
+                          (long long)n);
+    p->ntasks = n;
+    p->rounds = n > 0;
+    p->first[0] = 0;
+    p->first[1] = n;
+    p->arena = p->scratch[0] = p->scratch[1] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const ep_episode *a = &freq[ext[i].prefix];
+        p->off[i] = p->arena;
+        p->tasks[i] = (ep_prefix_task){
+            .parent = st->kept_off[ext[i].prefix], .out = p->arena, .count = i,
+            .ptype = a->ev[a->n - 1], .type = ext[i].type, .lo = ext[i].lo,
+            .hi = ext[i].hi};
+        p->arena += ep_type_events(&st->by, ext[i].type);
+    }
+    return 0;
+}
+
 /* A kept episode of the batch, sorted by its episode (ep_prefix_keep). */
 typedef struct ep_keeping {
     const ep_episode *e;
@@ -197,6 +226,32 @@ int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
     }
     st->nkept = m;
     free(order);
+    return 0;
+}
+
+int ep_prefix_keep_ext(ep_prefix_state *st, const ep_episode *freq, const ep_ext *ext,
+                       int64_t n, const int64_t *counts, dm_err *err)
+{
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+        m += counts[i] >= st->keep;
+    if (ep_room((void **)&st->kept, &st->cap_kept, m, sizeof *st->kept) ||
+        ep_room((void **)&st->kept_off, &st->cap_kept_off, m, sizeof *st->kept_off))
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory keeping %lld episodes",
+                          (long long)m);
+    m = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (counts[i] >= st->keep) {
+            ep_ext_episode(freq, &ext[i], &st->kept[m]);
+            st->kept_off[m] = st->plan.off[i];
+            if (m > 0 && ep_episode_cmp(&st->kept[m - 1], &st->kept[m]) > 0) {
+                st->nkept = 0;
+                return dm_err_set(err, DM_EINPUT, "counting by prefix: extension %lld out "
+                                  "of order", (long long)i);
+            }
+            m++;
+        }
+    st->nkept = m;
     return 0;
 }
 
@@ -292,12 +347,10 @@ void ep_prefix_cpu_close(ep_prefix_cpu *c)
     *c = (ep_prefix_cpu){0};
 }
 
-int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
-                     dm_err *err)
+/* Runs the rounds of c's plan, a batch of n episodes: its starts to c's arena, its final
+ * counts to counts. Returns 0, or a DM_ status with err set. */
+static int ep_prefix_cpu_rounds(ep_prefix_cpu *c, int64_t n, int64_t *counts, dm_err *err)
 {
-    ep_prefix_cpu *c = ctx;
-    if (ep_prefix_plan_build(&c->st, eps, n, counts, err) != 0)
-        return err->code;
     const ep_prefix_plan *p = &c->st.plan;
     if (ep_room((void **)&c->arena[c->cur], &c->cap_arena[c->cur], p->arena, sizeof(int32_t)) ||
         ep_room((void **)&c->scratch[0], &c->cap_scratch[0], p->scratch[0], sizeof(int32_t)) ||
@@ -313,9 +366,31 @@ int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *count
         atomic_init(&round.next, 0);
         rc = dm_handoff_round(c->workers, ep_prefix_work, &round, err);
     }
-    if (rc == 0 && (rc = ep_prefix_keep(&c->st, eps, n, counts, err)) == 0)
-        c->cur = !c->cur;
     return rc;
+}
+
+int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                     dm_err *err)
+{
+    ep_prefix_cpu *c = ctx;
+    if (ep_prefix_plan_build(&c->st, eps, n, counts, err) ||
+        ep_prefix_cpu_rounds(c, n, counts, err) ||
+        ep_prefix_keep(&c->st, eps, n, counts, err))
+        return err->code;
+    c->cur = !c->cur;
+    return 0;
+}
+
+int ep_prefix_cpu_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
+                         int64_t n, int64_t *counts, dm_err *err)
+{
+    ep_prefix_cpu *c = ctx;
+    if (ep_prefix_plan_ext(&c->st, freq, nfreq, ext, n, err) ||
+        ep_prefix_cpu_rounds(c, n, counts, err) ||
+        ep_prefix_keep_ext(&c->st, freq, ext, n, counts, err))
+        return err->code;
+    c->cur = !c->cur;
+    return 0;
 }
 
 int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)

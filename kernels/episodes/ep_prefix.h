@@ -125,6 +125,19 @@ int ep_prefix_plan_build(ep_prefix_state *st, const ep_episode *eps, int64_t n,
 int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
                    const int64_t *counts, dm_err *err);
 
+/* Mining's levels after the first, as extensions (ep_mine_spec.extend): st's plan made to
+ * count ext[0..n) (in ep_episode_cmp order, as ep_mine_extensions writes them), each one
+ * step from its prefix freq[ext[i].prefix], where freq[0..nfreq) are the episodes st
+ * kept from the batch before (mining's frequent episodes of the level before, kept at its
+ * support). Returns 0, DM_EINPUT when st keeps other than nfreq episodes, DM_ERUNTIME
+ * without memory. */
+int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
+                       const ep_ext *ext, int64_t n, dm_err *err);
+/* ep_prefix_keep after a plan of ep_prefix_plan_ext counted ext[0..n). Returns 0,
+ * DM_EINPUT when the kept extensions are out of order, DM_ERUNTIME without memory. */
+int ep_prefix_keep_ext(ep_prefix_state *st, const ep_episode *freq, const ep_ext *ext,
+                       int64_t n, const int64_t *counts, dm_err *err);
+
 /* Counting by prefix on the host's cores: st, the arenas (grown as needed, swapped after
  * each batch: the kept episodes' starts are in the other) and the workers, threads that
  * live from batch to batch. */
@@ -147,6 +160,10 @@ void ep_prefix_cpu_close(ep_prefix_cpu *c);
  * each round's tasks across the threads. */
 int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
                      dm_err *err);
+/* The same for extensions (ep_count_ext_fn, mining's levels after the first;
+ * ep_prefix_plan_ext). */
+int ep_prefix_cpu_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
+                         int64_t n, int64_t *counts, dm_err *err);
 /* The count of e by prefix on the calling thread (ep_prefix_cpu, one worker), one round a
  * link: for tests. Returns the count, or -1 without memory. */
 int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv);

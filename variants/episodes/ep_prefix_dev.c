@@ -72,65 +72,74 @@ void ep_prefix_dev_close(ep_prefix_dev *d)
     memset(d, 0, sizeof *d);
 }
 
+/* Runs d's plan for a batch of n episodes on the GPU: its rounds launched, the counts of
+ * the episodes it planned steps for fetched into counts. Returns 0, or a DM_ status with
+ * err set. */
+static int ep_prefix_dev_rounds(ep_prefix_dev *d, int64_t n, int64_t *counts, dm_err *err)
+{
+    const ep_prefix_plan *p = &d->st.plan;
+    if (p->ntasks == 0)
+        return 0;
+    if (ep_prefix_dev_room(d->stream, (void **)&d->d_arena[d->cur], &d->cap_arena[d->cur],
+                           p->arena, sizeof(int32_t), err) ||
+        ep_prefix_dev_room(d->stream, (void **)&d->d_scratch[0], &d->cap_scratch[0],
+                           p->scratch[0], sizeof(int32_t), err) ||
+        ep_prefix_dev_room(d->stream, (void **)&d->d_scratch[1], &d->cap_scratch[1],
+                           p->scratch[1], sizeof(int32_t), err) ||
+        ep_prefix_dev_room(d->stream, (void **)&d->d_tasks, &d->cap_tasks, p->ntasks,
+                           sizeof *p->tasks, err))
+        return err->code;
+    if (n > d->cap_counts) {
+        int64_t *h = realloc(d->h_counts, (size_t)n * sizeof *h);
+        if (!h)
+            return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %lld counts",
+                              (long long)n);
+        d->h_counts = h;
+        if (ep_prefix_dev_room(d->stream, (void **)&d->d_counts, &d->cap_counts, n,
+                               sizeof *d->d_counts, err))
+            return err->code;
+    }
+    if (DM_CUDA(err, cudaMemcpyAsync(d->d_tasks, p->tasks, (size_t)p->ntasks * sizeof *p->tasks,
+                                     cudaMemcpyHostToDevice, d->stream)))
+        return err->code;
+    for (int r = 0; r < p->rounds; r++) {
+        const int64_t tasks = p->first[r + 1] - p->first[r];
+        const int few = tasks <= d->switch_at;
+        if (ep_prefix_gpu_round(d->d_tasks + p->first[r], tasks, d->d_first, d->d_pos,
+                                d->d_time, r ? d->d_scratch[(r - 1) & 1] : d->d_arena[!d->cur],
+                                d->d_scratch[r & 1], d->d_arena[d->cur], d->iv, few,
+                                few ? d->block_few : d->block, d->d_counts, d->stream, err))
+            return err->code;
+    }
+    if (DM_CUDA(err, cudaMemcpyAsync(d->h_counts, d->d_counts, (size_t)n * sizeof *d->h_counts,
+                                     cudaMemcpyDeviceToHost, d->stream)) ||
+        DM_CUDA(err, cudaStreamSynchronize(d->stream)))
+        return err->code;
+    for (int64_t i = 0; i < n; i++)
+        if (p->off[i] >= 0)
+            counts[i] = d->h_counts[i];
+    return 0;
+}
+
 int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
                      dm_err *err)
 {
     ep_prefix_dev *d = ctx;
-    if (ep_prefix_plan_build(&d->st, eps, n, counts, err))
+    if (ep_prefix_plan_build(&d->st, eps, n, counts, err) ||
+        ep_prefix_dev_rounds(d, n, counts, err) || ep_prefix_keep(&d->st, eps, n, counts, err))
         return err->code;
-    const ep_prefix_plan *p = &d->st.plan;
-    int rc = 0;
-    if (p->ntasks > 0) {
-        if ((rc = ep_prefix_dev_room(d->stream, (void **)&d->d_arena[d->cur],
-                                     &d->cap_arena[d->cur], p->arena, sizeof(int32_t), err)) ||
-            (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_scratch[0], &d->cap_scratch[0],
-                                     p->scratch[0], sizeof(int32_t), err)) ||
-            (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_scratch[1], &d->cap_scratch[1],
-                                     p->scratch[1], sizeof(int32_t), err)) ||
-            (rc = ep_prefix_dev_room(d->stream, (void **)&d->d_tasks, &d->cap_tasks, p->ntasks,
-                                     sizeof *p->tasks, err)))
-            goto done;
-        if (n > d->cap_counts) {
-            int64_t *h = realloc(d->h_counts, (size_t)n * sizeof *h);
-            if (!h) {
-                rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %lld counts",
-                                (long long)n);
-                goto done;
-            }
-            d->h_counts = h;
-            if ((rc = ep_prefix_dev_room(d->stream, (void **)&d->d_counts, &d->cap_counts, n,
-                                         sizeof *d->d_counts, err)))
-                goto done;
-        }
-        const size_t task_bytes = (size_t)p->ntasks * sizeof *p->tasks;
-        if (DM_CUDA(err, cudaMemcpyAsync(d->d_tasks, p->tasks, task_bytes,
-                                         cudaMemcpyHostToDevice, d->stream))) {
-            rc = err->code;
-            goto done;
-        }
-        for (int r = 0; r < p->rounds && rc == 0; r++) {
-            const int64_t tasks = p->first[r + 1] - p->first[r];
-            const int few = tasks <= d->switch_at;
-            rc = ep_prefix_gpu_round(d->d_tasks + p->first[r], tasks, d->d_first, d->d_pos,
-                                     d->d_time,
-                                     r ? d->d_scratch[(r - 1) & 1] : d->d_arena[!d->cur],
-                                     d->d_scratch[r & 1], d->d_arena[d->cur], d->iv, few,
-                                     few ? d->block_few : d->block, d->d_counts, d->stream,
-                                     err);
-        }
-        if (rc || DM_CUDA(err, cudaMemcpyAsync(d->h_counts, d->d_counts,
-                                               (size_t)n * sizeof *d->h_counts,
-                                               cudaMemcpyDeviceToHost, d->stream)) ||
-            DM_CUDA(err, cudaStreamSynchronize(d->stream))) {
-            rc = err->code;
-            goto done;
-        }
-        for (int64_t i = 0; i < n; i++)
-            if (p->off[i] >= 0)
-                counts[i] = d->h_counts[i];
-    }
-    if ((rc = ep_prefix_keep(&d->st, eps, n, counts, err)) == 0 && p->ntasks > 0)
-        d->cur = !d->cur;
-done:
-    return rc;
+    d->cur ^= d->st.plan.ntasks > 0;
+    return 0;
+}
+
+int ep_prefix_dev_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
+                         int64_t n, int64_t *counts, dm_err *err)
+{
+    ep_prefix_dev *d = ctx;
+    if (ep_prefix_plan_ext(&d->st, freq, nfreq, ext, n, err) ||
+        ep_prefix_dev_rounds(d, n, counts, err) ||
+        ep_prefix_keep_ext(&d->st, freq, ext, n, counts, err))
+        return err->code;
+    d->cur ^= d->st.plan.ntasks > 0;
+    return 0;
 }

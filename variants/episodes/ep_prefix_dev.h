@@ -42,5 +42,8 @@ void ep_prefix_dev_close(ep_prefix_dev *d);
  * the GPU. Synchronises. */
 int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
                      dm_err *err);
+/* The same for extensions (ep_count_ext_fn, mining's levels after the first). */
+int ep_prefix_dev_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
+                         int64_t n, int64_t *counts, dm_err *err);
 
 #endif

@@ -56,7 +56,8 @@ static void ep_sync_teardown(void *state)
 
 /* The point's episodes and room for their counts, or its mining spec (with PreElim's
  * bound across the cores first when twopass); counted as how says (mt: Algorithm 1 or
- * prefix across the cores; the GPU prefix on ex's stream). */
+ * prefix across the cores; the GPU prefix on ex's stream; mining by prefix counts the
+ * levels after the first as extensions). */
 static int ep_sync_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                            int mt, int twopass, ep_sync_count how, void **state,
                            dm_err *err)
@@ -81,7 +82,8 @@ static int ep_sync_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_poi
         if (ep_prefix_cpu_open(&s->prefix, &d->s, s->ctx.iv, keep, s->ctx.threads, err))
             goto fail;
         s->count = ep_prefix_cpu_cb;
-        s->count_ctx = &s->prefix;
+        s->count_ctx = s->spec.extend_ctx = &s->prefix;
+        s->spec.extend = ep_prefix_cpu_ext_cb;
     } else if (how == EP_PREFIX_GPU) {
         if (!(s->dev = calloc(1, sizeof *s->dev))) {
             dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
@@ -93,7 +95,8 @@ static int ep_sync_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_poi
                                dm_point_int(pt, "switch_at"), err))
             goto fail;
         s->count = ep_prefix_dev_cb;
-        s->count_ctx = s->dev;
+        s->count_ctx = s->spec.extend_ctx = s->dev;
+        s->spec.extend = ep_prefix_dev_ext_cb;
     }
     s->out = ep_result_of(&d->s, &s->m);
     *state = s;

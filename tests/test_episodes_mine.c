@@ -257,10 +257,10 @@ static void test_mining_against_brute(void **state)
             if (pass >= 2) {
                 assert_int_equal(ep_prefix_cpu_open(&prefix, &s, iv, sp.support, 2, &err), 0);
                 if (pass == 3) {
-                    run.extend = ep_prefix_cpu_ext_cb;
-                    run.extend_ctx = &prefix;
+                    run.extend = ep_prefix_ext_cb;
+                    run.extend_ctx = &prefix.st;
                 }
-                assert_int_equal(ep_mine(&s, &run, ep_prefix_cpu_cb, &prefix, &r, &err), 0);
+                assert_int_equal(ep_mine(&s, &run, ep_prefix_cb, &prefix.st, &r, &err), 0);
                 ep_prefix_cpu_close(&prefix);
             } else {
                 assert_int_equal(ep_mine(&s, &run, ep_count_cb, &ctx, &r, &err), 0);

@@ -73,7 +73,7 @@ static void test_batches_extend_kept_episodes(void **state)
             dm_err err = {0};
             const ep_interval kind = (ep_interval)iv;
             assert_int_equal(ep_prefix_cpu_open(&c, &s, kind, keep, threads[t], &err), 0);
-            assert_int_equal(ep_prefix_cpu_cb(&c, one, n1, c1, &err), 0);
+            assert_int_equal(ep_prefix_cb(&c.st, one, n1, c1, &err), 0);
             assert_counts(&s, one, n1, kind, c1, "batch one");
             /* What the second batch's plan does with the kept ones. */
             int64_t *scratch = malloc((size_t)n2 * sizeof *scratch);
@@ -95,7 +95,7 @@ static void test_batches_extend_kept_episodes(void **state)
             assert_int_equal(c.st.plan.ntasks, want_tasks);
             extended += kept;
             free(scratch);
-            assert_int_equal(ep_prefix_cpu_cb(&c, two, n2, c2, &err), 0);
+            assert_int_equal(ep_prefix_cb(&c.st, two, n2, c2, &err), 0);
             assert_counts(&s, two, n2, kind, c2, "batch two");
             ep_prefix_cpu_close(&c);
         }
@@ -108,7 +108,7 @@ static void test_batches_extend_kept_episodes(void **state)
     stream_drop(&s);
 }
 
-/* Extensions (ep_prefix_cpu_ext_cb): the one-node episodes of a 5,000-event stream of 6
+/* Extensions (ep_prefix_ext_cb): the one-node episodes of a 5,000-event stream of 6
  * types, then every kept one extended by each type at two links, then those kept again
  * by each type: each count Algorithm 1's for the episode the extension makes. Refused
  * by name: prefixes other than the kept ones, extensions kept out of order. */
@@ -127,7 +127,7 @@ static void test_extensions_of_kept_episodes(void **state)
     dm_err err = {0};
     const int64_t keep = 40;
     assert_int_equal(ep_prefix_cpu_open(&c, &s, EP_OPEN_CLOSED, keep, 2, &err), 0);
-    assert_int_equal(ep_prefix_cpu_cb(&c, one, ntypes, counts, &err), 0);
+    assert_int_equal(ep_prefix_cb(&c.st, one, ntypes, counts, &err), 0);
     for (int y = 0; y < ntypes; y++)
         if (counts[y] >= keep)
             freq[nfreq++] = one[y];
@@ -137,7 +137,7 @@ static void test_extensions_of_kept_episodes(void **state)
             for (int g = 0; g < 2; g++)
                 for (int y = 0; y < ntypes; y++)
                     ext[n++] = (ep_ext){a, 0.001 * g, 0.001 * g + 0.004, y};
-        assert_int_equal(ep_prefix_cpu_ext_cb(&c, freq, nfreq, ext, n, counts, &err), 0);
+        assert_int_equal(ep_prefix_ext_cb(&c.st, freq, nfreq, ext, n, counts, &err), 0);
         ep_episode *made = malloc((size_t)n * sizeof *made);
         assert_non_null(made);
         int64_t kept = 0;
@@ -159,11 +159,11 @@ static void test_extensions_of_kept_episodes(void **state)
     /* Keeping every episode (keep 0), the one-node ones all kept. */
     ep_ext two[2] = {{1, 0, 0.004, 0}, {0, 0, 0.004, 0}};
     assert_int_equal(ep_prefix_cpu_open(&c, &s, EP_OPEN_CLOSED, 0, 1, &err), 0);
-    assert_int_equal(ep_prefix_cpu_cb(&c, one, ntypes, counts, &err), 0);
-    assert_int_equal(ep_prefix_cpu_ext_cb(&c, one, ntypes - 1, two, 2, counts, &err),
+    assert_int_equal(ep_prefix_cb(&c.st, one, ntypes, counts, &err), 0);
+    assert_int_equal(ep_prefix_ext_cb(&c.st, one, ntypes - 1, two, 2, counts, &err),
                      DM_EINPUT);
     assert_non_null(strstr(err.msg, "kept from the batch before"));
-    assert_int_equal(ep_prefix_cpu_ext_cb(&c, one, ntypes, two, 2, counts, &err), DM_EINPUT);
+    assert_int_equal(ep_prefix_ext_cb(&c.st, one, ntypes, two, 2, counts, &err), DM_EINPUT);
     assert_non_null(strstr(err.msg, "out of order"));
     ep_prefix_cpu_close(&c);
     stream_drop(&s);

@@ -255,6 +255,26 @@ int ep_prefix_keep_ext(ep_prefix_state *st, const ep_episode *freq, const ep_ext
     return 0;
 }
 
+int ep_prefix_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err)
+{
+    ep_prefix_state *st = ctx;
+    if (ep_prefix_plan_build(st, eps, n, counts, err) ||
+        st->rounds(st->rounds_ctx, n, counts, err) || ep_prefix_keep(st, eps, n, counts, err))
+        return err->code;
+    return 0;
+}
+
+int ep_prefix_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
+                     int64_t n, int64_t *counts, dm_err *err)
+{
+    ep_prefix_state *st = ctx;
+    if (ep_prefix_plan_ext(st, freq, nfreq, ext, n, err) ||
+        st->rounds(st->rounds_ctx, n, counts, err) ||
+        ep_prefix_keep_ext(st, freq, ext, n, counts, err))
+        return err->code;
+    return 0;
+}
+
 /* Runs task t on the host: its starts written at to + t->out, its count (when final) to
  * counts[t->count]. from: the parent's starts' buffer (unused for a one-node parent). */
 static void ep_prefix_run_task(const ep_by_type *b, const ep_prefix_task *t,
@@ -319,38 +339,11 @@ static int ep_prefix_work(void *ctx, int worker, dm_err *err)
     }
 }
 
-int ep_prefix_cpu_open(ep_prefix_cpu *c, const ep_stream *s, ep_interval iv, int64_t keep,
-                       int threads, dm_err *err)
+/* The rounds of a batch's plan across c's workers (ep_prefix_rounds_fn), c an
+ * ep_prefix_cpu; the arenas swapped after. */
+static int ep_prefix_cpu_rounds(void *ctx, int64_t n, int64_t *counts, dm_err *err)
 {
-    *c = (ep_prefix_cpu){.iv = iv};
-    if (threads <= 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cores > 0 ? (int)cores : 1;
-    }
-    if (threads > DM_HANDOFF_MAX)
-        threads = DM_HANDOFF_MAX;
-    if (ep_prefix_open(&c->st, s, keep, err) || dm_handoff_start(threads, &c->workers, err)) {
-        ep_prefix_cpu_close(c);
-        return err->code;
-    }
-    return 0;
-}
-
-void ep_prefix_cpu_close(ep_prefix_cpu *c)
-{
-    ep_prefix_close(&c->st);
-    for (int k = 0; k < 2; k++) {
-        free(c->arena[k]);
-        free(c->scratch[k]);
-    }
-    dm_handoff_stop(c->workers);
-    *c = (ep_prefix_cpu){0};
-}
-
-/* Runs the rounds of c's plan, a batch of n episodes: its starts to c's arena, its final
- * counts to counts. Returns 0, or a DM_ status with err set. */
-static int ep_prefix_cpu_rounds(ep_prefix_cpu *c, int64_t n, int64_t *counts, dm_err *err)
-{
+    ep_prefix_cpu *c = ctx;
     const ep_prefix_plan *p = &c->st.plan;
     if (ep_room((void **)&c->arena[c->cur], &c->cap_arena[c->cur], p->arena, sizeof(int32_t)) ||
         ep_room((void **)&c->scratch[0], &c->cap_scratch[0], p->scratch[0], sizeof(int32_t)) ||
@@ -366,31 +359,39 @@ static int ep_prefix_cpu_rounds(ep_prefix_cpu *c, int64_t n, int64_t *counts, dm
         atomic_init(&round.next, 0);
         rc = dm_handoff_round(c->workers, ep_prefix_work, &round, err);
     }
+    if (rc == 0)
+        c->cur = !c->cur;
     return rc;
 }
 
-int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
-                     dm_err *err)
+int ep_prefix_cpu_open(ep_prefix_cpu *c, const ep_stream *s, ep_interval iv, int64_t keep,
+                       int threads, dm_err *err)
 {
-    ep_prefix_cpu *c = ctx;
-    if (ep_prefix_plan_build(&c->st, eps, n, counts, err) ||
-        ep_prefix_cpu_rounds(c, n, counts, err) ||
-        ep_prefix_keep(&c->st, eps, n, counts, err))
+    *c = (ep_prefix_cpu){.iv = iv};
+    if (threads <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores > 0 ? (int)cores : 1;
+    }
+    if (threads > DM_HANDOFF_MAX)
+        threads = DM_HANDOFF_MAX;
+    if (ep_prefix_open(&c->st, s, keep, err) || dm_handoff_start(threads, &c->workers, err)) {
+        ep_prefix_cpu_close(c);
         return err->code;
-    c->cur = !c->cur;
+    }
+    c->st.rounds = ep_prefix_cpu_rounds;
+    c->st.rounds_ctx = c;
     return 0;
 }
 
-int ep_prefix_cpu_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
-                         int64_t n, int64_t *counts, dm_err *err)
+void ep_prefix_cpu_close(ep_prefix_cpu *c)
 {
-    ep_prefix_cpu *c = ctx;
-    if (ep_prefix_plan_ext(&c->st, freq, nfreq, ext, n, err) ||
-        ep_prefix_cpu_rounds(c, n, counts, err) ||
-        ep_prefix_keep_ext(&c->st, freq, ext, n, counts, err))
-        return err->code;
-    c->cur = !c->cur;
-    return 0;
+    ep_prefix_close(&c->st);
+    for (int k = 0; k < 2; k++) {
+        free(c->arena[k]);
+        free(c->scratch[k]);
+    }
+    dm_handoff_stop(c->workers);
+    *c = (ep_prefix_cpu){0};
 }
 
 int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)
@@ -399,7 +400,7 @@ int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)
     dm_err err = {0};
     int64_t count = -1;
     if (ep_prefix_cpu_open(&c, s, iv, INT64_MAX, 1, &err) == 0 &&
-        ep_prefix_cpu_cb(&c, e, 1, &count, &err) != 0)
+        ep_prefix_cb(&c.st, e, 1, &count, &err) != 0)
         count = -1;
     ep_prefix_cpu_close(&c);
     return count;

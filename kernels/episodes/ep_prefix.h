@@ -94,12 +94,20 @@ typedef struct ep_prefix_plan {
     int64_t cap_tasks, cap_off, cap_eps;
 } ep_prefix_plan;
 
+/* Runs a batch's planned rounds (on the host's cores, on the GPU): the counts of the
+ * episodes it planned steps for to counts, the starts to the arena the next batch reads.
+ * Returns 0, or a DM_ status with err set. */
+typedef int (*ep_prefix_rounds_fn)(void *ctx, int64_t n, int64_t *counts, dm_err *err);
+
 /* What counting by prefix keeps between batches: the stream by type, the last batch's
  * plan and, from that batch, the episodes counted at least `keep` times with their
- * starts' offsets in its arena, sorted (ep_episode_cmp), for the next batch to extend. */
+ * starts' offsets in its arena, sorted (ep_episode_cmp), for the next batch to extend;
+ * and what runs a plan's rounds (ep_prefix_cpu_open, ep_prefix_dev_open set it). */
 typedef struct ep_prefix_state {
     ep_by_type by;
     int64_t keep;  /* mining's support; INT64_MAX keeps none */
+    ep_prefix_rounds_fn rounds;
+    void *rounds_ctx;
     ep_prefix_plan plan;
     ep_episode *kept;
     int64_t *kept_off;
@@ -138,6 +146,14 @@ int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfre
 int ep_prefix_keep_ext(ep_prefix_state *st, const ep_episode *freq, const ep_ext *ext,
                        int64_t n, const int64_t *counts, dm_err *err);
 
+/* A count callback (ep_count_fn), ctx an ep_prefix_state with its rounds set: eps[0..n)
+ * planned (ep_prefix_plan_build), its rounds run, the kept ones kept (ep_prefix_keep). */
+int ep_prefix_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err);
+/* The same for extensions (ep_count_ext_fn, mining's levels after the first;
+ * ep_prefix_plan_ext, ep_prefix_keep_ext). */
+int ep_prefix_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
+                     int64_t n, int64_t *counts, dm_err *err);
+
 /* Counting by prefix on the host's cores: st, the arenas (grown as needed, swapped after
  * each batch: the kept episodes' starts are in the other) and the workers, threads that
  * live from batch to batch. */
@@ -150,20 +166,13 @@ typedef struct ep_prefix_cpu {
     dm_handoff *workers;
 } ep_prefix_cpu;
 
-/* Readies c for s (ep_prefix_open) with threads workers (0: every online core; at most
+/* Readies c for s (ep_prefix_open, its rounds on c's workers: count through
+ * ep_prefix_cb on &c->st) with threads workers (0: every online core; at most
  * DM_HANDOFF_MAX), started on the calling thread, which must be the one that counts.
  * Returns 0, or as ep_prefix_open, DM_ERUNTIME when a thread cannot start. */
 int ep_prefix_cpu_open(ep_prefix_cpu *c, const ep_stream *s, ep_interval iv, int64_t keep,
                        int threads, dm_err *err);
 void ep_prefix_cpu_close(ep_prefix_cpu *c);
-/* A count callback (ep_count_fn), ctx an ep_prefix_cpu: eps[0..n) counted by prefix,
- * each round's tasks across the threads. */
-int ep_prefix_cpu_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
-                     dm_err *err);
-/* The same for extensions (ep_count_ext_fn, mining's levels after the first;
- * ep_prefix_plan_ext). */
-int ep_prefix_cpu_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
-                         int64_t n, int64_t *counts, dm_err *err);
 /* The count of e by prefix on the calling thread (ep_prefix_cpu, one worker), one round a
  * link: for tests. Returns the count, or -1 without memory. */
 int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv);

@@ -22,61 +22,12 @@ static int ep_prefix_dev_room(cudaStream_t stream, void **buf, int64_t *cap, int
     return 0;
 }
 
-int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_interval iv,
-                       int64_t keep, int block, int block_few, int64_t switch_at,
-                       dm_err *err)
+/* The rounds of a batch's plan on the GPU (ep_prefix_rounds_fn), ctx an ep_prefix_dev:
+ * launched, the counts of the episodes it planned steps for fetched into counts; the
+ * arenas swapped after (when it planned any step). */
+static int ep_prefix_dev_rounds(void *ctx, int64_t n, int64_t *counts, dm_err *err)
 {
-    *d = (ep_prefix_dev){.stream = (cudaStream_t)stream, .iv = iv, .block = block,
-                         .block_few = block_few, .switch_at = switch_at};
-    if (switch_at == 0) {
-        int dev, sms, per_sm;
-        if (DM_CUDA(err, cudaGetDevice(&dev)) ||
-            DM_CUDA(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
-            ep_prefix_gpu_resident(block_few, &per_sm, err))
-            return err->code;
-        d->switch_at = (int64_t)sms * per_sm;
-    }
-    if (ep_prefix_open(&d->st, s, keep, err))
-        return err->code;
-    const ep_by_type *b = &d->st.by;
-    const size_t firsts = (size_t)s->ntypes + 1, slots = (size_t)b->slots;
-    if (dm_gpu_alloc(d->stream, firsts * sizeof *b->first, (void **)&d->d_first, err) ||
-        dm_gpu_alloc(d->stream, slots * sizeof *b->pos, (void **)&d->d_pos, err) ||
-        dm_gpu_alloc(d->stream, slots * sizeof *b->time, (void **)&d->d_time, err))
-        return err->code;
-    if (DM_CUDA(err, cudaMemcpyAsync(d->d_first, b->first, firsts * sizeof *b->first,
-                                     cudaMemcpyHostToDevice, d->stream)) ||
-        DM_CUDA(err, cudaMemcpyAsync(d->d_pos, b->pos, slots * sizeof *b->pos,
-                                     cudaMemcpyHostToDevice, d->stream)) ||
-        DM_CUDA(err, cudaMemcpyAsync(d->d_time, b->time, slots * sizeof *b->time,
-                                     cudaMemcpyHostToDevice, d->stream)) ||
-        DM_CUDA(err, cudaStreamSynchronize(d->stream)))
-        return err->code;
-    return 0;
-}
-
-void ep_prefix_dev_close(ep_prefix_dev *d)
-{
-    dm_gpu_free(d->stream, d->d_first);
-    dm_gpu_free(d->stream, d->d_pos);
-    dm_gpu_free(d->stream, d->d_time);
-    for (int k = 0; k < 2; k++) {
-        dm_gpu_free(d->stream, d->d_arena[k]);
-        dm_gpu_free(d->stream, d->d_scratch[k]);
-    }
-    dm_gpu_free(d->stream, d->d_tasks);
-    dm_gpu_free(d->stream, d->d_counts);
-    DM_CUDA_WARN(cudaStreamSynchronize(d->stream)); /* the host's state outlives no copy */
-    free(d->h_counts);
-    ep_prefix_close(&d->st);
-    memset(d, 0, sizeof *d);
-}
-
-/* Runs d's plan for a batch of n episodes on the GPU: its rounds launched, the counts of
- * the episodes it planned steps for fetched into counts. Returns 0, or a DM_ status with
- * err set. */
-static int ep_prefix_dev_rounds(ep_prefix_dev *d, int64_t n, int64_t *counts, dm_err *err)
-{
+    ep_prefix_dev *d = ctx;
     const ep_prefix_plan *p = &d->st.plan;
     if (p->ntasks == 0)
         return 0;
@@ -118,28 +69,58 @@ static int ep_prefix_dev_rounds(ep_prefix_dev *d, int64_t n, int64_t *counts, dm
     for (int64_t i = 0; i < n; i++)
         if (p->off[i] >= 0)
             counts[i] = d->h_counts[i];
+    d->cur = !d->cur;
     return 0;
 }
 
-int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
-                     dm_err *err)
+int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_interval iv,
+                       int64_t keep, int block, int block_few, int64_t switch_at,
+                       dm_err *err)
 {
-    ep_prefix_dev *d = ctx;
-    if (ep_prefix_plan_build(&d->st, eps, n, counts, err) ||
-        ep_prefix_dev_rounds(d, n, counts, err) || ep_prefix_keep(&d->st, eps, n, counts, err))
+    *d = (ep_prefix_dev){.stream = (cudaStream_t)stream, .iv = iv, .block = block,
+                         .block_few = block_few, .switch_at = switch_at};
+    if (switch_at == 0) {
+        int dev, sms, per_sm;
+        if (DM_CUDA(err, cudaGetDevice(&dev)) ||
+            DM_CUDA(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
+            ep_prefix_gpu_resident(block_few, &per_sm, err))
+            return err->code;
+        d->switch_at = (int64_t)sms * per_sm;
+    }
+    if (ep_prefix_open(&d->st, s, keep, err))
         return err->code;
-    d->cur ^= d->st.plan.ntasks > 0;
+    d->st.rounds = ep_prefix_dev_rounds;
+    d->st.rounds_ctx = d;
+    const ep_by_type *b = &d->st.by;
+    const size_t firsts = (size_t)s->ntypes + 1, slots = (size_t)b->slots;
+    if (dm_gpu_alloc(d->stream, firsts * sizeof *b->first, (void **)&d->d_first, err) ||
+        dm_gpu_alloc(d->stream, slots * sizeof *b->pos, (void **)&d->d_pos, err) ||
+        dm_gpu_alloc(d->stream, slots * sizeof *b->time, (void **)&d->d_time, err))
+        return err->code;
+    if (DM_CUDA(err, cudaMemcpyAsync(d->d_first, b->first, firsts * sizeof *b->first,
+                                     cudaMemcpyHostToDevice, d->stream)) ||
+        DM_CUDA(err, cudaMemcpyAsync(d->d_pos, b->pos, slots * sizeof *b->pos,
+                                     cudaMemcpyHostToDevice, d->stream)) ||
+        DM_CUDA(err, cudaMemcpyAsync(d->d_time, b->time, slots * sizeof *b->time,
+                                     cudaMemcpyHostToDevice, d->stream)) ||
+        DM_CUDA(err, cudaStreamSynchronize(d->stream)))
+        return err->code;
     return 0;
 }
 
-int ep_prefix_dev_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
-                         int64_t n, int64_t *counts, dm_err *err)
+void ep_prefix_dev_close(ep_prefix_dev *d)
 {
-    ep_prefix_dev *d = ctx;
-    if (ep_prefix_plan_ext(&d->st, freq, nfreq, ext, n, err) ||
-        ep_prefix_dev_rounds(d, n, counts, err) ||
-        ep_prefix_keep_ext(&d->st, freq, ext, n, counts, err))
-        return err->code;
-    d->cur ^= d->st.plan.ntasks > 0;
-    return 0;
+    dm_gpu_free(d->stream, d->d_first);
+    dm_gpu_free(d->stream, d->d_pos);
+    dm_gpu_free(d->stream, d->d_time);
+    for (int k = 0; k < 2; k++) {
+        dm_gpu_free(d->stream, d->d_arena[k]);
+        dm_gpu_free(d->stream, d->d_scratch[k]);
+    }
+    dm_gpu_free(d->stream, d->d_tasks);
+    dm_gpu_free(d->stream, d->d_counts);
+    DM_CUDA_WARN(cudaStreamSynchronize(d->stream)); /* the host's state outlives no copy */
+    free(d->h_counts);
+    ep_prefix_close(&d->st);
+    memset(d, 0, sizeof *d);
 }

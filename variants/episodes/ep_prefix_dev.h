@@ -32,18 +32,11 @@ typedef struct ep_prefix_dev {
  * kernel for few (its multiprocessors times the blocks of block_few threads each holds):
  * on an H100 it counted most rounds of up to some 800 steps faster than the kernel for
  * many, and rounds of 2,400 and more slower (docs/episodes.md). Synchronises. Returns 0, DM_EINPUT as
- * ep_prefix_open, or DM_ERUNTIME with err set; close d either way. */
+ * ep_prefix_open, or DM_ERUNTIME with err set; close d either way. Batches are counted
+ * through ep_prefix_cb and ep_prefix_ext_cb on &d->st. */
 int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_interval iv,
                        int64_t keep, int block, int block_few, int64_t switch_at,
                        dm_err *err);
 void ep_prefix_dev_close(ep_prefix_dev *d);
-
-/* A count callback (ep_count_fn), ctx an ep_prefix_dev: eps[0..n) counted by prefix on
- * the GPU. Synchronises. */
-int ep_prefix_dev_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
-                     dm_err *err);
-/* The same for extensions (ep_count_ext_fn, mining's levels after the first). */
-int ep_prefix_dev_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
-                         int64_t n, int64_t *counts, dm_err *err);
 
 #endif

@@ -33,7 +33,7 @@ typedef struct ep_sync_state {
     ep_count_ctx ctx;     /* mt 0 for cpu: one thread, no pool */
     ep_prefix_cpu prefix; /* cpu-prefix's */
     ep_prefix_dev *dev;   /* prefix's (on the GPU), else NULL */
-    ep_count_fn count;    /* ep_count_cb on ctx, or ep_prefix_cpu_cb or ep_prefix_dev_cb */
+    ep_count_fn count;    /* ep_count_cb on ctx, or ep_prefix_cb on prefix's or dev's st */
     void *count_ctx;
     int mine;             /* support > 0: run mines, with spec */
     ep_mine_spec spec;
@@ -81,9 +81,7 @@ static int ep_sync_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_poi
     if (how == EP_PREFIX_CPU) {
         if (ep_prefix_cpu_open(&s->prefix, &d->s, s->ctx.iv, keep, s->ctx.threads, err))
             goto fail;
-        s->count = ep_prefix_cpu_cb;
-        s->count_ctx = s->spec.extend_ctx = &s->prefix;
-        s->spec.extend = ep_prefix_cpu_ext_cb;
+        s->count_ctx = s->spec.extend_ctx = &s->prefix.st;
     } else if (how == EP_PREFIX_GPU) {
         if (!(s->dev = calloc(1, sizeof *s->dev))) {
             dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
@@ -94,9 +92,11 @@ static int ep_sync_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_poi
                                (int)dm_point_int(pt, "block_few"),
                                dm_point_int(pt, "switch_at"), err))
             goto fail;
-        s->count = ep_prefix_dev_cb;
-        s->count_ctx = s->spec.extend_ctx = s->dev;
-        s->spec.extend = ep_prefix_dev_ext_cb;
+        s->count_ctx = s->spec.extend_ctx = &s->dev->st;
+    }
+    if (how != EP_ALG1) {
+        s->count = ep_prefix_cb;
+        s->spec.extend = ep_prefix_ext_cb;
     }
     s->out = ep_result_of(&d->s, &s->m);
     *state = s;

@@ -8,6 +8,8 @@ if (!exists("xlabel")) xlabel = 'problem size'
 if (!exists("ylabel")) ylabel = 'speedup over the baseline (x)'
 if (!exists("baseline")) baseline = 'baseline'
 load plotdir . '/common.gp'
+# a speedup is never below 0: a linear axis starts there, not at the offset below the data
+if (logy == 0) { set yrange [0:*]; set offsets graph 0.02, graph 0.02, graph 0.05, 0 }
 
 plot for [i=0:series-1] datafile index i using 1:2 with linespoints \
      lt lt_of(i) pt pt_of(i) title columnheader(1), \

@@ -86,8 +86,9 @@ int ep_mine_spec_check(const ep_mine_spec *spec, dm_err *err);
 
 /* Mines s: the level-1 candidates (every type of s), counted by count(ctx, ...), those
  * with a count >= spec->support kept, the next level's candidates generated from them
- * (ep_mine_candidates), and so on until a level has no candidates or spec->max_level is
- * done. *out holds the result (free it with ep_mine_result_free; empty on error).
+ * (ep_mine_candidates; as extensions, ep_mine_extensions, counted by spec->extend when
+ * set without spec->bound), and so on until a level has no candidates or
+ * spec->max_level is done. *out holds the result (free it with ep_mine_result_free; empty on error).
  * Returns 0; DM_EINPUT for a bad spec or a level of more than EP_MAX_CANDIDATES
  * candidates (named, with a hint to raise the support); a callback's status; DM_ERUNTIME
  * without memory. */

@@ -198,20 +198,32 @@ static int ep_keeping_cmp(const void *a, const void *b)
     return ep_episode_cmp(((const ep_keeping *)a)->e, ((const ep_keeping *)b)->e);
 }
 
+/* *m: how many of counts[0..n) st keeps, with room for them in st's kept episodes.
+ * Returns 0, or DM_ERUNTIME without memory. */
+static int ep_prefix_keep_room(ep_prefix_state *st, const int64_t *counts, int64_t n,
+                               int64_t *m, dm_err *err)
+{
+    *m = 0;
+    for (int64_t i = 0; i < n; i++)
+        *m += counts[i] >= st->keep;
+    if (ep_room((void **)&st->kept, &st->cap_kept, *m, sizeof *st->kept) ||
+        ep_room((void **)&st->kept_off, &st->cap_kept_off, *m, sizeof *st->kept_off))
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory keeping %lld episodes",
+                          (long long)*m);
+    return 0;
+}
+
 int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
                    const int64_t *counts, dm_err *err)
 {
     const ep_prefix_plan *p = &st->plan;
-    int64_t m = 0, sorted = 1;
-    for (int64_t i = 0; i < n; i++)
-        m += counts[i] >= st->keep;
+    int64_t m, sorted = 1;
+    if (ep_prefix_keep_room(st, counts, n, &m, err))
+        return err->code;
     ep_keeping *order = malloc((size_t)(m ? m : 1) * sizeof *order);
-    if (!order || ep_room((void **)&st->kept, &st->cap_kept, m, sizeof *st->kept) ||
-        ep_room((void **)&st->kept_off, &st->cap_kept_off, m, sizeof *st->kept_off)) {
-        free(order);
+    if (!order)
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory keeping %lld episodes",
                           (long long)m);
-    }
     m = 0;
     for (int64_t i = 0; i < n; i++)
         if (counts[i] >= st->keep) {
@@ -232,13 +244,9 @@ int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
 int ep_prefix_keep_ext(ep_prefix_state *st, const ep_episode *freq, const ep_ext *ext,
                        int64_t n, const int64_t *counts, dm_err *err)
 {
-    int64_t m = 0;
-    for (int64_t i = 0; i < n; i++)
-        m += counts[i] >= st->keep;
-    if (ep_room((void **)&st->kept, &st->cap_kept, m, sizeof *st->kept) ||
-        ep_room((void **)&st->kept_off, &st->cap_kept_off, m, sizeof *st->kept_off))
-        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory keeping %lld episodes",
-                          (long long)m);
+    int64_t m;
+    if (ep_prefix_keep_room(st, counts, n, &m, err))
+        return err->code;
     m = 0;
     for (int64_t i = 0; i < n; i++)
         if (counts[i] >= st->keep) {

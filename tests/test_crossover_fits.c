@@ -191,31 +191,31 @@ static void lookup_falls_back_from_card_to_family(void **st)
     strcpy(a30.name, "NVIDIA A30");
     strcpy(v100.name, "Tesla V100");
     const dm_crossover_fit *fit;
-    const char *how;
+    char how[DM_HOW_MAX];
     assert_true(crossover_lookup(&w, &h100, "block-tex", "thread-tex", "count", "level", &fit,
-                                 &how));
+                                 how, sizeof how));
     assert_ptr_equal(fit, &table[2]); /* the pair in either order */
-    assert_string_equal(how, "card");
+    assert_string_equal(how, "fit of this card (shipped)");
     assert_true(crossover_lookup(&w, &h200, "thread-tex", "block-tex", "count", "level", &fit,
-                                 &how));
+                                 how, sizeof how));
     assert_ptr_equal(fit, &table[2]);
-    assert_string_equal(how, "architecture family");
+    assert_string_equal(how, "fit of " H100 ", the same architecture 9.0 (shipped)");
     assert_true(crossover_lookup(&w, &a30, "block-tex", "thread-tex", "count", "level", &fit,
-                                 &how));
+                                 how, sizeof how));
     assert_ptr_equal(fit, &table[1]);
     assert_false(crossover_lookup(&w, &v100, "block-tex", "thread-tex", "count", "level", &fit,
-                                  &how));
+                                  how, sizeof how));
     assert_false(crossover_lookup(&w, &h100, "block-tex", "packed", "count", "level", &fit,
-                                  &how));
+                                  how, sizeof how));
     assert_false(crossover_lookup(&w, &h100, "block-tex", "thread-tex", "length", "level", &fit,
-                                  &how));
+                                  how, sizeof how));
     /* the same card wins over an earlier entry of its family */
     const dm_crossover_fit two[] = { table[1], table[2], { 0 } };
     const dm_workload w2 = { .name = "w2", .fits = two };
     dm_device a100 = { .cc_major = 8 };
     strcpy(a100.name, A100);
     assert_true(crossover_lookup(&w2, &a100, "block-tex", "thread-tex", "count", "level", &fit,
-                                 &how));
+                                 how, sizeof how));
     assert_ptr_equal(fit, &two[0]);
 }
 
@@ -233,18 +233,18 @@ static void lookup_reads_only_the_workloads_own_fits(void **st)
     dm_device h200 = { .cc_major = 9 };
     strcpy(h200.name, "NVIDIA H200");
     const dm_crossover_fit *fit = NULL;
-    const char *how;
+    char how[DM_HOW_MAX];
     /* the same device and key: the family's fit in one workload, none in the others */
     assert_true(crossover_lookup(&with, &h200, "block-tex", "thread-tex", "count", "level",
-                                 &fit, &how));
+                                 &fit, how, sizeof how));
     assert_ptr_equal(fit, &table[2]);
-    assert_string_equal(how, "architecture family");
+    assert_string_equal(how, "fit of " H100 ", the same architecture 9.0 (shipped)");
     assert_false(crossover_lookup(&other, &h200, "block-tex", "thread-tex", "count", "level",
-                                  &fit, &how));
+                                  &fit, how, sizeof how));
     assert_false(crossover_lookup(&bare, &h200, "block-tex", "thread-tex", "count", "level",
-                                  &fit, &how));
+                                  &fit, how, sizeof how));
     assert_false(crossover_lookup(&none, &h200, "block-tex", "thread-tex", "count", "level",
-                                  &fit, &how));
+                                  &fit, how, sizeof how));
 }
 
 static void fit_is_evaluated_in_its_form(void **st)

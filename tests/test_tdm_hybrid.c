@@ -85,13 +85,13 @@ static void test_fit_comes_from_the_workloads_table(void **state)
     snprintf(h200.name, sizeof h200.name, "NVIDIA H200");
     h100.cc_major = h200.cc_major = 9;
     h100.cc_minor = h200.cc_minor = 0;
-    const char *how;
-    assert_ptr_equal(tdm_hybrid_fit(&with, &h100, &how), &table[0]);
-    assert_string_equal(how, "card");
-    assert_ptr_equal(tdm_hybrid_fit(&with, &h200, &how), &table[0]);
-    assert_string_equal(how, "architecture family");
-    assert_null(tdm_hybrid_fit(&with, &nowhere, &how));
-    assert_null(tdm_hybrid_fit(&without, &h100, &how));
+    char how[DM_HOW_MAX];
+    assert_ptr_equal(tdm_hybrid_fit(&with, &h100, how, sizeof how), &table[0]);
+    assert_string_equal(how, "fit of this card (shipped)");
+    assert_ptr_equal(tdm_hybrid_fit(&with, &h200, how, sizeof how), &table[0]);
+    assert_true(strstr(how, "the same architecture 9.0 (shipped)") != NULL);
+    assert_null(tdm_hybrid_fit(&with, &nowhere, how, sizeof how));
+    assert_null(tdm_hybrid_fit(&without, &h100, how, sizeof how));
 }
 
 /* The reason hybrid gives for pt on dev, "" when it is kept. */
@@ -118,8 +118,8 @@ static void test_supports_without_a_fit_and_the_kernels_limits(void **state)
     assert_int_equal(dm_point_int(&pt, "block"), 0);
     assert_string_equal(hybrid_refuses(&pt, &nowhere, why, sizeof why),
                         "no crossover fit for tdm thread-tex/block-tex on Test GPU Nowhere or "
-                        "compute capability 99.9; run dmbench crossover --store then --header, "
-                        "or set switch_at");
+                        "compute capability 99.9; run dmbench crossover --store (or dmbench tune "
+                        "--card), or set switch_at");
     set_int(&pt, "switch_at", 5000);
     assert_string_equal(hybrid_refuses(&pt, &nowhere, why, sizeof why), "");
     /* the limits of the kernel it would run */
@@ -185,8 +185,8 @@ static void test_expansion_takes_the_compiled_in_fit(void **state)
         skip(); /* variants/tdm/fits.h holds no fit to test with yet */
     dm_device dev = nowhere;
     snprintf(dev.name, sizeof dev.name, "%s", fit->card);
-    const char *how;
-    assert_ptr_equal(tdm_hybrid_fit(&tdm_workload, &dev, &how), fit);
+    char how[DM_HOW_MAX];
+    assert_ptr_equal(tdm_hybrid_fit(&tdm_workload, &dev, how, sizeof how), fit);
     dm_sweep *s;
     dm_expansion e;
     dm_err err = {0};
@@ -206,9 +206,13 @@ static void test_expansion_takes_the_compiled_in_fit(void **state)
                                                  &kp, &err), 0);
         set_int(&kp, "level", level);
         set_int(&kp, "count", dm_point_int(pt, "count"));
-        if (tuned_lookup(&kp, NULL, &dev, "block", &block, &how))
+        if (tuned_lookup(&kp, NULL, &dev, "block", &block, how, sizeof how))
             want = block;
         assert_int_equal(dm_point_int(pt, "block"), want);
+        /* each open parameter says which rule chose it */
+        assert_non_null(strstr(pt->chosen, "switch_at: "));
+        assert_non_null(strstr(pt->chosen, "fit of this card (shipped)"));
+        assert_non_null(strstr(pt->chosen, "block: "));
     }
     sweep_expansion_free(&e);
     sweep_free(s);

@@ -92,15 +92,15 @@ static void test_fit_comes_from_the_table_apart_from_hybrids(void **state)
                       without = {.name = "without", .fits = hybrid_only};
     dm_device card = h100(), family = card;
     snprintf(family.name, sizeof family.name, "NVIDIA H200");
-    const char *how;
-    assert_ptr_equal(tdm_packed_fit(&with, &card, &how), &table[1]);
-    assert_string_equal(how, "card");
-    assert_ptr_equal(tdm_hybrid_fit(&with, &card, &how), &table[0]);
-    assert_ptr_equal(tdm_packed_fit(&with, &family, &how), &table[1]);
-    assert_string_equal(how, "architecture family");
-    assert_ptr_equal(tdm_packed_fit(&with_turned, &card, &how), &turned[0]);
-    assert_null(tdm_packed_fit(&with, &nowhere, &how));
-    assert_null(tdm_packed_fit(&without, &card, &how));
+    char how[DM_HOW_MAX];
+    assert_ptr_equal(tdm_packed_fit(&with, &card, how, sizeof how), &table[1]);
+    assert_string_equal(how, "fit of this card (shipped)");
+    assert_ptr_equal(tdm_hybrid_fit(&with, &card, how, sizeof how), &table[0]);
+    assert_ptr_equal(tdm_packed_fit(&with, &family, how, sizeof how), &table[1]);
+    assert_true(strstr(how, "the same architecture 9.0 (shipped)") != NULL);
+    assert_ptr_equal(tdm_packed_fit(&with_turned, &card, how, sizeof how), &turned[0]);
+    assert_null(tdm_packed_fit(&with, &nowhere, how, sizeof how));
+    assert_null(tdm_packed_fit(&without, &card, how, sizeof how));
 }
 
 /* A packed point of w (tdm with a stand-in table of fits) at length and level. */
@@ -119,10 +119,10 @@ static int64_t block_tex_block(const dm_point *pt, const dm_device *dev)
 {
     dm_point kp;
     int64_t block;
-    const char *how;
+    char how[DM_HOW_MAX];
     point_with("tdm", "block-tex", NULL, 0, &kp);
     copy_problem(&kp, pt);
-    return tuned_lookup(&kp, NULL, dev, "block", &block, &how) ? block : 64;
+    return tuned_lookup(&kp, NULL, dev, "block", &block, how, sizeof how) ? block : 64;
 }
 
 /* pt's small_block after resolve() on dev: block-tex's block where it runs, else 0. */
@@ -259,12 +259,12 @@ static void test_expansion_takes_the_compiled_in_fits(void **state)
     (void)state;
     int cards = 0;
     for (const dm_crossover_fit *f = tdm_workload.fits; f && f->card; f++) {
-        const char *how;
+        char how[DM_HOW_MAX];
         dm_device dev = nowhere;
         snprintf(dev.name, sizeof dev.name, "%s", f->card);
         if (strcmp(f->axis, "length") != 0)
             continue;
-        assert_ptr_equal(tdm_packed_fit(&tdm_workload, &dev, &how), f);
+        assert_ptr_equal(tdm_packed_fit(&tdm_workload, &dev, how, sizeof how), f);
         expand_on(&dev, f);
         cards++;
     }
@@ -294,11 +294,11 @@ static void test_default_points_find_packeds_tuned_block(void **state)
         assert_non_null(level);
         dm_point pt;
         int64_t block;
-        const char *how;
+        char how[DM_HOW_MAX];
         point_with("tdm", "packed", NULL, 0, &pt);
         set_int(&pt, "level", strtoll(level + 6, NULL, 10));
-        assert_true(tuned_lookup(&pt, NULL, &card, "block", &block, &how));
-        assert_string_equal(how, "card and bucket");
+        assert_true(tuned_lookup(&pt, NULL, &card, "block", &block, how, sizeof how));
+        assert_string_equal(how, "this card, this bucket (shipped)");
         assert_int_equal(block, t->value);
         rows++;
     }

@@ -1,8 +1,8 @@
 /* test_tune.c - `dmbench tune` on fixture databases with a known best block size and
  * planted ties; the per-workload header it writes (only that workload's rows, into its
- * own variants/<w>/tuned.h); the bucket key, the same for a point as tune stores; the
- * lookup in a workload's own table with its fallbacks; and the sweep expansion filling
- * an open block size from the workload's compiled-in table. */
+ * own variants/<w>/tuned.h); the bucket key, the same for a point as tune stores; and
+ * the sweep expansion filling an open block size from the workload's compiled-in table.
+ * The lookup's fallbacks: test_tuned_lookup.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -180,98 +180,6 @@ static void several_workloads_are_tuned_in_one_call(void **state)
     tune_free(&r);
 }
 
-/* A workload w with dataset parameter n and variants k and other, each with a block size;
- * its table is set per test. */
-static const dm_param_spec w_data[] = { { .name = "n", .type = DM_P_INT, .def = "1" }, { 0 } };
-static const dm_param_spec w_block[] = { { .name = "block", .type = DM_P_INT, .def = "64" },
-                                         { 0 } };
-static const dm_variant w_variants[] = { { .name = "k", .params = w_block },
-                                         { .name = "other", .params = w_block },
-                                         { 0 } };
-
-/* Variant v of w at dataset parameter n. */
-static dm_point w_point(const dm_workload *w, int v, int64_t n)
-{
-    dm_point pt;
-    dm_err err = { 0 };
-    assert_int_equal(registry_point_defaults(w, &w->variants[v], &pt, &err), 0);
-    dm_point_set_int(&pt, "n", n);
-    return pt;
-}
-
-static const dm_tuned table[] = {
-    { "NVIDIA H100 80GB HBM3", "9.0", "k", "block", "n=1", 128 },
-    { "NVIDIA H100 80GB HBM3", "9.0", "k", "block", "n=2", 256 },
-    { "NVIDIA H100 80GB HBM3", "9.0", "k", "block", "n=3", 256 },
-    { "NVIDIA A100", "8.0", "k", "block", "n=1", 512 },
-    { 0 },
-};
-
-static void lookup_falls_back_from_bucket_to_card_to_family(void **st)
-{
-    (void)st;
-    const dm_workload w = { .name = "w", .dataset_params = w_data, .variants = w_variants,
-                            .tuned = table };
-    dm_device h100 = { .cc_major = 9, .cc_minor = 0 }, h200 = h100, v100 = { .cc_major = 7 };
-    strcpy(h100.name, H100);
-    strcpy(h200.name, "NVIDIA H200");
-    strcpy(v100.name, "Tesla V100");
-    int64_t v;
-    const char *how;
-    dm_point one = w_point(&w, 0, 1), nine = w_point(&w, 0, 9), other = w_point(&w, 1, 1);
-    assert_true(tuned_lookup(&one, NULL, &h100, "block", &v, &how));
-    assert_int_equal(v, 128);
-    assert_string_equal(how, "card and bucket");
-    assert_true(tuned_lookup(&nine, NULL, &h100, "block", &v, &how));
-    assert_int_equal(v, 256); /* the card's most frequent choice */
-    assert_string_equal(how, "card");
-    assert_true(tuned_lookup(&one, NULL, &h200, "block", &v, &how));
-    assert_int_equal(v, 256);
-    assert_string_equal(how, "architecture family");
-    assert_false(tuned_lookup(&one, NULL, &v100, "block", &v, &how));
-    assert_false(tuned_lookup(&other, NULL, &h100, "block", &v, &how));
-    assert_false(tuned_lookup(&one, NULL, &h100, "n", &v, &how));
-}
-
-static void lookup_reads_only_the_workloads_own_table(void **st)
-{
-    (void)st;
-    static const dm_tuned a100_only[] = { { "NVIDIA A100", "8.0", "k", "block", "n=1", 512 },
-                                          { 0 } };
-    static const dm_tuned empty[] = { { 0 } };
-    const dm_workload with = { .name = "with", .dataset_params = w_data,
-                               .variants = w_variants, .tuned = table },
-                      other = { .name = "other", .dataset_params = w_data,
-                                .variants = w_variants, .tuned = a100_only },
-                      bare = { .name = "bare", .dataset_params = w_data,
-                               .variants = w_variants, .tuned = empty },
-                      none = { .name = "none", .dataset_params = w_data,
-                               .variants = w_variants };
-    dm_device h200 = { .cc_major = 9 }, a30 = { .cc_major = 8 };
-    strcpy(h200.name, "NVIDIA H200");
-    strcpy(a30.name, "NVIDIA A30");
-    int64_t v;
-    const char *how;
-    /* the same device and point: the family's value in one workload, none in the others */
-    dm_point pt = w_point(&with, 0, 1);
-    assert_true(tuned_lookup(&pt, NULL, &h200, "block", &v, &how));
-    assert_int_equal(v, 256);
-    pt = w_point(&other, 0, 1);
-    assert_false(tuned_lookup(&pt, NULL, &h200, "block", &v, &how));
-    assert_true(tuned_lookup(&pt, NULL, &a30, "block", &v, &how)); /* its own family */
-    assert_int_equal(v, 512);
-    assert_string_equal(how, "architecture family");
-    pt = w_point(&bare, 0, 1);
-    assert_false(tuned_lookup(&pt, NULL, &h200, "block", &v, &how));
-    pt = w_point(&none, 0, 1);
-    assert_false(tuned_lookup(&pt, NULL, &h200, "block", &v, &how));
-    assert_true(tuned_has(&with, "k", "block"));
-    assert_false(tuned_has(&with, "other", "block"));
-    assert_false(tuned_has(&with, "k", "n"));
-    assert_false(tuned_has(&bare, "k", "block"));
-    assert_false(tuned_has(&none, "k", "block"));
-}
-
 static void bucket_is_the_key_tune_stores_and_the_header_round_trips(void **state)
 {
     afx *f = *state;
@@ -310,10 +218,10 @@ static void bucket_is_the_key_tune_stores_and_the_header_round_trips(void **stat
     dm_device h100 = { .cc_major = 9 };
     strcpy(h100.name, H100);
     int64_t v;
-    const char *how;
-    assert_true(tuned_lookup(&pt, NULL, &h100, "block", &v, &how));
+    char how[DM_HOW_MAX];
+    assert_true(tuned_lookup(&pt, NULL, &h100, "block", &v, how, sizeof how));
     assert_int_equal(v, 128);
-    assert_string_equal(how, "card and bucket");
+    assert_string_equal(how, "this card, this bucket (shipped)");
     tune_free(&r);
 }
 
@@ -444,8 +352,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(planted_ties_go_to_the_smallest_block, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(cards_and_buckets_are_tuned_apart_newest_point_first, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(several_workloads_are_tuned_in_one_call, afx_setup, afx_teardown),
-        cmocka_unit_test(lookup_falls_back_from_bucket_to_card_to_family),
-        cmocka_unit_test(lookup_reads_only_the_workloads_own_table),
         cmocka_unit_test_setup_teardown(bucket_is_the_key_tune_stores_and_the_header_round_trips, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(command_writes_each_tuned_workloads_header_file, setup, teardown),
         cmocka_unit_test(expansion_fills_an_open_block_from_the_table),

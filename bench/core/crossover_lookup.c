@@ -1,26 +1,38 @@
-/* crossover_lookup.c - finding a workload's compiled-in crossover fit for a card, with
- * the same card-then-family fallback as the tuned block sizes. */
+/* crossover_lookup.c - finding a workload's crossover fit for a card, the stored fits
+ * before the shipped ones, the same card before its architecture family. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "card_choices.h"
 #include "card_match.h"
 #include "crossover_lookup.h"
 
 int crossover_lookup(const dm_workload *w, const dm_device *dev, const char *a, const char *b,
                      const char *axis, const char *group, const dm_crossover_fit **fit,
-                     const char **how)
+                     char *how, size_t hown)
 {
-    for (dm_card_scope scope = DM_CARD_SAME; w->fits && scope < DM_CARD_SCOPES; scope++)
-        for (const dm_crossover_fit *f = w->fits; f->card; f++) {
-            int pair = (!strcmp(f->variant_a, a) && !strcmp(f->variant_b, b)) ||
-                       (!strcmp(f->variant_a, b) && !strcmp(f->variant_b, a));
-            if (pair && !strcmp(f->axis, axis) && !strcmp(f->group, group) &&
-                card_match(dev, f->card, f->cc, scope)) {
-                *fit = f;
-                *how = card_scope_name(scope);
-                return 1;
+    static const dm_crossover_fit none[] = { { 0 } };
+    const dm_crossover_fit *tables[2] = { card_choices_fits(w), w->fits ? w->fits : none };
+    static const char *const source[2] = { "stored", "shipped" };
+    for (dm_card_scope scope = DM_CARD_SAME; scope < DM_CARD_SCOPES; scope++)
+        for (int s = 0; s < 2; s++)
+            for (const dm_crossover_fit *f = tables[s]; f->card; f++) {
+                int pair = (!strcmp(f->variant_a, a) && !strcmp(f->variant_b, b)) ||
+                           (!strcmp(f->variant_a, b) && !strcmp(f->variant_b, a));
+                if (pair && !strcmp(f->axis, axis) && !strcmp(f->group, group) &&
+                    card_match(dev, f->card, f->cc, scope)) {
+                    *fit = f;
+                    if (!how)
+                        return 1;
+                    if (scope == DM_CARD_SAME)
+                        snprintf(how, hown, "fit of this card (%s)", source[s]);
+                    else
+                        snprintf(how, hown, "fit of %s, the same architecture %s (%s)",
+                                 f->card, f->cc, source[s]);
+                    return 1;
+                }
             }
-        }
     return 0;
 }
 

@@ -28,13 +28,14 @@ typedef struct dm_crossover_fit {
     int nmeasured;
 } dm_crossover_fit;
 
-/* Looks up the fit of (variant pair in either order, axis, group) for dev in w's table
- * (ending with a zeroed entry): the same card's, else the first of its architecture
- * family in table order. Returns 1 with *fit and *how ("card", "architecture family"),
- * else 0 (also when the workload has no table). */
+/* Looks up the fit of (variant pair in either order, axis, group) for dev in w's stored
+ * fits (card_choices.h), then its compiled-in table (ending with a zeroed entry): the same
+ * card's, stored first, else the first of another card of its architecture family,
+ * stored first. Returns 1 with *fit and the rule written into how (of size hown; "fit of
+ * this card (stored)") unless how is NULL, else 0. */
 int crossover_lookup(const dm_workload *w, const dm_device *dev, const char *a, const char *b,
                      const char *axis, const char *group, const dm_crossover_fit **fit,
-                     const char **how);
+                     char *how, size_t hown);
 
 /* The fitted crossover at group value g: a/g + b or a*g + b. */
 double crossover_fit_at(const dm_crossover_fit *fit, double g);

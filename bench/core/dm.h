@@ -52,6 +52,14 @@ void dm_cuda_warn(int status, const char *call, const char *file, int line);
 
 typedef enum dm_ptype { DM_P_INT = 1, DM_P_REAL, DM_P_ENUM } dm_ptype;
 
+/* How the per-card lookup of a tuned value (tuned_lookup.h) treats a parameter when no
+ * tuning was measured for the point's own problem and it looks for the nearest one. */
+typedef enum dm_tune_role {
+    DM_TUNE_MATCH = 0, /* the nearest problem must have the same value (level, say) */
+    DM_TUNE_SIZE = 1,  /* a problem size: the nearest by ratio (length, instances) */
+    DM_TUNE_ANY = 2,   /* picks one instance of a problem, not its shape (a seed): any */
+} dm_tune_role;
+
 /* One parameter of a dataset, problem or variant. Arrays end with a zeroed entry. */
 typedef struct dm_param_spec {
     const char *name;
@@ -62,6 +70,7 @@ typedef struct dm_param_spec {
     const char *help;
     int generated;       /* a dataset parameter that describes generated data only: a
                             point whose data is a file has none (registry_point_on_file) */
+    dm_tune_role tune;   /* how the nearest tuned problem is found (DM_TUNE_MATCH: equal) */
 } dm_param_spec;
 
 #define DM_STR_MAX 48
@@ -117,6 +126,10 @@ typedef struct dm_device {
 /* ---- points ---------------------------------------------------------------------- */
 
 #define DM_MAX_PARAMS 24
+/* The notes of how a point's open parameters were chosen, at most. */
+#define DM_CHOSEN_MAX 1024
+/* One rule that chose a value, as the per-card lookups write it, at most. */
+#define DM_HOW_MAX 384
 
 typedef struct dm_variant dm_variant;
 typedef struct dm_workload dm_workload;
@@ -133,6 +146,10 @@ typedef struct dm_point {
     int nparams;
     const dm_param_spec *specs[DM_MAX_PARAMS];
     dm_value values[DM_MAX_PARAMS];
+    /* How the values the sweep left open were chosen for the card, "name: rule" joined
+     * by "; " ("block: this card, this bucket (stored)"); "" when none was open. Not a
+     * parameter: no key or bucket includes it. */
+    char chosen[DM_CHOSEN_MAX];
 } dm_point;
 
 /* The value of the named parameter, or NULL when the point has none. */
@@ -154,6 +171,10 @@ int dm_point_block_param_refused(const dm_point *pt, const char *name, const dm_
  * same rule: the parameter exists with that type). The text is truncated to fit. */
 void dm_point_set_int(dm_point *pt, const char *name, int64_t v);
 void dm_point_set_str(dm_point *pt, const char *name, const char *text);
+/* Notes in pt->chosen how parameter name's value was chosen (printf format), replacing
+ * an earlier note of name. */
+void dm_point_note_choice(dm_point *pt, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* "name=value,name=value" over all parameters, in point order. */
 void dm_point_format(const dm_point *pt, char *buf, size_t n);
 /* The problem key: "name=value,..." over the workload's dataset and problem parameters

@@ -1,5 +1,6 @@
 /* point.c - reading a sweep point's parameters, and the keys that say which points
  * share a dataset or a problem. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,26 @@ void dm_point_set_str(dm_point *pt, const char *name, const char *text)
 {
     dm_value *v = (dm_value *)get_typed(pt, name, DM_P_ENUM);
     snprintf(v->s, sizeof v->s, "%s", text);
+}
+
+void dm_point_note_choice(dm_point *pt, const char *name, const char *fmt, ...)
+{
+    char rule[DM_CHOSEN_MAX], kept[DM_CHOSEN_MAX] = "";
+    size_t len = strlen(name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rule, sizeof rule, fmt, ap);
+    va_end(ap);
+    /* the other parameters' notes, in order */
+    for (const char *p = pt->chosen; *p;) {
+        const char *end = strstr(p, "; ");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (!(n > len + 1 && !strncmp(p, name, len) && p[len] == ':'))
+            dm_append(kept, sizeof kept, "%s%.*s", kept[0] ? "; " : "", (int)n, p);
+        p += n + (end ? 2 : 0);
+    }
+    memcpy(pt->chosen, kept, sizeof kept);
+    dm_append(pt->chosen, sizeof pt->chosen, "%s%s: %s", kept[0] ? "; " : "", name, rule);
 }
 
 /* Appends "name=value" pairs for the parameters in specs (or all when specs is NULL). */

@@ -1,9 +1,12 @@
-/* tuned_lookup.c - the tuning bucket of a point, and finding a tuned block size for it in
- * its workload's table, with fallbacks from the exact bucket to the card to its
- * architecture family (card_match.h). */
+/* tuned_lookup.c - the tuning bucket of a point, and finding a tuned block size for it
+ * among the stored and shipped choices: the same bucket on this card, then on its
+ * architecture, then the nearest bucket by problem size on either (card_match.h). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "card_choices.h"
 #include "card_match.h"
 #include "tuned_lookup.h"
 
@@ -26,70 +29,166 @@ void tuned_bucket(const dm_point *pt, const char *axis, const char *data, char *
     tuned_bucket_params(params, axis, data, out, n);
 }
 
-/* w's table, or an empty one when it has none. */
-static const dm_tuned *tuned_table_of(const dm_workload *w)
+/* The two sources of w's choices, stored first: tables[0] stored, tables[1] shipped
+ * (either may be empty, never NULL). */
+static void tuned_sources(const dm_workload *w, const dm_tuned *tables[2])
 {
     static const dm_tuned none[] = { { 0 } };
-    return w->tuned ? w->tuned : none;
+    tables[0] = card_choices_tuned(w);
+    tables[1] = w->tuned ? w->tuned : none;
 }
+
+static const char *const tuned_source_name[2] = { "stored", "shipped" };
 
 int tuned_has(const dm_workload *w, const char *variant, const char *axis)
 {
-    for (const dm_tuned *t = tuned_table_of(w); t->card; t++)
-        if (!strcmp(t->variant, variant) && !strcmp(t->axis, axis))
-            return 1;
+    const dm_tuned *tables[2];
+    tuned_sources(w, tables);
+    for (int s = 0; s < 2; s++)
+        for (const dm_tuned *t = tables[s]; t->card; t++)
+            if (!strcmp(t->variant, variant) && !strcmp(t->axis, axis))
+                return 1;
     return 0;
 }
 
-/* 1 when entry a is for (variant, axis) and applies to dev at scope. */
+/* 1 when entry a is for (variant, axis) and applies to dev at scope; at DM_CARD_FAMILY
+ * only entries of other cards of dev's architecture (this card's came first). */
 static int tuned_applies(const dm_tuned *a, const dm_device *dev, const char *variant,
                          const char *axis, dm_card_scope scope)
 {
     return !strcmp(a->variant, variant) && !strcmp(a->axis, axis) &&
-           card_match(dev, a->card, a->cc, scope);
+           card_match(dev, a->card, a->cc, scope) &&
+           (scope == DM_CARD_SAME || strcmp(a->card, dev->name) != 0);
 }
 
-/* The most frequent value among the entries that apply at scope (smallest on equal
- * counts), or 0 with *found 0. */
-static int64_t most_frequent(const dm_tuned *t, const dm_device *dev, const char *variant,
-                             const char *axis, dm_card_scope scope, int *found)
+/* The role of the bucket entry called name (of n bytes) for pt: its parameter's, and
+ * DM_TUNE_MATCH for the data file and for names pt has not. */
+static dm_tune_role tuned_role(const dm_point *pt, const char *name, size_t n)
 {
-    int64_t best = 0;
-    int best_count = 0;
-    for (const dm_tuned *a = t; a->card; a++) {
-        if (!tuned_applies(a, dev, variant, axis, scope))
-            continue;
-        int count = 0;
-        for (const dm_tuned *b = t; b->card; b++)
-            count += tuned_applies(b, dev, variant, axis, scope) && b->value == a->value;
-        if (count > best_count || (count == best_count && a->value < best)) {
-            best = a->value;
-            best_count = count;
+    for (int i = 0; i < pt->nparams; i++)
+        if (strlen(pt->specs[i]->name) == n && !strncmp(pt->specs[i]->name, name, n))
+            return pt->specs[i]->tune;
+    return DM_TUNE_MATCH;
+}
+
+/* How far bucket b is from pt's bucket a: the sum over problem sizes of |log(a/b)|, when
+ * every other entry is equal (seeds aside) and in the same order; else -1. The sizes of b
+ * that differ are written into sizes (of size n), "length=277906". */
+static double tuned_distance(const dm_point *pt, const char *a, const char *b, char *sizes,
+                             size_t n)
+{
+    double dist = 0;
+    sizes[0] = '\0';
+    while (*a && *b) {
+        size_t la = strcspn(a, ","), lb = strcspn(b, ",");
+        const char *eqa = memchr(a, '=', la), *eqb = memchr(b, '=', lb);
+        if (!eqa || !eqb || eqa - a != eqb - b || strncmp(a, b, (size_t)(eqa - a)))
+            return -1;
+        size_t name = (size_t)(eqa - a);
+        int same = la == lb && !strncmp(a, b, la);
+        switch (tuned_role(pt, a, name)) {
+        case DM_TUNE_MATCH:
+            if (!same)
+                return -1;
+            break;
+        case DM_TUNE_SIZE: {
+            double x = strtod(eqa + 1, NULL), y = strtod(eqb + 1, NULL);
+            if (!(x > 0 && y > 0))
+                return -1;
+            dist += fabs(log(x / y));
+            if (!same)
+                dm_append(sizes, n, "%s%.*s", sizes[0] ? "," : "", (int)lb, b);
+            break;
         }
+        case DM_TUNE_ANY:
+            break;
+        }
+        a += la + (a[la] == ',');
+        b += lb + (b[lb] == ',');
     }
-    *found = best_count > 0;
+    return *a || *b ? -1 : dist;
+}
+
+/* Step 3 at scope: the entry of the nearest bucket, stored first on equal distances;
+ * NULL when none compares. *source is its source, sizes its differing sizes. */
+static const dm_tuned *tuned_nearest(const dm_tuned *const tables[2], const dm_point *pt,
+                                     const char *bucket, const dm_device *dev,
+                                     const char *axis, dm_card_scope scope, int *source,
+                                     char *sizes, size_t n)
+{
+    const dm_tuned *best = NULL;
+    double best_dist = INFINITY;
+    char these[TUNED_BUCKET_MAX];
+    for (int s = 0; s < 2; s++)
+        for (const dm_tuned *t = tables[s]; t->card; t++) {
+            if (!tuned_applies(t, dev, pt->variant->name, axis, scope))
+                continue;
+            double d = tuned_distance(pt, bucket, t->bucket, these, sizeof these);
+            if (d >= 0 && d < best_dist) {
+                best = t;
+                best_dist = d;
+                *source = s;
+                snprintf(sizes, n, "%s", these[0] ? these : "the same size");
+            }
+        }
     return best;
 }
 
 int tuned_lookup(const dm_point *pt, const char *data, const dm_device *dev, const char *axis,
-                 int64_t *value, const char **how)
+                 int64_t *value, char *how, size_t hown)
 {
-    const dm_tuned *table = tuned_table_of(pt->workload);
+    const dm_tuned *tables[2];
     const char *variant = pt->variant->name;
-    char bucket[TUNED_BUCKET_MAX];
-    int found;
+    char bucket[TUNED_BUCKET_MAX], sizes[TUNED_BUCKET_MAX];
+    tuned_sources(pt->workload, tables);
     tuned_bucket(pt, axis, data, bucket, sizeof bucket);
-    for (const dm_tuned *a = table; a->card; a++)
-        if (tuned_applies(a, dev, variant, axis, DM_CARD_SAME) && !strcmp(a->bucket, bucket)) {
-            *value = a->value;
-            *how = "card and bucket";
-            return 1;
-        }
+    for (dm_card_scope scope = DM_CARD_SAME; scope < DM_CARD_SCOPES; scope++)
+        for (int s = 0; s < 2; s++)
+            for (const dm_tuned *t = tables[s]; t->card; t++)
+                if (tuned_applies(t, dev, variant, axis, scope) && !strcmp(t->bucket, bucket)) {
+                    *value = t->value;
+                    if (scope == DM_CARD_SAME)
+                        snprintf(how, hown, "this card, this bucket (%s)", tuned_source_name[s]);
+                    else
+                        snprintf(how, hown, "this bucket on %s, the same architecture %s (%s)",
+                                 t->card, t->cc, tuned_source_name[s]);
+                    return 1;
+                }
     for (dm_card_scope scope = DM_CARD_SAME; scope < DM_CARD_SCOPES; scope++) {
-        *value = most_frequent(table, dev, variant, axis, scope, &found);
-        *how = card_scope_name(scope);
-        if (found)
-            return 1;
+        int s = 0;
+        const dm_tuned *t = tuned_nearest(tables, pt, bucket, dev, axis, scope, &s, sizes,
+                                          sizeof sizes);
+        if (!t)
+            continue;
+        *value = t->value;
+        if (scope == DM_CARD_SAME)
+            snprintf(how, hown, "nearest bucket on this card, %s (%s)", sizes,
+                     tuned_source_name[s]);
+        else
+            snprintf(how, hown, "nearest bucket on %s, the same architecture %s, %s (%s)",
+                     t->card, t->cc, sizes, tuned_source_name[s]);
+        return 1;
     }
     return 0;
+}
+
+void tuned_choose(dm_point *pt, const char *data, const dm_device *dev, const char *axis)
+{
+    char how[DM_HOW_MAX], val[32];
+    int64_t v;
+    dm_value parsed;
+    const dm_value *cur = dm_point_get(pt, axis);
+    if (tuned_lookup(pt, data, dev, axis, &v, how, sizeof how)) {
+        snprintf(val, sizeof val, "%lld", (long long)v);
+        for (int i = 0; i < pt->nparams; i++)
+            if (!strcmp(pt->specs[i]->name, axis) &&
+                dm_value_parse(pt->specs[i], val, &parsed, NULL) == 0) {
+                pt->values[i] = parsed;
+                dm_point_note_choice(pt, axis, "%lld, %s", (long long)v, how);
+                return;
+            }
+    }
+    dm_value_format(cur, val, sizeof val);
+    dm_point_note_choice(pt, axis, "%s, the default: no tuning of %s for this problem on this "
+                         "card or its architecture", val, pt->variant->name);
 }

@@ -1,8 +1,16 @@
-/* tuned_lookup.h - block sizes chosen by `dmbench tune`, compiled in per workload
- * (variants/<w>/tuned.h, the workload's `tuned`), the bucket a point is tuned in, and how
- * a point finds its value when its sweep leaves the parameter open: the same card and
- * bucket; else the card's most frequent choice for the variant; else the same for the
- * card's architecture family (compute capability). */
+/* tuned_lookup.h - block sizes chosen by `dmbench tune`, per card, variant and problem
+ * bucket: stored in the results database (card_choices.h) or compiled in per workload
+ * as shipped defaults (variants/<w>/tuned.h, the workload's `tuned`); the bucket a point
+ * is tuned in; and how a point finds its value when its sweep leaves the parameter open.
+ * The lookup respects the problem, in this order:
+ *   1. this card, this bucket;
+ *   2. this bucket on another card of the same architecture (compute capability);
+ *   3. the nearest bucket of the same variant on this card, then on the architecture:
+ *      every parameter equal but the problem sizes (DM_TUNE_SIZE, the nearest by the sum
+ *      of their log ratios) and seeds (DM_TUNE_ANY);
+ *   4. none: the caller keeps its documented default (the parameter's default).
+ * At each step stored choices come before shipped ones. Never a value pooled over other
+ * problems. */
 #ifndef DM_TUNED_LOOKUP_H
 #define DM_TUNED_LOOKUP_H
 
@@ -27,14 +35,18 @@ void tuned_bucket_params(const char *params, const char *axis, const char *data,
 void tuned_bucket(const dm_point *pt, const char *axis, const char *data, char *out,
                   size_t n);
 
-/* 1 when w's table has a choice for axis of variant on some card, else 0. */
+/* 1 when w has a choice for axis of variant on some card, stored or shipped, else 0. */
 int tuned_has(const dm_workload *w, const char *variant, const char *axis);
 
 /* Looks axis up for pt, whose data come from the file named data (NULL: generated; see
- * tuned_bucket_params), in its workload's table (its variant, its bucket) on dev.
- * Returns 1 with *value and *how ("card and bucket", "card", "architecture family") when
- * found, else 0 (also when the workload has no table). */
+ * tuned_bucket_params), on dev, by the rules above. Returns 1 with *value and the rule
+ * that found it written into how (of size hown; "this card, this bucket (stored)"), else
+ * 0 (no choice for the variant on this card or its architecture that fits the problem). */
 int tuned_lookup(const dm_point *pt, const char *data, const dm_device *dev, const char *axis,
-                 int64_t *value, const char **how);
+                 int64_t *value, char *how, size_t hown);
+
+/* Gives pt's parameter axis the value tuned_lookup finds for dev, noting the rule in
+ * pt->chosen; without one, notes that it keeps its current value, the default. */
+void tuned_choose(dm_point *pt, const char *data, const dm_device *dev, const char *axis);
 
 #endif

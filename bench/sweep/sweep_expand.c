@@ -172,19 +172,12 @@ static void xplan_tuned(const dm_device *dev, xplan *p)
 }
 
 /* Gives parameter i of pt, whose data come from src, the value `dmbench tune` chose for
- * dev, pt's other parameters and its data file, where the compiled-in table has one. */
+ * dev, pt's other parameters and its data file (tuned_choose: stored, else shipped; its
+ * rule noted in the point). */
 static void xtune_param(const dm_data_source *src, const dm_device *dev, dm_point *pt, int i)
 {
-    char val[64];
-    int64_t v;
-    const char *how;
-    dm_value parsed;
     const char *data = src && src->path[0] ? dm_path_base(src->path) : NULL;
-    if (tuned_lookup(pt, data, dev, pt->specs[i]->name, &v, &how)) {
-        snprintf(val, sizeof val, "%lld", (long long)v);
-        if (dm_value_parse(pt->specs[i], val, &parsed, NULL) == 0)
-            pt->values[i] = parsed;
-    }
+    tuned_choose(pt, data, dev, pt->specs[i]->name);
 }
 
 /* Gives pt (of sweep s) the tuned values of the plan's open parameters, where there are
@@ -388,7 +381,7 @@ int sweep_point(const dm_workload *w, const dm_variant *v, const char *const *as
         set[i] = 1;
     }
     for (int i = 0; dev && i < pt->nparams; i++)
-        if (!set[i])
+        if (!set[i] && tuned_has(w, v->name, pt->specs[i]->name))
             xtune_param(src, dev, pt, i);
     if (dev && v->resolve)
         v->resolve(pt, dev);

@@ -239,12 +239,12 @@ int64_t tdm_switch_at(const struct dm_crossover_fit *fit, int level);
 const char *tdm_hybrid_choose(int level, int64_t episodes, const struct dm_crossover_fit *fit,
                               int64_t switch_at, const char *below);
 
-/* The fit of the block-tex and thread-tex crossover over count grouped by level in the
- * table the workload w compiles in (tdm's: variants/tdm/fits.h) for dev (its card, else
- * its architecture family), or NULL when there is none; *how says which ("card",
- * "architecture family") when found. */
+/* The fit of the block-tex and thread-tex crossover over count grouped by level among
+ * w's stored fits and the table it compiles in (tdm's: variants/tdm/fits.h) for dev (its
+ * card, else its architecture family; crossover_lookup), or NULL when there is none; the
+ * rule that found it written into how (of size hown) unless how is NULL. */
 const struct dm_crossover_fit *tdm_hybrid_fit(const dm_workload *w, const dm_device *dev,
-                                              const char **how);
+                                              char *how, size_t hown);
 
 /* The kernels packed runs over a database of length letters at level: "packed" (its
  * own) or "block-tex". small is "packed" or "block-tex" (that one), or "auto" (or NULL):
@@ -257,7 +257,7 @@ const char *tdm_packed_choose(int level, int64_t length, const struct dm_crossov
 /* The fit of the block-tex and packed crossover over length grouped by level in w's
  * table for dev, as tdm_hybrid_fit finds its own; NULL when there is none. */
 const struct dm_crossover_fit *tdm_packed_fit(const dm_workload *w, const dm_device *dev,
-                                              const char **how);
+                                              char *how, size_t hown);
 
 /* ---- CUDA launchers (tdm_thread.cu, tdm_block.cu, tdm_packed.cu) ---- */
 

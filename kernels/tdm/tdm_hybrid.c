@@ -34,18 +34,19 @@ const char *tdm_hybrid_choose(int level, int64_t episodes, const dm_crossover_fi
 /* The fit for dev in w's table of block-tex against other over axis, grouped by level,
  * or NULL. */
 static const dm_crossover_fit *tdm_fit(const dm_workload *w, const dm_device *dev,
-                                       const char *other, const char *axis, const char **how)
+                                       const char *other, const char *axis, char *how,
+                                       size_t hown)
 {
     const dm_crossover_fit *fit;
-    if (!crossover_lookup(w, dev, "block-tex", other, axis, "level", &fit, how))
+    if (!crossover_lookup(w, dev, "block-tex", other, axis, "level", &fit, how, hown))
         return NULL;
     return fit;
 }
 
 const dm_crossover_fit *tdm_hybrid_fit(const dm_workload *w, const dm_device *dev,
-                                       const char **how)
+                                       char *how, size_t hown)
 {
-    return tdm_fit(w, dev, "thread-tex", "count", how);
+    return tdm_fit(w, dev, "thread-tex", "count", how, hown);
 }
 
 const char *tdm_packed_choose(int level, int64_t length, const dm_crossover_fit *fit,
@@ -60,7 +61,7 @@ const char *tdm_packed_choose(int level, int64_t length, const dm_crossover_fit 
 }
 
 const dm_crossover_fit *tdm_packed_fit(const dm_workload *w, const dm_device *dev,
-                                       const char **how)
+                                       char *how, size_t hown)
 {
-    return tdm_fit(w, dev, "packed", "length", how);
+    return tdm_fit(w, dev, "packed", "length", how, hown);
 }

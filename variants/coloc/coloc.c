@@ -157,7 +157,8 @@ static const char *const cl_generators[] = { "synthetic", NULL };
 
 static const dm_param_spec cl_dataset_params[] = {
     { .name = "instances", .type = DM_P_INT, .def = "250000", .allowed = "100..100000000",
-      .help = "synthetic: points in all (each feature instances / features of them)" },
+      .help = "synthetic: points in all (each feature instances / features of them)",
+      .tune = DM_TUNE_SIZE },
     { .name = "clumpiness", .type = DM_P_INT, .def = "1", .allowed = "1..1000",
       .help = "synthetic: row instances of a pattern overlaid in one neighbourhood" },
     { .name = "area", .type = DM_P_REAL, .def = "10000", .allowed = "100..1000000",
@@ -171,7 +172,7 @@ static const dm_param_spec cl_dataset_params[] = {
     { .name = "noise_features", .type = DM_P_INT, .def = "2", .allowed = "0..62",
       .help = "synthetic: features in no pattern, spread uniformly" },
     { .name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..4294967295",
-      .help = "synthetic: seed of the generator" },
+      .help = "synthetic: seed of the generator", .tune = DM_TUNE_ANY },
     { 0 },
 };
 

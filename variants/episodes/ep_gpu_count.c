@@ -4,6 +4,7 @@
  * fetched back in the caller's order. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,18 +44,20 @@ static int64_t ep_mtpe_auto_segments(const dm_device *dev, int64_t m, int k, int
 }
 
 int64_t ep_hybrid_switch_at(const dm_workload *w, const dm_device *dev, int level, int block,
-                            int cap)
+                            int cap, char *how, size_t hown)
 {
     const dm_crossover_fit *fit;
-    const char *how;
     int blocks = 0;
     dm_err err = {0};
-    if (crossover_lookup(w, dev, "mtpe", "ptpe", "count", "level", &fit, &how)) {
+    if (crossover_lookup(w, dev, "mtpe", "ptpe", "count", "level", &fit, how, hown)) {
         double at = ceil(crossover_switch_at(fit, (double)level));
         return at < 1 ? 1 : (int64_t)at;
     }
     if (ep_gpu_ptpe_blocks_per_sm(block, level - 1, cap, &blocks, &err) != 0)
         return 0;
+    if (how)
+        snprintf(how, hown, "the papers' Equation 2 (SMs x blocks per SM x block): no "
+                 "crossover fit for this card or its architecture");
     return (int64_t)dev->sms * blocks * block;
 }
 
@@ -208,7 +211,7 @@ int ep_gpu_batch(ep_gpu_counter *c, const ep_episode *eps, int64_t n, ep_gpu_fn 
     if (!kernel) {
         int64_t at = c->switch_at;
         if (at == 0)
-            at = ep_hybrid_switch_at(c->w, c->dev, level, c->la.block, c->la.cap);
+            at = ep_hybrid_switch_at(c->w, c->dev, level, c->la.block, c->la.cap, NULL, 0);
         kernel = n <= at ? ep_gpu_mtpe : c->bounding ? ep_gpu_preelim : ep_gpu_ptpe;
     }
     if (c->read_auto) /* PreElim (two-pass's bound) reads by type as MTPE */

@@ -94,11 +94,12 @@ int ep_gpu_took(const ep_gpu_counter *c, double *transfer_s, double *kernel_s, d
 
 /* hybrid's switch point for episodes of `level` nodes at block threads on dev, their
  * lists of cap runs: the crossover fit of mtpe and ptpe over count by level for the card
- * (else its architecture family) in w's table, rounded up (the crossover measured at
- * level where there is one, crossover_switch_at); without one, the papers'
- * Equation 2, MP x B_MP x T_B (f(N) = 1: PTPE once the episodes fill every thread slot
- * its occupancy allows). 0 when neither is known. */
+ * (else its architecture family) among w's stored and shipped fits (crossover_lookup),
+ * rounded up (the crossover measured at level where there is one, crossover_switch_at);
+ * without one, the papers' Equation 2, MP x B_MP x T_B (f(N) = 1: PTPE once the episodes
+ * fill every thread slot its occupancy allows). 0 when neither is known. The rule that
+ * chose it is written into how (of size hown) unless how is NULL. */
 int64_t ep_hybrid_switch_at(const dm_workload *w, const dm_device *dev, int level, int block,
-                            int cap);
+                            int cap, char *how, size_t hown);
 
 #endif

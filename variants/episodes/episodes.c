@@ -260,11 +260,15 @@ static int ep_twopass_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
  * each level's own). */
 static void ep_hybrid_resolve(dm_point *pt, const dm_device *dev)
 {
-    if (dm_point_int(pt, "switch_at") == 0 && dm_point_int(pt, "support") == 0)
-        dm_point_set_int(pt, "switch_at",
-                         ep_hybrid_switch_at(pt->workload, dev, (int)dm_point_int(pt, "level"),
-                                             (int)dm_point_int(pt, "block"),
-                                             ep_lists_cap(ep_point_runs_needed(pt))));
+    char how[DM_HOW_MAX];
+    if (dm_point_int(pt, "switch_at") != 0 || dm_point_int(pt, "support") != 0)
+        return;
+    int64_t at = ep_hybrid_switch_at(pt->workload, dev, (int)dm_point_int(pt, "level"),
+                                     (int)dm_point_int(pt, "block"),
+                                     ep_lists_cap(ep_point_runs_needed(pt)), how, sizeof how);
+    dm_point_set_int(pt, "switch_at", at);
+    if (at)
+        dm_point_note_choice(pt, "switch_at", "%lld, %s", (long long)at, how);
 }
 
 /* Counts the point's episodes (enqueued), or mines, synchronously: each level's
@@ -295,11 +299,11 @@ static const char *const ep_generators[] = { "sym26", NULL };
 
 static const dm_param_spec ep_dataset_params[] = {
     { .name = "seconds", .type = DM_P_REAL, .def = "60", .allowed = "1..100000",
-      .help = "sym26: seconds of recording", .generated = 1 },
+      .help = "sym26: seconds of recording", .generated = 1, .tune = DM_TUNE_SIZE },
     { .name = "basal_hz", .type = DM_P_REAL, .def = "20", .allowed = "1..1000",
       .help = "sym26: basal firing rate of each neuron, Hz", .generated = 1 },
     { .name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
-      .help = "sym26: seed of the generator", .generated = 1 },
+      .help = "sym26: seed of the generator", .generated = 1, .tune = DM_TUNE_ANY },
     { .name = "neurons", .type = DM_P_INT, .def = "26", .allowed = "12..1000",
       .help = "sym26: neurons (26 as the papers; more for larger streams of the kind)",
       .generated = 1 },

@@ -297,9 +297,9 @@ static const char *const membw_generators[] = {"random", NULL};
 
 static const dm_param_spec membw_dataset_params[] = {
     {.name = "n", .type = DM_P_INT, .def = "16777216", .allowed = "1..4294967296",
-     .help = "number of float elements in each array"},
+     .help = "number of float elements in each array", .tune = DM_TUNE_SIZE },
     {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
-     .help = "seed of the generator"},
+     .help = "seed of the generator", .tune = DM_TUNE_ANY },
     {0},
 };
 

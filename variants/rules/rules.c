@@ -159,18 +159,18 @@ static const char *const rl_generators[] = {"synthetic", "poker", NULL};
 static const dm_param_spec rl_dataset_params[] = {
     {.name = "instances", .type = DM_P_INT, .def = "1025010", .allowed = "1..100000000",
      .help = "rows generated (1,025,010: the paper's Poker set); from a file, its size as "
-             "the sweep states it, for the work per execution"},
+             "the sweep states it, for the work per execution", .tune = DM_TUNE_SIZE },
     {.name = "attributes", .type = DM_P_INT, .def = "10", .allowed = "1..1000",
      .help = "synthetic: numeric columns uniform in [0, 1); from a file or poker, the "
              "table's columns as the sweep states them, for the work per execution"},
     {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
-     .help = "seed of the generator"},
+     .help = "seed of the generator", .tune = DM_TUNE_ANY },
     {0},
 };
 
 static const dm_param_spec rl_problem_params[] = {
     {.name = "rules", .type = DM_P_INT, .def = "25", .allowed = "1..100000",
-     .help = "rules generated (rules_file -)"},
+     .help = "rules generated (rules_file -)", .tune = DM_TUNE_SIZE },
     {.name = "symbols", .type = DM_P_INT, .def = "58", .allowed = "2..1000",
      .help = "RPN tokens of each generated rule, antecedent and consequent (58: the "
              "paper's Table 4, GPops over instances x rules)"},

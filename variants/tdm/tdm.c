@@ -455,25 +455,32 @@ static void tdm_kernel_point(const dm_point *pt, const char *kernel, dm_point *k
 }
 
 /* The block kernel runs at for pt: tuned for dev (NULL: none) at kernel's point for pt
- * (tdm_kernel_point), else the kernel's default. */
-static int64_t tdm_kernel_block(const dm_point *pt, const dm_device *dev, const char *kernel)
+ * (tdm_kernel_point), else the kernel's default; how it was chosen written into how (of
+ * size hown). */
+static int64_t tdm_kernel_block(const dm_point *pt, const dm_device *dev, const char *kernel,
+                                char *how, size_t hown)
 {
-    const char *how;
     int64_t block = strtoll(TDM_BLOCK_DEFAULT, NULL, 10), tuned;
     dm_point kp;
+    snprintf(how, hown, "%s's default: no tuning of it for this problem on this card or its "
+             "architecture", kernel);
     if (dev) {
         tdm_kernel_point(pt, kernel, &kp);
-        if (tuned_lookup(&kp, NULL, dev, "block", &tuned, &how)) /* resolve() sees no file */
+        if (tuned_lookup(&kp, NULL, dev, "block", &tuned, how, hown)) /* resolve() sees no file */
             block = tuned;
     }
     return block;
 }
 
-/* Gives an open block (0) of pt the block of kernel (tdm_kernel_block). */
+/* Gives an open block (0) of pt the block of kernel (tdm_kernel_block), noting why. */
 static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
 {
-    if (dm_point_int(pt, "block") == 0)
-        dm_point_set_int(pt, "block", tdm_kernel_block(pt, dev, kernel));
+    char how[DM_HOW_MAX];
+    if (dm_point_int(pt, "block") != 0)
+        return;
+    int64_t block = tdm_kernel_block(pt, dev, kernel, how, sizeof how);
+    dm_point_set_int(pt, "block", block);
+    dm_point_note_choice(pt, "block", "%lld, %s's block: %s", (long long)block, kernel, how);
 }
 
 /* Why a point that leaves its switch point open cannot run on dev. */
@@ -481,7 +488,7 @@ static void tdm_no_fit(const dm_device *dev, char *why, size_t n)
 {
     snprintf(why, n,
              "no crossover fit for tdm thread-tex/block-tex on %s or compute capability "
-             "%d.%d; run dmbench crossover --store then --header, or set switch_at",
+             "%d.%d; run dmbench crossover --store (or dmbench tune --card), or set switch_at",
              dev->name, dev->cc_major, dev->cc_minor);
 }
 
@@ -489,12 +496,11 @@ static void tdm_no_fit(const dm_device *dev, char *why, size_t n)
  * point is open with no fit or the problem's size is unknown (a bad episodes file). */
 static const char *tdm_hybrid_kernel(const dm_point *pt, const dm_device *dev)
 {
-    const char *how;
     int64_t episodes;
     if (tdm_problem_size(pt, &episodes, NULL) != 0)
         return NULL;
     return tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
-                             dev ? tdm_hybrid_fit(pt->workload, dev, &how) : NULL,
+                             dev ? tdm_hybrid_fit(pt->workload, dev, NULL, 0) : NULL,
                              dm_point_int(pt, "switch_at"), dm_point_str(pt, "below"));
 }
 
@@ -503,25 +509,31 @@ static const char *tdm_hybrid_kernel(const dm_point *pt, const dm_device *dev)
  * which kernel ran. */
 static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
 {
-    const char *how, *kernel;
-    const dm_crossover_fit *fit = tdm_hybrid_fit(pt->workload, dev, &how);
+    char how[DM_HOW_MAX];
+    const char *kernel;
+    const dm_crossover_fit *fit = tdm_hybrid_fit(pt->workload, dev, how, sizeof how);
     int64_t level = dm_point_int(pt, "level");
     if (level < 1 || level > TDM_MAX_LEVEL)
         return;
-    if (fit && dm_point_int(pt, "switch_at") == 0)
-        dm_point_set_int(pt, "switch_at", tdm_switch_at(fit, (int)level));
-    if (fit && strcmp(dm_point_str(pt, "below"), "auto") == 0)
+    if (fit && dm_point_int(pt, "switch_at") == 0) {
+        int64_t at = tdm_switch_at(fit, (int)level);
+        dm_point_set_int(pt, "switch_at", at);
+        dm_point_note_choice(pt, "switch_at", "%lld, %s", (long long)at, how);
+    }
+    if (fit && strcmp(dm_point_str(pt, "below"), "auto") == 0) {
         dm_point_set_str(pt, "below", fit->below ? fit->below : "block-tex");
+        dm_point_note_choice(pt, "below", "%s, %s", dm_point_str(pt, "below"), how);
+    }
     if ((kernel = tdm_hybrid_kernel(pt, dev)) != NULL)
         tdm_hybrid_block(pt, dev, kernel);
 }
 
 static int tdm_hybrid_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
-    const char *how, *kernel;
+    const char *kernel;
     if (tdm_count_refuse(pt, why, n))
         return 1;
-    if (dev && dm_point_int(pt, "switch_at") == 0 && !tdm_hybrid_fit(pt->workload, dev, &how)) {
+    if (dev && dm_point_int(pt, "switch_at") == 0 && !tdm_hybrid_fit(pt->workload, dev, NULL, 0)) {
         tdm_no_fit(dev, why, n);
         return 1;
     }
@@ -538,14 +550,14 @@ static int tdm_hybrid_supports(const dm_point *pt, const dm_device *dev, char *w
 static int tdm_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                             void **state, dm_err *err)
 {
-    const char *how, *kernel;
+    const char *kernel;
     char why[512];
     int64_t episodes;
     int rc;
     if ((rc = tdm_problem_size(pt, &episodes, err)) != 0)
         return rc;
     kernel = tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
-                               tdm_hybrid_fit(pt->workload, ex->device, &how),
+                               tdm_hybrid_fit(pt->workload, ex->device, NULL, 0),
                                dm_point_int(pt, "switch_at"), dm_point_str(pt, "below"));
     if (!kernel) {
         tdm_no_fit(ex->device, why, sizeof why);
@@ -564,18 +576,20 @@ static int tdm_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_po
  * (tdm_packed_choose). */
 static const char *tdm_packed_kernel(const dm_point *pt, const dm_device *dev)
 {
-    const char *how;
     return tdm_packed_choose((int)dm_point_int(pt, "level"), dm_point_int(pt, "length"),
-                             dev ? tdm_packed_fit(pt->workload, dev, &how) : NULL,
+                             dev ? tdm_packed_fit(pt->workload, dev, NULL, 0) : NULL,
                              dm_point_str(pt, "small"));
 }
 
 /* The block block-tex runs at where packed runs it: small_block, or with small_block 0
- * block-tex's own (tdm_kernel_block). */
-static int64_t tdm_packed_small_block(const dm_point *pt, const dm_device *dev)
+ * block-tex's own (tdm_kernel_block, how it was chosen written into how unless NULL). */
+static int64_t tdm_packed_small_block(const dm_point *pt, const dm_device *dev, char *how,
+                                      size_t hown)
 {
+    char own[DM_HOW_MAX];
     int64_t block = dm_point_int(pt, "small_block");
-    return block ? block : tdm_kernel_block(pt, dev, "block-tex");
+    return block ? block : tdm_kernel_block(pt, dev, "block-tex", how ? how : own,
+                                            how ? hown : sizeof own);
 }
 
 /* pt as the point block-tex runs where packed runs it on dev: its block
@@ -583,17 +597,30 @@ static int64_t tdm_packed_small_block(const dm_point *pt, const dm_device *dev)
 static void tdm_packed_as_block_tex(const dm_point *pt, const dm_device *dev, dm_point *kp)
 {
     *kp = *pt;
-    dm_point_set_int(kp, "block", tdm_packed_small_block(pt, dev));
+    dm_point_set_int(kp, "block", tdm_packed_small_block(pt, dev, NULL, 0));
 }
 
 /* At expansion: small_block becomes the block block-tex runs at where packed runs it on
- * dev, and 0 where its own kernels run; so the stored parameters say which ran. small
- * stays as set (auto, say): the tuned blocks of packed's own kernels are found by it
- * before this runs, and the buckets `dmbench tune` makes of stored points carry it. */
+ * dev (the rule that chose it and the fit that hands off noted), and 0 where its own
+ * kernels run; so the stored parameters say which ran. small stays as set (auto, say):
+ * the tuned blocks of packed's own kernels are found by it before this runs, and the
+ * buckets `dmbench tune` makes of stored points carry it. */
 static void tdm_packed_resolve(dm_point *pt, const dm_device *dev)
 {
-    int block_tex = strcmp(tdm_packed_kernel(pt, dev), "block-tex") == 0;
-    dm_point_set_int(pt, "small_block", block_tex ? tdm_packed_small_block(pt, dev) : 0);
+    char how[DM_HOW_MAX], fit[DM_HOW_MAX];
+    if (strcmp(tdm_packed_kernel(pt, dev), "block-tex") != 0) {
+        dm_point_set_int(pt, "small_block", 0);
+        return;
+    }
+    int open = dm_point_int(pt, "small_block") == 0;
+    int64_t block = tdm_packed_small_block(pt, dev, how, sizeof how);
+    dm_point_set_int(pt, "small_block", block);
+    if (strcmp(dm_point_str(pt, "small"), "auto") == 0 &&
+        tdm_packed_fit(pt->workload, dev, fit, sizeof fit))
+        dm_point_note_choice(pt, "small", "block-tex below the crossover, %s", fit);
+    if (open)
+        dm_point_note_choice(pt, "small_block", "%lld, block-tex's block: %s",
+                             (long long)block, how);
 }
 
 /* The packed kernels' limits always, and block-tex's where packed runs it. */
@@ -677,9 +704,9 @@ static const char *const tdm_generators[] = {"uniform", "planted", NULL};
 
 static const dm_param_spec tdm_dataset_params[] = {
     {.name = "length", .type = DM_P_INT, .def = "393019", .allowed = "1..1073741824",
-     .help = "letters in the database (a file: its first length letters)"},
+     .help = "letters in the database (a file: its first length letters)", .tune = DM_TUNE_SIZE },
     {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
-     .help = "seed of the generator"},
+     .help = "seed of the generator", .tune = DM_TUNE_ANY },
     {.name = "plant", .type = DM_P_ENUM, .def = "ABC", .allowed = NULL,
      .help = "planted: episodes to plant, comma-separated, no letter twice (\"ABC,XYZ\")"},
     {.name = "plant_rate", .type = DM_P_REAL, .def = "0.001", .allowed = "0..1",

@@ -112,26 +112,26 @@ static int64_t begin_run(dm_store *st, const char *sweep, const char *text, cons
 
 /* ---- schema and opening ---- */
 
-static void test_fresh_db_gets_schema_version_9(void **state)
+static void test_fresh_db_gets_schema_version_10(void **state)
 {
     afx *f = *state;
     char buf[64];
     dm_err err = { 0 };
     int version = -1;
     dm_store *st = open_ok(f);
-    assert_int_equal(store_schema_version(), 9);
+    assert_int_equal(store_schema_version(), 10);
     assert_int_equal(store_db_version(st, &version, &err), 0);
-    assert_int_equal(version, 9);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 9);
-    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 9);
+    assert_int_equal(version, 10);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 10);
+    assert_int_equal(afx_int(st, "SELECT max(version) FROM schema_version"), 10);
     assert_string_equal(afx_text(st, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     assert_int_equal(afx_int(st, "PRAGMA foreign_keys"), 1);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM sqlite_schema WHERE name IN ('runs',"
                                  "'run_notes','datasets','points','point_params','samples',"
                                  "'point_stats','verifications','metrics','v_point_summary',"
                                  "'v_speedup','crossover_fits','point_facts',"
-                                 "'crossover_groups')"),
-                     14);
+                                 "'crossover_groups','tuned_choices')"),
+                     15);
 }
 
 static void test_runs_have_a_uid_and_a_shard_and_points_a_device(void **state)
@@ -187,8 +187,8 @@ static void test_reopen_is_idempotent(void **state)
     int64_t run = begin_run(st, "s", "t", NULL);
     store_close(st);
     st = open_ok(f);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 9);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 9);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 10);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 10);
     assert_int_equal(afx_int(st, "SELECT count(*) FROM runs"), 1);
     assert_int_equal(afx_int(st, "SELECT max(id) FROM runs"), run);
 }
@@ -237,8 +237,12 @@ static void test_version_3_migrates_with_below_unknown(void **state)
     assert_int_equal(mkdir(sub, 0700), 0);
     make_version_3(f->path);
     dm_store *st = open_ok(f);
-    assert_int_equal(afx_int(st, "PRAGMA user_version"), 9);
-    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 9);
+    assert_int_equal(afx_int(st, "PRAGMA user_version"), 10);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM schema_version"), 10);
+    /* version 10's per-card store, empty, and the points' column of chosen values */
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM tuned_choices"), 0);
+    assert_int_equal(afx_int(st, "SELECT count(*) FROM pragma_table_info('points')"
+                                 " WHERE name = 'chosen'"), 1);
     /* version 8's table of what a fit's groups measured, empty for the old fit */
     assert_int_equal(afx_int(st, "SELECT count(*) FROM crossover_groups"), 0);
     /* version 7 gave the old runs an identity of their own each, and no shard */
@@ -270,12 +274,12 @@ static void test_newer_version_is_rejected(void **state)
     store_close(open_ok(f)); /* makes sub/ */
     f->st = NULL;
     assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 10", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 11", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(store_open(f->path, &f->st, &err), DM_EINPUT);
     assert_null(f->st);
     char want[256];
-    snprintf(want, sizeof want, "%s: database schema version 10 is newer than this dmbench (%d)",
+    snprintf(want, sizeof want, "%s: database schema version 11 is newer than this dmbench (%d)",
              f->path, store_schema_version());
     assert_string_equal(err.msg, want);
 }
@@ -814,7 +818,7 @@ static void test_two_processes_write_one_database(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_9, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_db_gets_schema_version_10, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_runs_have_a_uid_and_a_shard_and_points_a_device,
                                         setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_version_3_migrates_with_below_unknown, setup,

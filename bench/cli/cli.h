@@ -49,6 +49,20 @@ const char *cli_db_path(const char *opt);
  * one), or store_open's error. */
 struct dm_store;
 int cli_open_existing(const char *opt, int writes, struct dm_store **st, dm_err *err);
+/* ---- the per-card store (cli_cards.c) ---- */
+
+/* Reads the tuned choices and crossover fits of the database named by opt (see
+ * cli_db_path; none when there is no such file, which is not made) for the lookups of
+ * the points about to be made; with dev, says once on stderr when nothing stored or
+ * shipped was measured on its card, naming the command that tunes it. Returns 0, or
+ * the store's error (DM_EINPUT: a damaged or foreign entry, named). */
+int cli_load_card_choices(const char *opt, const dm_device *dev, dm_err *err);
+/* A stand-in device for planning without the card (`run --dry-run --card NAME --cc
+ * X.Y`): its name and compute capability, and the limits every architecture from 7.5 on
+ * has at least (1024 threads and 48 KiB of shared memory a block); SMs and clocks 0.
+ * Returns 0, or DM_EINPUT naming the bad option. */
+int cli_standin_device(const char *card, const char *cc, dm_device *dev, dm_err *err);
+
 /* ---- running a sweep (cli_run.c): `dmbench run`, and `dmbench reproduce` ---------- */
 
 #define CLI_RUN_MAX_OVERRIDES 64
@@ -73,6 +87,7 @@ typedef struct cli_run_args {
     double point_timeout; /* 0: none */
     const char *metrics_csv; /* --metrics, or NULL: the sweep's */
     const char *chip;        /* --chip, or NULL */
+    const char *card, *cc;   /* --card NAME --cc X.Y: a stand-in GPU (with --dry-run) */
     dm_shard shard;          /* --shard I/N; count 0 without it */
     int help;                /* --help was given (and its text printed) */
     int argc;                /* the command line, stored with the run */

@@ -33,6 +33,9 @@ void cli_run_usage(FILE *out)
             "                       name, so characterize and reproduce read it with the\n"
             "                       sweep's other runs, each point from the newest that has it\n"
             "  --dry-run            print the points before and after pruning; run nothing\n"
+            "  --card NAME --cc X.Y with --dry-run: the points as they would be made on that\n"
+            "                       card (its block sizes and switch points from the per-card\n"
+            "                       store, with the rule that chose each), here without it\n"
             "  --resume             continue the newest unfinished run of this sweep (one\n"
             "                       measured on this card by this build; else refused)\n"
             "  --force-new-run      with --resume: start a new run where that one's card\n"
@@ -170,7 +173,11 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, dm_shard sha
     printf("sweep %s (%s): workload %s, %d variant%s, baseline %s\n", sweep_name(s),
            sweep_path(s), sweep_workload(s)->name, sweep_nvariants(s),
            sweep_nvariants(s) == 1 ? "" : "s", base ? base->name : "none");
-    if (dev)
+    if (dev && dev->sms == 0)
+        printf("stand-in GPU: %s (cc %d.%d; the limits of every card from 7.5 on: 1024 "
+               "threads and 48 KiB of shared memory a block)\n",
+               dev->name, dev->cc_major, dev->cc_minor);
+    else if (dev)
         printf("device %d: %s (cc %d.%d, %d SMs)\n", dev->index, dev->name, dev->cc_major,
                dev->cc_minor, dev->sms);
     else
@@ -203,6 +210,8 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, dm_shard sha
             dm_point_format(&sp->point, params, sizeof params);
             printf("  #%-5zu %-10s %s%s%s\n", i, sp->point.variant->name, params,
                    pass ? ": " : "", pass ? sp->reason : "");
+            if (sp->point.chosen[0])
+                printf("         chosen: %s\n", sp->point.chosen);
         }
     }
 }
@@ -304,6 +313,8 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
         CLI_OPT_STR("metrics", &a->metrics_csv),
         CLI_OPT_FLAG("timeline", &a->timeline),
         CLI_OPT_STR("chip", &a->chip),
+        CLI_OPT_STR("card", &a->card),
+        CLI_OPT_STR("cc", &a->cc),
         CLI_OPT_STR("shard", &shard),
         CLI_OPT_STR("devices", &devices),
         { 0 },
@@ -319,6 +330,10 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a)
                                "every GPU to use", devices);
     if (devices && parse_devices(devices, a) != DM_EXIT_OK)
         return DM_EXIT_USAGE;
+    if ((a->card || a->cc) && (!a->card || !a->cc || !a->dry_run || devices ||
+                               a->device_index >= 0))
+        return cli_usage_error("run", "--card and --cc go together, with --dry-run, and "
+                               "without --device or --devices: they stand in for a GPU");
     if (!want_sweep)
         return first == argc ? DM_EXIT_OK
                              : cli_usage_error("run", "unexpected argument '%s'", argv[first]);
@@ -362,7 +377,11 @@ int cli_run_sweep(const cli_run_args *a)
     const dm_device *devp, *devps[CLI_RUN_MAX_DEVICES];
     char no_gpu[512] = "";
     int ndev = 0;
-    if (a->all_devices || a->ndevices) {
+    if (a->card) {
+        if (cli_standin_device(a->card, a->cc, &devs[0], &err) != 0)
+            goto fail;
+        devp = &devs[0];
+    } else if (a->all_devices || a->ndevices) {
         if (pick_devices(a, devs, &ndev, &err) != 0)
             goto fail;
         for (int i = 0; i < ndev; i++)
@@ -391,7 +410,7 @@ int cli_run_sweep(const cli_run_args *a)
                    "GPU (--device N)", ndev, metrics.n > 0 ? "metrics are" : "a timeline is");
         goto fail;
     }
-    if (sweep_expand(s, devp, &e, &err) != 0)
+    if (cli_load_card_choices(a->db, devp, &err) != 0 || sweep_expand(s, devp, &e, &err) != 0)
         goto fail;
     sweep_limit_gpus(&e, ndev ? ndev : devp != NULL);
     if (a->dry_run) {

@@ -29,7 +29,8 @@ static void usage(FILE *out)
             "  -p, --param NAME=VALUE\n"
             "                        a dataset, problem or variant parameter (repeatable);\n"
             "                        the others take their defaults, or the tuned values\n"
-            "                        for the GPU, as in a sweep\n"
+            "                        for the GPU, as in a sweep (the rule that chose each\n"
+            "                        is printed on stderr)\n"
             "  --data FILE           read the dataset from FILE\n"
             "  --generator NAME      make it with this generator of the workload (default:\n"
             "                        its first)\n"
@@ -40,6 +41,9 @@ static void usage(FILE *out)
             "                        facts: per mining level, its candidates and the wall\n"
             "                        time of each phase)\n"
             "  --device N            the GPU to use (default 0)\n"
+            "  --db PATH             the results database whose per-card store (tune --store,\n"
+            "                        crossover --store) gives tuned values (default\n"
+            "                        $DMBENCH_DB or results/dmbench.sqlite; read only)\n"
             "  -h, --help            this text\n\n"
             "workloads:");
     for (const dm_workload *const *w = registry_workloads(); *w; w++)
@@ -145,14 +149,14 @@ static int close_beside(FILE *f, const char *tmp, const char *path, int rc, dm_e
 
 int cmd_mine(int argc, char **argv)
 {
-    const char *variant = NULL, *data = NULL, *generator = NULL, *out = NULL;
+    const char *variant = NULL, *data = NULL, *generator = NULL, *out = NULL, *db = NULL;
     const char *params[MAX_PARAMS];
     int nparams = 0, verify = 1, facts = 0;
     long device = 0;
     dm_err err = { 0 };
     mine_flags fl;
     memset(&fl, 0, sizeof fl);
-    cli_opt opts[9 + MAX_MINE_OPTIONS] = {
+    cli_opt opts[10 + MAX_MINE_OPTIONS] = {
         { .name = "variant", .short_name = 'v', .kind = CLI_STR, .dest = &variant },
         { .name = "param", .short_name = 'p', .kind = CLI_LIST, .dest = params,
           .count = &nparams, .max = MAX_PARAMS },
@@ -162,8 +166,9 @@ int cmd_mine(int argc, char **argv)
         { .name = "no-verify", .kind = CLI_FLAG, .dest = &verify, .value = 0 },
         { .name = "facts", .kind = CLI_FLAG, .dest = &facts, .value = 1 },
         CLI_OPT_INT("device", &device, 0, 1023),
+        CLI_OPT_STR("db", &db),
     };
-    int nopts = 8;
+    int nopts = 9;
     const dm_workload *named = named_workload(argc, argv);
     add_workload_flags(named, opts, &nopts, &fl);
     int first, rc = cli_parse(argc, argv, opts, usage, &first);
@@ -201,7 +206,8 @@ int cmd_mine(int argc, char **argv)
     dm_point pt;
     char tmp[1100];
     FILE *f = stdout;
-    if (out && open_beside(out, tmp, sizeof tmp, &f, &err) != 0)
+    if (cli_load_card_choices(db, NULL, &err) != 0 ||
+        (out && open_beside(out, tmp, sizeof tmp, &f, &err) != 0))
         return cli_fail(&err);
     rc = mine_point(&mo, f, &pt, &err);
     if (out)
@@ -212,5 +218,7 @@ int cmd_mine(int argc, char **argv)
     dm_point_format(&pt, where, sizeof where);
     fprintf(stderr, "dmbench mine: %s %s at %s: %s\n", w->name, v->name, where,
             verify ? "verified against the CPU reference" : "not verified (--no-verify)");
+    if (pt.chosen[0])
+        fprintf(stderr, "dmbench mine: chosen for the card: %s\n", pt.chosen);
     return DM_EXIT_OK;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "card_store.h"
 #include "cli.h"
 #include "registry.h"
 #include "tune.h"
@@ -12,15 +13,19 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dmbench tune WORKLOAD[,WORKLOAD...] [--variant V] [--axis NAME] [--alpha P]\n"
-            "                    [--tolerance F] [--explain] [--json FILE] [--header]\n"
-            "                    [--db PATH]\n\n"
+            "                    [--tolerance F] [--explain] [--json FILE] [--store]\n"
+            "                    [--header] [--db PATH]\n\n"
             "For each workload, card, variant and problem bucket (the other parameters) in\n"
             "the database, picks the value of the block-size axis (default 'block') with the\n"
             "lowest median time. Values whose raw samples a Mann-Whitney U test cannot tell\n"
             "from the best (p >= alpha, default 0.05) or whose median is within the\n"
             "tolerance of the best (default 0.01) are ties, and the smallest tie wins.\n"
             "--explain shows every candidate; --json FILE writes the choices (\"-\": standard\n"
-            "output). --header writes each workload's choices as its compiled-in table\n"
+            "output). --store keeps the choices in the database's per-card store (table\n"
+            "tuned_choices), which every later `run` and `mine` on that database reads: a\n"
+            "sweep that leaves the axis open takes them at once, with no rebuild (a later\n"
+            "choice of the same card and bucket replaces the earlier). --header writes each\n"
+            "workload's choices as its compiled-in table, the shipped defaults,\n"
             "variants/<workload>/tuned.h, which its sweeps use once rebuilt when they leave\n"
             "the axis open (a workload without choices keeps its file; $DMBENCH_VARIANTS\n"
             "names another variants/ folder to write into).\n");
@@ -74,7 +79,7 @@ int cmd_tune(int argc, char **argv)
 {
     dm_tune_opts o = { .axis = "block", .alpha = 0.05, .tolerance = 0.01 };
     const char *db = NULL, *json = NULL;
-    int explain = 0, header = 0;
+    int explain = 0, header = 0, store = 0, stored = 0;
     const cli_opt opts[] = {
         CLI_OPT_STR("db", &db),
         CLI_OPT_STR("variant", &o.variant),
@@ -84,6 +89,7 @@ int cmd_tune(int argc, char **argv)
         CLI_OPT_FLAG("explain", &explain),
         CLI_OPT_STR("json", &json),
         CLI_OPT_FLAG("header", &header),
+        CLI_OPT_FLAG("store", &store),
         { 0 },
     };
     int first, rc = cli_parse(argc, argv, opts, usage, &first);
@@ -108,12 +114,16 @@ int cmd_tune(int argc, char **argv)
     dm_tune_result r = { 0 };
     int status = DM_EXIT_OK;
     int json_stdout = json && strcmp(json, "-") == 0;
-    if (cli_open_existing(db, 0, &st, &err) || tune_compute(st, &o, &r, &err) ||
+    if (cli_open_existing(db, store, &st, &err) || tune_compute(st, &o, &r, &err) ||
+        (store && card_store_put_tuned(st, &r, &o, &stored, &err)) ||
         (json && write_json(json, &r, &o, &err)) ||
         (header && write_headers(&r, &o, cli_db_path(db), json_stdout ? stderr : stdout, &err)))
         status = cli_fail(&err);
     else if (!json_stdout)
         tune_print(&r, &o, explain, stdout);
+    if (status == DM_EXIT_OK && store)
+        fprintf(json_stdout ? stderr : stdout, "stored %d tuned %s in %s: the next run on it "
+                "uses them\n", stored, stored == 1 ? "choice" : "choices", cli_db_path(db));
     tune_free(&r);
     store_close(st);
     return status;

@@ -77,6 +77,14 @@ int crossover_store(dm_store *st, const dm_crossover_opts *o, const dm_crossover
 
 void crossover_print(const dm_crossover_result *r, const dm_crossover_opts *o, FILE *out);
 
+/* SQL: the better form of the newest fit of workload ?1 per card, unordered variant pair,
+ * axis and group, with the card's compute capability from its newest run that has one:
+ * card, cc, variant_a, variant_b, axis, grp, form, a, b, r2, n, below, id. */
+extern const char crossover_newest_sql[];
+/* SQL: what each group of fit ?1 measured, in group order: grp_value, x, axis_lo,
+ * axis_hi, faster. */
+extern const char crossover_groups_sql[];
+
 /* Writes workload's stored fits as the C header variants/<w>/fits.h defining
  * dm_crossover_fit_table (entries of bench/core/crossover_lookup.h's dm_crossover_fit,
  * ending with a zeroed one), which the workload's <w>.c compiles in as its `fits`: for

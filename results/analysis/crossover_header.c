@@ -11,9 +11,7 @@
 #include "crossover.h"
 #include "json.h"
 
-/* The better form of the newest fit of workload ?1 per card, unordered variant pair, axis
- * and group, with the card's compute capability from its newest run that has one. */
-static const char header_sql[] =
+const char crossover_newest_sql[] =
     "SELECT f.card, coalesce((SELECT r.gpu_cc FROM runs r WHERE r.gpu_name = f.card"
     " AND r.gpu_cc IS NOT NULL ORDER BY r.id DESC LIMIT 1), ''), f.variant_a,"
     " f.variant_b, f.axis, f.grp, f.form, f.a, f.b, f.r2, f.n, f.below, f.id"
@@ -24,8 +22,7 @@ static const char header_sql[] =
     " g.variant_b = f.variant_b) OR (g.variant_a = f.variant_b AND g.variant_b = f.variant_a)))"
     " ORDER BY f.variant_a, f.variant_b, f.axis, f.grp, f.card";
 
-/* What each group of fit ?1 measured, in group order. */
-static const char groups_sql[] =
+const char crossover_groups_sql[] =
     "SELECT grp_value, x, axis_lo, axis_hi, faster FROM crossover_groups WHERE fit_id = ?1"
     " ORDER BY grp_value, rowid";
 
@@ -76,8 +73,8 @@ int crossover_write_header(dm_store *st, const char *workload, const char *sourc
     time_t now = time(NULL);
     int rc, *ngroups = NULL, nfits = 0;
     *rows = 0;
-    if (sqlite3_prepare_v2(db, header_sql, -1, &q, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, groups_sql, -1, &g, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, crossover_newest_sql, -1, &q, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, crossover_groups_sql, -1, &g, NULL) != SQLITE_OK)
         goto fail;
     sqlite3_bind_text(q, 1, workload, -1, SQLITE_STATIC);
     strftime(when, sizeof when, "%Y-%m-%d", gmtime(&now));

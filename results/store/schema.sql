@@ -1,4 +1,4 @@
--- schema.sql - the results database, schema version 7 (compiled into dmbench). Each
+-- schema.sql - the results database, schema version 10 (compiled into dmbench). Each
 -- section below opens with a marked line naming the version N it makes, and takes a
 -- database from version N-1 to N: an empty file gets them all in order, an older
 -- database the ones it lacks (store.c). Times are ISO-8601 UTC text; a real that was NaN (unknown) is NULL.
@@ -398,3 +398,28 @@ CREATE INDEX crossover_groups_by_fit ON crossover_groups (fit_id);
 -- with its other tenants, and the host's share of a GPU variant's time moves with it.
 ALTER TABLE point_stats ADD COLUMN host_mhz_before REAL;
 ALTER TABLE point_stats ADD COLUMN host_mhz_after REAL;
+
+-- ==== version 10: block sizes tuned per card, read by every run; how each point's open values were chosen
+-- Written by `dmbench tune --store` (and `tune --card`): per workload, card, variant, axis
+-- and bucket (the point's other parameters), the value chosen and the runs it was chosen
+-- from; a later choice of the same key replaces the earlier. `run` and `mine` read these
+-- and the stored crossover fits when they start, before the compiled-in defaults of
+-- variants/<w>/tuned.h and fits.h, so tuning a card needs no rebuild
+-- (bench/core/card_choices.h).
+CREATE TABLE tuned_choices (
+    id         INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    workload   TEXT NOT NULL,
+    card       TEXT NOT NULL,
+    cc         TEXT NOT NULL,    -- "9.0"
+    variant    TEXT NOT NULL,
+    axis       TEXT NOT NULL,
+    bucket     TEXT NOT NULL,
+    value      INTEGER NOT NULL,
+    runs       TEXT NOT NULL,    -- the runs its candidates came from, "3 4"
+    UNIQUE (workload, card, variant, axis, bucket)
+);
+-- chosen: how the values the sweep left open were chosen for the card, and by which rule
+-- ("block: 256, this card, this bucket (stored)"); NULL when none was open, and for points
+-- from before version 10.
+ALTER TABLE points ADD COLUMN chosen TEXT;

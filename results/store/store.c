@@ -88,9 +88,9 @@ static const char *const store_sql[SQL_COUNT] = {
                          " AND path = :path AND content_hash = :hash",
     [SQL_POINT] =
         "INSERT INTO points (run_id, idx, variant, dataset_id, problem_key, params, status,"
-        " reason, started_at, ended_at, bytes_per_run, ops_per_run, ops_unit, device)"
+        " reason, started_at, ended_at, bytes_per_run, ops_per_run, ops_unit, device, chosen)"
         " VALUES (:run_id, :idx, :variant, :dataset_id, :problem_key, :params, :status,"
-        " :reason, :started_at, :ended_at, :bytes, :ops, :ops_unit, :device)",
+        " :reason, :started_at, :ended_at, :bytes, :ops, :ops_unit, :device, :chosen)",
     [SQL_PARAM] = "INSERT INTO point_params (point_id, name, type, value_text, value_num)"
                   " VALUES (:point_id, :name, :type, :text, :num)",
     [SQL_SAMPLE] = "INSERT INTO samples (point_id, idx, seconds, batch, throttled, sm_mhz,"
@@ -774,7 +774,8 @@ static int insert_point_row(dm_store *st, const dm_point_result *r)
               bind_real(s, ":bytes", w && w->bytes > 0 ? w->bytes : NAN) ||
               bind_real(s, ":ops", w && w->ops > 0 ? w->ops : NAN) ||
               bind_text(s, ":ops_unit", w && w->ops > 0 ? w->ops_unit : NULL) ||
-              (r->device && bind_int(s, ":device", r->device->index));
+              (r->device && bind_int(s, ":device", r->device->index)) ||
+              bind_text(s, ":chosen", r->point->chosen[0] ? r->point->chosen : NULL);
     return bad ? SQLITE_ERROR : step_done(s);
 }
 

@@ -529,6 +529,7 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
         " s.max, s.gb_per_s, s.ops_per_s, sp.speedup, s.verification, s.verification_detail,"
         " s.stop_reason, s.n_outliers, ps.outlier_k, ps.n_throttled, ps.throttle_reasons,"
         " ps.sm_mhz_before, ps.sm_mhz_after, ps.host_mhz_before, ps.host_mhz_after,"
+        " (SELECT chosen FROM points WHERE id = s.point_id) AS chosen,"
         " (SELECT max(length(variant)) FROM points WHERE run_id = ?1) AS variant_w,"
         " (SELECT max(length(params)) FROM points WHERE run_id = ?1) AS params_w,"
         " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1) AS with_gbs,"
@@ -595,6 +596,8 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
         const char *detail = col_text(s, "verification_detail");
         if (detail && (!reason || !strstr(reason, detail)))
             show_note(out, "verification", detail);
+        if (!col_null(s, "chosen"))
+            show_note(out, "chosen", col_text(s, "chosen"));
         show_outliers(s, out);
         if (show_cupti(st, mq, tq, col_int(s, "point_id"), out, err) != 0) {
             sqlite3_finalize(s);

@@ -3,17 +3,21 @@
  * NAME --cc X.Y`) uses it, with no rebuild, for this card and then for another card of
  * the same architecture, saying which rule chose each block; a card nothing was measured
  * on is told once; a damaged or foreign entry (tuned choice or fit) is refused with one
- * line and exit 2, the database left as it was, byte for byte. */
+ * line and exit 2, the database left as it was, byte for byte; what `tune --card` runs
+ * exists, and without a GPU it is refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
 
 #include "store_fixture.h"
 #include "cli_fixture.h"
+#include "card_choices.h"
 #include "registry.h"
+#include "sweep.h"
 
 #define NS 40
 #define CARD "NVIDIA Stand-In"
@@ -160,12 +164,75 @@ static void a_damaged_or_foreign_entry_is_refused(void **state)
             "warp-tex: not both variants of tdm here");
 }
 
+/* 1 when sweep s runs variant name. */
+static int sweep_runs(const dm_sweep *s, const char *name)
+{
+    for (int i = 0; i < sweep_nvariants(s); i++)
+        if (!strcmp(sweep_variant(s, i)->name, name))
+            return 1;
+    return 0;
+}
+
+static void every_card_tuning_names_sweeps_and_variants_that_exist(void **state)
+{
+    (void)state;
+    int tuned = 0;
+    for (const dm_workload *const *w = registry_workloads(); *w; w++) {
+        const dm_card_tuning *t = (*w)->card_tuning;
+        if (!t)
+            continue;
+        tuned++;
+        dm_sweep *s[8];
+        int n = 0;
+        for (const char *const *name = t->sweeps; *name; name++) {
+            char path[512];
+            dm_err err = { 0 };
+            snprintf(path, sizeof path, "%s/sweeps/%s.yaml", DM_SOURCE_DIR, *name);
+            assert_true(n < 8);
+            if (sweep_load(path, &s[n], &err) != 0)
+                fail_msg("%s: %s", (*w)->name, err.msg);
+            assert_ptr_equal(sweep_workload(s[n]), *w);
+            n++;
+        }
+        assert_true(n > 0);
+        /* each crossover's pair is measured together in one of the sweeps, over its axis */
+        for (const dm_card_crossover *x = t->crossovers; x && x->variant_a; x++) {
+            int found = 0;
+            for (int i = 0; i < n && !found; i++)
+                found = sweep_runs(s[i], x->variant_a) && sweep_runs(s[i], x->variant_b);
+            if (!found)
+                fail_msg("%s: no tuning sweep runs both %s and %s", (*w)->name, x->variant_a,
+                         x->variant_b);
+            const dm_variant *a = registry_variant(*w, x->variant_a, NULL);
+            assert_non_null(registry_param(*w, a, x->axis));
+            assert_non_null(registry_param(*w, a, x->group));
+        }
+        for (int i = 0; i < n; i++)
+            sweep_free(s[i]);
+    }
+    assert_true(tuned >= 2);
+}
+
+static void tuning_a_card_needs_one(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(dmbench(f, "tune --card --db %s", f->db), 2);
+    const char *err = slurp(f->errf);
+    assert_non_null(strstr(err, "tune --card tunes the GPU at hand, and there is none ("));
+    assert_int_equal(count_lines(err), 1);
+    assert_int_equal(dmbench(f, "tune --card membw --db %s", f->db), 2);
+    assert_int_equal(dmbench(f, "tune --card tdm --store --db %s", f->db), 2);
+    assert_int_equal(access(f->db, F_OK), -1); /* nothing made */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(a_stored_choice_is_used_by_the_next_process, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_damaged_or_foreign_entry_is_refused, setup, teardown),
+        cmocka_unit_test(every_card_tuning_names_sweeps_and_variants_that_exist),
+        cmocka_unit_test_setup_teardown(tuning_a_card_needs_one, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

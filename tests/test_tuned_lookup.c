@@ -96,9 +96,12 @@ static void every_fallback_step_in_order(void **st)
     assert_string_equal(how, "nearest bucket on this card, n=4000 (shipped)");
     assert_int_equal(look(1500, 1, 1, &h100, how), 128);
     assert_int_equal(look(9000, 1, 2, &h100, how), 32); /* level 2 has one size */
-    /* a seed picks an instance, not a shape: the same size, another seed */
+    /* a seed picks an instance, not a shape: the same problem with another seed is this
+     * bucket, on this card and on the architecture */
     assert_int_equal(look(4000, 7, 1, &h100, how), 256);
-    assert_string_equal(how, "nearest bucket on this card, the same size (shipped)");
+    assert_string_equal(how, "this card, this bucket (shipped)");
+    assert_int_equal(look(1000, 7, 1, &h200, how), 128);
+    assert_string_equal(how, "this bucket on " H100 ", the same architecture 9.0 (shipped)");
     /* ... then on the architecture */
     assert_int_equal(look(3000, 1, 1, &h200, how), 256);
     assert_string_equal(how, "nearest bucket on " H100 ", the same architecture 9.0, n=4000 "
@@ -124,6 +127,12 @@ static void stored_choices_come_first_at_every_step(void **st)
     assert_string_equal(how, "this card, this bucket (stored)");
     assert_int_equal(look(1000, 1, 1, &h100, how), 160); /* over the shipped 128 */
     assert_string_equal(how, "this card, this bucket (stored)");
+    /* an exact bucket wins over one that differs in its seed only, stored or not */
+    const dm_tuned seeded = { H100, "9.0", "k", "block", "n=4000,seed=9,level=1", 192 };
+    assert_int_equal(card_choices_add_tuned(&w, &seeded, &err), 0);
+    assert_int_equal(look(4000, 1, 1, &h100, how), 256);
+    assert_string_equal(how, "this card, this bucket (shipped)");
+    assert_int_equal(look(4000, 9, 1, &h100, how), 192);
     /* the H200's nearest is its own stored bucket, before the H100's nearer shipped one */
     assert_int_equal(look(3000, 1, 1, &h200, how), 96);
     assert_string_equal(how, "nearest bucket on this card, n=1000 (stored)");

@@ -63,6 +63,12 @@ int cli_load_card_choices(const char *opt, const dm_device *dev, dm_err *err);
  * Returns 0, or DM_EINPUT naming the bad option. */
 int cli_standin_device(const char *card, const char *cc, dm_device *dev, dm_err *err);
 
+/* `dmbench tune --card` (cmd_tune_card.c): runs the tuning sweeps of the workloads named
+ * (comma-separated; NULL: every one that has them) on GPU device into the database named
+ * by db_opt, then stores this card's chosen block sizes and crossover fits there. Returns
+ * the exit status. */
+int cli_tune_card(const char *workloads, const char *db_opt, int device);
+
 /* ---- running a sweep (cli_run.c): `dmbench run`, and `dmbench reproduce` ---------- */
 
 #define CLI_RUN_MAX_OVERRIDES 64

@@ -20,7 +20,8 @@ int cli_load_card_choices(const char *opt, const dm_device *dev, dm_err *err)
             rc = card_store_load(st, &ntuned, &nfits, err);
         store_close(st);
     }
-    if (rc == 0 && dev && !card_choices_know_card(dev->name))
+    static int told; /* once a process (tune --card runs several sweeps) */
+    if (rc == 0 && dev && !told++ && !card_choices_know_card(dev->name))
         fprintf(stderr,
                 "dmbench: nothing is tuned for %s (compute capability %d.%d) in %s or the "
                 "shipped defaults: open block sizes and switch points come from the same "

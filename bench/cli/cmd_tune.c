@@ -14,7 +14,12 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: dmbench tune WORKLOAD[,WORKLOAD...] [--variant V] [--axis NAME] [--alpha P]\n"
             "                    [--tolerance F] [--explain] [--json FILE] [--store]\n"
-            "                    [--header] [--db PATH]\n\n"
+            "                    [--header] [--db PATH]\n"
+            "       dmbench tune --card [WORKLOAD[,WORKLOAD...]] [--device N] [--db PATH]\n\n"
+            "--card tunes the GPU at hand (GPU N, default 0) for every workload that has\n"
+            "tuning sweeps, or those named: runs them into the database, then stores this\n"
+            "card's block sizes and its hybrids' crossover fits in its per-card store, which\n"
+            "the next run uses (minutes; each step's time is printed).\n\n"
             "For each workload, card, variant and problem bucket (the other parameters) in\n"
             "the database, picks the value of the block-size axis (default 'block') with the\n"
             "lowest median time. Values whose raw samples a Mann-Whitney U test cannot tell\n"
@@ -79,7 +84,8 @@ int cmd_tune(int argc, char **argv)
 {
     dm_tune_opts o = { .axis = "block", .alpha = 0.05, .tolerance = 0.01 };
     const char *db = NULL, *json = NULL;
-    int explain = 0, header = 0, store = 0, stored = 0;
+    int explain = 0, header = 0, store = 0, stored = 0, card = 0;
+    long device = 0;
     const cli_opt opts[] = {
         CLI_OPT_STR("db", &db),
         CLI_OPT_STR("variant", &o.variant),
@@ -90,11 +96,18 @@ int cmd_tune(int argc, char **argv)
         CLI_OPT_STR("json", &json),
         CLI_OPT_FLAG("header", &header),
         CLI_OPT_FLAG("store", &store),
+        CLI_OPT_FLAG("card", &card),
+        CLI_OPT_INT("device", &device, 0, 1023),
         { 0 },
     };
     int first, rc = cli_parse(argc, argv, opts, usage, &first);
     if (rc >= 0)
         return rc;
+    if (card && (argc - first > 1 || header || store || json || explain || o.variant))
+        return cli_usage_error("tune", "--card takes at most a workload list, --device and "
+                               "--db");
+    if (card)
+        return cli_tune_card(argc > first ? argv[first] : NULL, db, (int)device);
     if (argc - first != 1)
         return cli_usage_error("tune", "expected one workload");
     dm_err err = { 0 };

@@ -11,6 +11,20 @@
 #include "crossover_lookup.h"
 #include "tuned_lookup.h"
 
+/* A pair of variants whose crossover `dmbench tune --card` fits (as `dmbench crossover W
+ * A B --axis AXIS --group GROUP --store` does) for a hybrid to switch by. */
+typedef struct dm_card_crossover {
+    const char *variant_a, *variant_b, *axis, *group;
+} dm_card_crossover;
+
+/* What `dmbench tune --card` runs to tune a workload on the card at hand, in a bounded
+ * time: its sweeps (names under sweeps/, without .yaml), whose runs the block sizes are
+ * chosen from, and the crossovers fitted from them. A workload's `card_tuning`. */
+struct dm_card_tuning {
+    const char *const *sweeps;           /* NULL-ended */
+    const dm_card_crossover *crossovers; /* zero-ended; NULL: none */
+};
+
 /* Adds a tuned choice of workload w (copied, strings too). Returns 0, or DM_ERUNTIME
  * with err set (no memory). */
 int card_choices_add_tuned(const dm_workload *w, const dm_tuned *t, dm_err *err);

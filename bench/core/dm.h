@@ -57,7 +57,8 @@ typedef enum dm_ptype { DM_P_INT = 1, DM_P_REAL, DM_P_ENUM } dm_ptype;
 typedef enum dm_tune_role {
     DM_TUNE_MATCH = 0, /* the nearest problem must have the same value (level, say) */
     DM_TUNE_SIZE = 1,  /* a problem size: the nearest by ratio (length, instances) */
-    DM_TUNE_ANY = 2,   /* picks one instance of a problem, not its shape (a seed): any */
+    DM_TUNE_ANY = 2,   /* picks one instance of a problem, not its shape (a seed), or a
+                          choice that leaves the tuned kernel's problem as it is: any */
 } dm_tune_role;
 
 /* One parameter of a dataset, problem or variant. Arrays end with a zeroed entry. */
@@ -137,6 +138,7 @@ typedef struct dm_tuned dm_tuned;
 typedef struct dm_crossover_fit dm_crossover_fit;
 typedef struct dm_study dm_study;
 typedef struct dm_calibration dm_calibration;
+typedef struct dm_card_tuning dm_card_tuning;
 
 /* One point of a sweep: a variant and a value for each of its parameters (dataset,
  * problem and variant parameters, in that order; defaults filled in). */
@@ -352,6 +354,8 @@ struct dm_workload {
     const dm_study *study;          /* variants/<w>/study.c (study.h): claims, targets */
     const dm_calibration *calibration; /* a check of the engine itself; NULL: none */
     const dm_mine_option *mine_options; /* `dmbench mine`'s flags of its own; NULL: none */
+    const dm_card_tuning *card_tuning; /* what `dmbench tune --card` runs (card_choices.h);
+                                          NULL: nothing to tune per card */
 };
 
 /* A check of the measurement engine against the same quantity measured outside it (say,

@@ -134,31 +134,45 @@ static const dm_tuned *tuned_nearest(const dm_tuned *const tables[2], const dm_p
     return best;
 }
 
+/* Steps 1 and 2 at scope: the entry whose bucket is pt's, else one that differs in seeds
+ * only (DM_TUNE_ANY), stored first; NULL when none. *source is its source. */
+static const dm_tuned *tuned_same(const dm_tuned *const tables[2], const dm_point *pt,
+                                  const char *bucket, const dm_device *dev, const char *axis,
+                                  dm_card_scope scope, int *source)
+{
+    char sizes[TUNED_BUCKET_MAX];
+    for (int exact = 1; exact >= 0; exact--)
+        for (int s = 0; s < 2; s++)
+            for (const dm_tuned *t = tables[s]; t->card; t++)
+                if (tuned_applies(t, dev, pt->variant->name, axis, scope) &&
+                    (exact ? !strcmp(t->bucket, bucket)
+                           : tuned_distance(pt, bucket, t->bucket, sizes, sizeof sizes) == 0)) {
+                    *source = s;
+                    return t;
+                }
+    return NULL;
+}
+
 int tuned_lookup(const dm_point *pt, const char *data, const dm_device *dev, const char *axis,
                  int64_t *value, char *how, size_t hown)
 {
-    const dm_tuned *tables[2];
-    const char *variant = pt->variant->name;
+    const dm_tuned *tables[2], *t;
     char bucket[TUNED_BUCKET_MAX], sizes[TUNED_BUCKET_MAX];
+    int s = 0;
     tuned_sources(pt->workload, tables);
     tuned_bucket(pt, axis, data, bucket, sizeof bucket);
     for (dm_card_scope scope = DM_CARD_SAME; scope < DM_CARD_SCOPES; scope++)
-        for (int s = 0; s < 2; s++)
-            for (const dm_tuned *t = tables[s]; t->card; t++)
-                if (tuned_applies(t, dev, variant, axis, scope) && !strcmp(t->bucket, bucket)) {
-                    *value = t->value;
-                    if (scope == DM_CARD_SAME)
-                        snprintf(how, hown, "this card, this bucket (%s)", tuned_source_name[s]);
-                    else
-                        snprintf(how, hown, "this bucket on %s, the same architecture %s (%s)",
-                                 t->card, t->cc, tuned_source_name[s]);
-                    return 1;
-                }
+        if ((t = tuned_same(tables, pt, bucket, dev, axis, scope, &s)) != NULL) {
+            *value = t->value;
+            if (scope == DM_CARD_SAME)
+                snprintf(how, hown, "this card, this bucket (%s)", tuned_source_name[s]);
+            else
+                snprintf(how, hown, "this bucket on %s, the same architecture %s (%s)", t->card,
+                         t->cc, tuned_source_name[s]);
+            return 1;
+        }
     for (dm_card_scope scope = DM_CARD_SAME; scope < DM_CARD_SCOPES; scope++) {
-        int s = 0;
-        const dm_tuned *t = tuned_nearest(tables, pt, bucket, dev, axis, scope, &s, sizes,
-                                          sizeof sizes);
-        if (!t)
+        if (!(t = tuned_nearest(tables, pt, bucket, dev, axis, scope, &s, sizes, sizeof sizes)))
             continue;
         *value = t->value;
         if (scope == DM_CARD_SAME)

@@ -3,8 +3,10 @@
  * as shipped defaults (variants/<w>/tuned.h, the workload's `tuned`); the bucket a point
  * is tuned in; and how a point finds its value when its sweep leaves the parameter open.
  * The lookup respects the problem, in this order:
- *   1. this card, this bucket;
- *   2. this bucket on another card of the same architecture (compute capability);
+ *   1. this card, this bucket (else one that differs in parameters of role DM_TUNE_ANY
+ *      only: a seed, a choice that does not change the tuned kernel's problem);
+ *   2. this bucket on another card of the same architecture (compute capability), the
+ *      same way;
  *   3. the nearest bucket of the same variant on this card, then on the architecture:
  *      every parameter equal but the problem sizes (DM_TUNE_SIZE, the nearest by the sum
  *      of their log ratios) and seeds (DM_TUNE_ANY);

@@ -11,6 +11,7 @@
 
 #include "coloc/cl_gpu.h"
 #include "coloc/cl_workload.h"
+#include "card_choices.h"
 #include "fits.h"
 #include "tuned.h"
 
@@ -238,6 +239,12 @@ static const dm_variant cl_variants[] = {
     { 0 },
 };
 
+/* `dmbench tune --card`: every kernel's block on the synthetic set and on the Seattle
+ * data (docs/coloc.md). */
+static const char *const cl_tune_sweeps[] = { "coloc-tune-synthetic", "coloc-tune-seattle",
+                                              NULL };
+static const dm_card_tuning coloc_card_tuning = { cl_tune_sweeps, NULL };
+
 const dm_workload coloc_workload = {
     .name = "coloc",
     .description = "spatial colocation mining: prevalent patterns of point features and "
@@ -257,4 +264,5 @@ const dm_workload coloc_workload = {
     .fits = dm_crossover_fit_table,
     .study = &coloc_study,
     .mine_options = cl_mine_options,
+    .card_tuning = &coloc_card_tuning,
 };

@@ -16,6 +16,7 @@
 #include "ep_gpu_count.h"
 #include "ep_multigpu.h"
 #include "ep_prefix_dev.h"
+#include "card_choices.h"
 #include "fits.h"
 #include "tuned.h"
 
@@ -292,6 +293,13 @@ static int ep_gpu_output(void *state, const void **out, dm_err *err)
     *out = &s->out;
     return 0;
 }
+
+/* `dmbench tune --card`: the papers' Table 1 crossovers of MTPE and PTPE, by level, which
+ * hybrid switches by. */
+static const char *const ep_tune_sweeps[] = { "episodes-table1", NULL };
+static const dm_card_crossover ep_tune_crossovers[] = { { "mtpe", "ptpe", "count", "level" },
+                                                        { 0 } };
+static const dm_card_tuning episodes_card_tuning = { ep_tune_sweeps, ep_tune_crossovers };
 
 /* ---- the table ------------------------------------------------------------------ */
 
@@ -597,4 +605,5 @@ const dm_workload episodes_workload = {
     .fits = dm_crossover_fit_table,
     .study = &episodes_study,
     .mine_options = ep_mine_options,
+    .card_tuning = &episodes_card_tuning,
 };

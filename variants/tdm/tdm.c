@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include "crossover_lookup.h"
+#include "card_choices.h"
 #include "fits.h"
 #include "registry.h"
 #include "tdm/tdm.h"
@@ -789,7 +790,8 @@ static const dm_param_spec tdm_packed_params[] = {
     {.name = "small", .type = DM_P_ENUM, .def = "auto", .allowed = "auto|packed|block-tex",
      .help = "the kernels it runs: auto: block-tex below f(level) letters where the stored "
              "crossover fit of block-tex and packed for the card (over length, by level) has "
-             "block-tex faster there, else its own; packed: its own; block-tex: block-tex"},
+             "block-tex faster there, else its own; packed: its own; block-tex: block-tex",
+     .tune = DM_TUNE_ANY}, /* packed's own kernels' best block is the same whoever picks them */
     {.name = "small_block", .type = DM_P_INT, .def = "0", .allowed = "0..",
      .help = "threads per block of block-tex where it runs it (0: block-tex's tuned block "
              "for the card, else its default); resolved per point: 0 where its own "
@@ -839,6 +841,17 @@ static const dm_variant tdm_variants[] = {
     {0},
 };
 
+/* `dmbench tune --card`: every block of the paper's problem at levels 1-3, and the two
+ * crossovers the hybrid and packed switch by (about 3 minutes on an H200). */
+static const char *const tdm_tune_sweeps[] = { "tdm-tune", "tdm-crossover",
+                                               "tdm-packed-crossover", NULL };
+static const dm_card_crossover tdm_tune_crossovers[] = {
+    { "block-tex", "thread-tex", "count", "level" },
+    { "block-tex", "packed", "length", "level" },
+    { 0 },
+};
+static const dm_card_tuning tdm_card_tuning = { tdm_tune_sweeps, tdm_tune_crossovers };
+
 extern const dm_study tdm_study; /* study.c */
 const dm_workload tdm_workload = {
     .name = "tdm",
@@ -857,4 +870,5 @@ const dm_workload tdm_workload = {
     .tuned = dm_tuned_table,
     .fits = dm_crossover_fit_table,
     .study = &tdm_study,
+    .card_tuning = &tdm_card_tuning,
 };

@@ -324,6 +324,14 @@ static void combine_folds_the_shards_into_one_run(void **state)
     points_of(out, "SELECT max(id) FROM runs", combined, sizeof combined);
     points_of(path, "SELECT max(id) FROM runs", whole, sizeof whole);
     assert_string_equal(combined, whole);
+    /* export's columns as the whole run's: parameters in the order the points have them */
+    char header[2][1024];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(dmbench(f, "export --db %s --format csv", i ? out : path), 0);
+        snprintf(header[i], sizeof header[i], "%s", slurp(f->out));
+        *strchr(header[i], '\n') = '\0';
+    }
+    assert_string_equal(header[1], header[0]);
     /* speedups are against the baseline wherever its point was measured */
     assert_int_equal(db_int(out, "SELECT count(*) FROM v_speedup WHERE speedup IS NULL"), 0);
     /* in any order, again: the same run, not written twice */

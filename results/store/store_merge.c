@@ -230,7 +230,9 @@ static int copies_under(merge_src *src, sqlite3 *dst, const char *parent, const 
             return dm_err_set(err, DM_ERUNTIME, "%s: more than %d tables under %s", src->path,
                               MERGE_MAX_TABLES, parent);
         }
-        snprintf(where, sizeof where, "\"%s\" = ?1", key);
+        /* in the order they were written: a point's parameters keep their order (export's
+         * columns), its samples theirs */
+        snprintf(where, sizeof where, "\"%s\" = ?1 ORDER BY rowid", key);
         if (copy_make(&out[(*n)++], dst, src, col_str(s, 0), where, &key, 1, NULL, err)) {
             sqlite3_finalize(s);
             return DM_ERUNTIME;

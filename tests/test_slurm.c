@@ -96,7 +96,7 @@ static void merged_is_the_whole_sweep(fixture *f)
 static void scripts_parse_and_the_shard_job_asks_for_one_gpu(void **state)
 {
     (void)state;
-    const char *scripts[] = { "shard.sbatch", "merge.sbatch", "submit" };
+    const char *scripts[] = { "shard.sbatch", "merge.sbatch", "submit", "selftest" };
     char cmd[512];
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         snprintf(cmd, sizeof cmd, "bash -n %s/%s", SLURM_DIR, scripts[i]);

@@ -1,25 +1,64 @@
 # scripts/lib.sh - what the set-up scripts share: the Debian packages dmbench needs
-# (installed when run as root, else the exact apt-get line is printed) and the build.
-# Sourced, not run.
+# (installed when run as root, else the exact apt-get line is printed), the build, and
+# the Slurm selftest with its own packages. Sourced, not run.
 
 DM_PACKAGES="cmake ninja-build pkg-config gcc libsqlite3-dev libgsl-dev libfyaml-dev libcmocka-dev gnuplot-nox"
+# scripts/slurm/selftest's: a one-node Slurm cluster, and sqlite3 to read its databases
+DM_SLURM_PACKAGES="slurmctld slurmd slurm-client munge sqlite3"
 DM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DM_BUILD=${DMBENCH_BUILD_DIR:-$DM_ROOT/build}
 
-dm_install_deps() {
-    local missing=() p
-    for p in $DM_PACKAGES; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+# The Debian packages among $* that are not installed, one a line.
+dm_missing_packages() {
+    local p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
     done
-    [ ${#missing[@]} -eq 0 ] && return 0
+}
+
+# dm_apt_install SUDO PACKAGES...: installs those of the packages that are missing, with
+# SUDO ("" as root, or "sudo -n") before apt-get.
+dm_apt_install() {
+    local sudo=$1 missing
+    shift
+    missing=$(dm_missing_packages "$@")
+    [ -z "$missing" ] && return 0
+    echo "dmbench: installing" $missing >&2
+    $sudo apt-get update -qq &&
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+}
+
+dm_install_deps() {
+    local missing
+    missing=$(dm_missing_packages $DM_PACKAGES)
+    [ -z "$missing" ] && return 0
     if [ "$(id -u)" -eq 0 ]; then
-        echo "dmbench: installing ${missing[*]}" >&2
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+        dm_apt_install "" $missing
     else
         echo "dmbench: missing Debian packages; run:" >&2
-        echo "  sudo apt-get install -y ${missing[*]}" >&2
+        echo "  sudo apt-get install -y" $missing >&2
         return 1
     fi
+}
+
+# dm_slurm_selftest: scripts/slurm/selftest on $DM_BUILD's dmbench where this machine
+# allows it: as root or through passwordless sudo (it starts munged, slurmctld and
+# slurmd), its Debian packages installed first. Otherwise one line says why it skipped.
+dm_slurm_selftest() {
+    local sudo=
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! sudo -n true 2>/dev/null; then
+            echo "dmbench: Slurm selftest skipped: it starts munged, slurmctld and slurmd, which needs root or passwordless sudo" >&2
+            return 0
+        fi
+        sudo="sudo -n"
+    fi
+    if ! dm_apt_install "$sudo" $DM_SLURM_PACKAGES; then
+        echo "dmbench: Slurm selftest skipped: could not install $DM_SLURM_PACKAGES" >&2
+        return 0
+    fi
+    # 77: it said in one line why slurmd cannot run here
+    $sudo env DMBENCH="$DM_BUILD/dmbench" "$DM_ROOT/scripts/slurm/selftest" || [ $? -eq 77 ]
 }
 
 dm_find_nvcc() {

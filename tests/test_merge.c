@@ -1,8 +1,9 @@
 /* test_merge.c - `dmbench run --shard` and `dmbench merge` end to end on a CPU sweep:
  * shards run as parallel processes and merged hold the unsharded run's points, merging
  * twice writes nothing, every table under a run is copied, bad inputs (another schema
- * version, a foreign or missing database) are refused with OUT untouched, and --combine
- * folds the shards into one run. */
+ * version, a foreign or missing database; every missing one named) are refused with OUT
+ * untouched, and --combine folds the shards into one run, refusing while any shard is
+ * missing or still running (naming each). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -238,7 +239,7 @@ static void skipped_and_unsupported_points_fall_in_one_shard_each(void **state)
 static void bad_inputs_are_refused_and_change_nothing(void **state)
 {
     fixture *f = *state;
-    char out[160], path[160], cmd[512], older[96];
+    char out[160], path[160], cmd[512], older[96], text[512];
     int newest = store_schema_version();
     snprintf(out, sizeof out, "%s/out.sqlite", f->dir);
     snprintf(older, sizeof older, "schema version 6, and this dmbench merges version %d",
@@ -269,6 +270,14 @@ static void bad_inputs_are_refused_and_change_nothing(void **state)
     snprintf(path, sizeof path, "%s/missing.sqlite", f->dir);
     refused(f, out, 1, path, "no such database to merge");
     refused(f, out, 1, out, "is the output database");
+    /* every input that is not there is named, in one line */
+    assert_int_equal(dmbench(f, "merge %s %s/s1.sqlite %s/gone2.sqlite %s/gone3.sqlite", out,
+                             f->dir, f->dir, f->dir), 2);
+    snprintf(text, sizeof text, "%s/gone2.sqlite, %s/gone3.sqlite: no such databases to merge "
+             "(2 of the 3 inputs)", f->dir, f->dir);
+    assert_non_null(strstr(slurp(f->errf), text));
+    assert_int_equal(count_lines(slurp(f->errf)), 1);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM runs"), 1);
     /* an output made for a refused merge does not stay */
     snprintf(path, sizeof path, "%s/new.sqlite", f->dir);
     assert_int_equal(dmbench(f, "merge %s %s/missing.sqlite", path, f->dir), 2);
@@ -281,14 +290,33 @@ static void combine_folds_the_shards_into_one_run(void **state)
 {
     fixture *f = *state;
     static char combined[8192], whole[8192];
-    char in[1024], out[160], path[160], text[256];
+    char in[1024], out[160], path[160], text[512];
     snprintf(out, sizeof out, "%s/combined.sqlite", f->dir);
     snprintf(path, sizeof path, "%s/whole.sqlite", f->dir);
     inputs(f, in, sizeof in);
-    /* every shard must be there */
+    /* every shard must be there and finished; all that are not are named */
     assert_int_equal(dmbench(f, "merge %s %s/s1.sqlite %s/s3.sqlite --combine", out, f->dir,
                              f->dir), 2);
-    assert_non_null(strstr(slurp(f->errf), "shard 2/3 of the sweep"));
+    assert_non_null(strstr(slurp(f->errf), "lacks shards: 2/3 missing;"));
+    assert_int_equal(dmbench(f, "merge %s %s/s1.sqlite --combine", out, f->dir), 2);
+    assert_non_null(strstr(slurp(f->errf), "lacks shards: 2/3 missing, 3/3 missing;"));
+    assert_false(exists(out));
+    /* a shard still running (its task killed, say) until it is resumed */
+    sqlite3 *db;
+    char running[160];
+    snprintf(text, sizeof text, "cp %s/s2.sqlite %s/s2run.sqlite", f->dir, f->dir);
+    assert_int_equal(system(text), 0);
+    snprintf(running, sizeof running, "%s/s2run.sqlite", f->dir);
+    assert_int_equal(sqlite3_open(running, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "UPDATE runs SET status = 'running', ended_at = NULL",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(dmbench(f, "merge %s %s/s1.sqlite %s/s2run.sqlite --combine", out, f->dir,
+                             f->dir), 2);
+    snprintf(text, sizeof text, "lacks shards: 2/3 still running (run 1 of %s/s2run.sqlite),"
+             " 3/3 missing; 'dmbench run --resume --shard I/N' runs or ends one", f->dir);
+    assert_non_null(strstr(slurp(f->errf), text));
+    assert_int_equal(count_lines(slurp(f->errf)), 1);
     assert_false(exists(out));
     assert_int_equal(dmbench(f, "merge %s%s --combine", out, in), 0);
     assert_int_equal(db_int(out, "SELECT count(*) FROM runs"), 1);
@@ -299,6 +327,14 @@ static void combine_folds_the_shards_into_one_run(void **state)
     points_of(out, "SELECT max(id) FROM runs", combined, sizeof combined);
     points_of(path, "SELECT max(id) FROM runs", whole, sizeof whole);
     assert_string_equal(combined, whole);
+    /* export's columns as the whole run's: parameters in the order the points have them */
+    char header[2][1024];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(dmbench(f, "export --db %s --format csv", i ? out : path), 0);
+        snprintf(header[i], sizeof header[i], "%s", slurp(f->out));
+        *strchr(header[i], '\n') = '\0';
+    }
+    assert_string_equal(header[1], header[0]);
     /* speedups are against the baseline wherever its point was measured */
     assert_int_equal(db_int(out, "SELECT count(*) FROM v_speedup WHERE speedup IS NULL"), 0);
     /* in any order, again: the same run, not written twice */

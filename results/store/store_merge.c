@@ -230,7 +230,9 @@ static int copies_under(merge_src *src, sqlite3 *dst, const char *parent, const 
             return dm_err_set(err, DM_ERUNTIME, "%s: more than %d tables under %s", src->path,
                               MERGE_MAX_TABLES, parent);
         }
-        snprintf(where, sizeof where, "\"%s\" = ?1", key);
+        /* in the order they were written: a point's parameters keep their order (export's
+         * columns), its samples theirs */
+        snprintf(where, sizeof where, "\"%s\" = ?1 ORDER BY rowid", key);
         if (copy_make(&out[(*n)++], dst, src, col_str(s, 0), where, &key, 1, NULL, err)) {
             sqlite3_finalize(s);
             return DM_ERUNTIME;
@@ -266,14 +268,18 @@ static int pragma_int(sqlite3 *db, const char *sql, int *v)
     return rc;
 }
 
+/* src_open's answer for an input that is not there: the caller names them all. */
+#define MERGE_MISSING 1
+
 /* Opens input src->path read-only and checks that it is a dmbench database of this
- * schema version and not the output itself. Returns 0, or DM_EINPUT saying what it is. */
+ * schema version and not the output itself. Returns 0, MERGE_MISSING when there is no
+ * such file, or DM_EINPUT saying what it is. */
 static int src_open(merge_ctx *m, merge_src *src)
 {
     struct stat in, out;
     int id = 0, version = 0;
     if (stat(src->path, &in) != 0)
-        return dm_err_set(m->err, DM_EINPUT, "%s: no such database to merge", src->path);
+        return MERGE_MISSING;
     if (stat(store_path(m->st), &out) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
         return dm_err_set(m->err, DM_EINPUT, "%s: is the output database; merging it into "
                           "itself changes nothing", src->path);
@@ -498,27 +504,37 @@ static int by_group_shard(const void *a, const void *b)
 /* Takes from g[0..n) (one group, by_group_shard's order) the run of each shard 1..N to
  * combine into pick[0..N): the first, by preference; a shard run more than once (a task
  * run again elsewhere) is noted on stderr with the runs left out. Returns 0, or
- * DM_EINPUT when a shard is missing or its only runs are still running. */
+ * DM_EINPUT naming every shard that is missing or whose only runs are still running. */
 static int pick_shards(merge_ctx *m, merge_run *const *g, int n, merge_run **pick)
 {
     const merge_run *r = g[0];
-    int count = r->shard_count;
+    int count = r->shard_count, unfinished = 0;
+    char list[DM_ERR_MAX / 2] = "";
     for (int i = 0, want = 1; want <= count; want++) {
         if (i >= n || g[i]->shard_index != want)
-            return dm_err_set(m->err, DM_EINPUT, "--combine: shard %d/%d of the sweep of run "
-                              "%lld of %s is missing; merge without --combine to keep the "
-                              "shards apart", want, count, (long long)r->id, r->src->path);
-        if (!strcmp(g[i]->status, "running"))
-            return dm_err_set(m->err, DM_EINPUT, "--combine: shard %d/%d (run %lld of %s) is "
-                              "still running; 'dmbench run --resume --shard %d/%d' ends it",
-                              want, count, (long long)g[i]->id, g[i]->src->path, want, count);
-        pick[want - 1] = g[i];
-        for (i++; i < n && g[i]->shard_index == want; i++)
+            dm_append(list, sizeof list, "%s%d/%d missing", unfinished++ ? ", " : "", want,
+                      count);
+        else if (!strcmp(g[i]->status, "running"))
+            dm_append(list, sizeof list, "%s%d/%d still running (run %lld of %s)",
+                      unfinished++ ? ", " : "", want, count, (long long)g[i]->id,
+                      g[i]->src->path);
+        else
+            pick[want - 1] = g[i];
+        for (; i < n && g[i]->shard_index == want; i++)
+            ;
+    }
+    if (unfinished)
+        return dm_err_set(m->err, DM_EINPUT, "--combine: the sweep of run %lld of %s lacks "
+                          "shards: %s; 'dmbench run --resume --shard I/N' runs or ends one, "
+                          "or merge without --combine to keep the shards apart", (long long)r->id,
+                          r->src->path, list);
+    for (int i = 0; i < n; i++) {
+        const merge_run *p = pick[g[i]->shard_index - 1];
+        if (g[i] != p)
             fprintf(stderr, "dmbench merge: note: shard %d/%d was run more than once; run "
-                    "%lld of %s (%s) is left out for run %lld of %s (%s)\n", want, count,
-                    (long long)g[i]->id, g[i]->src->path, g[i]->status,
-                    (long long)pick[want - 1]->id, pick[want - 1]->src->path,
-                    pick[want - 1]->status);
+                    "%lld of %s (%s) is left out for run %lld of %s (%s)\n",
+                    g[i]->shard_index, count, (long long)g[i]->id, g[i]->src->path,
+                    g[i]->status, (long long)p->id, p->src->path, p->status);
     }
     return 0;
 }
@@ -629,12 +645,24 @@ int store_merge(dm_store *st, const char *const *inputs, int n, int combine,
         free(srcs);
         return merge_fail(m.db, store_path(st), err, "locking the database to merge into it");
     }
+    /* every input that is not there is named at once (the shards a job array lost) */
+    char missing[DM_ERR_MAX] = "";
+    int nmissing = 0;
     for (int i = 0; i < n && !rc; i++) {
         srcs[i].path = inputs[i];
         rc = src_open(&m, &srcs[i]);
-        if (!rc)
+        if (rc == MERGE_MISSING) {
+            dm_append(missing, sizeof missing, "%s%s", nmissing++ ? ", " : "", inputs[i]);
+            rc = 0;
+        } else if (!rc) {
             rc = src_runs(&m, &srcs[i], combine, &runs, &nruns, &cap);
+        }
     }
+    if (!rc && nmissing)
+        rc = nmissing == 1
+                 ? dm_err_set(err, DM_EINPUT, "%s: no such database to merge", missing)
+                 : dm_err_set(err, DM_EINPUT, "%s: no such databases to merge (%d of the %d "
+                              "inputs)", missing, nmissing, n);
     if (!rc)
         rc = merge_runs(&m, runs, nruns);
     for (int i = 0; i < n; i++)

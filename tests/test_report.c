@@ -167,6 +167,24 @@ static void report_has_sections_fingerprint_and_points(void **state)
     doc_free(&d);
 }
 
+static void report_says_which_rule_chose_each_value(void **state)
+{
+    afx *f = *state;
+    doc d = { 0 };
+    dm_err err = { 0 };
+    assert_int_equal(sqlite3_exec(store_db(f->st), "UPDATE points SET chosen = 'block: 256, "
+                                  "this card, this bucket (stored)' WHERE run_id = 2", NULL,
+                                  NULL, NULL), SQLITE_OK);
+    assert_int_equal(report(f, NULL, 0, 0, "/nonexistent", &d, &err), 0);
+    const char *two = strstr(d.md, "### Run 2: ");
+    assert_non_null(two);
+    assert_non_null(strstr(two, "| verification | chosen for the card |"));
+    assert_non_null(strstr(two, "| block: 256, this card, this bucket (stored) |"));
+    /* run 1 chose nothing: no such column */
+    assert_true(strstr(d.md, "chosen for the card") > two);
+    doc_free(&d);
+}
+
 static void report_escapes_text_and_balances_html(void **state)
 {
     doc d = { 0 };
@@ -467,6 +485,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(report_has_sections_fingerprint_and_points, setup,
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(report_says_which_rule_chose_each_value, setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(report_escapes_text_and_balances_html, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(report_draws_plots_inline, setup, afx_teardown),

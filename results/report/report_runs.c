@@ -145,7 +145,9 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
             " CASE WHEN s.criterion IS NULL THEN s.noise ELSE s.criterion_value END, s.gb_per_s,"
             " sp.speedup, s.verification,"
             " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1),"
-            " s.n_outliers, s.stop_reason"
+            " s.n_outliers, s.stop_reason,"
+            " (SELECT chosen FROM points WHERE id = s.point_id),"
+            " (SELECT count(chosen) FROM points WHERE run_id = ?1)"
             " FROM v_point_summary s LEFT JOIN v_speedup sp ON sp.point_id = s.point_id"
             " WHERE s.run_id = ?1 AND s.status IN ('ok', 'failed') ORDER BY s.idx",
             -1, &s, NULL) != SQLITE_OK ||
@@ -153,9 +155,9 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
         sqlite3_finalize(s);
         return runs_fail(c, "reading the points", id, err);
     }
-    int rc, rows = 0, gbs = 0;
+    int rc, rows = 0, gbs = 0, chosen = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *head[12] = { "idx", "variant", "params", "status", "samples", "median",
+        const char *head[13] = { "idx", "variant", "params", "status", "samples", "median",
                                  "noise", "stopped on", "outliers" };
         int n = 9;
         if (rows++ == 0) {
@@ -165,10 +167,13 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
             if (has_baseline)
                 head[n++] = "speedup";
             head[n++] = "verification";
+            chosen = sqlite3_column_int64(s, 14) > 0;
+            if (chosen) /* values chosen for the card, and the rule that chose each */
+                head[n++] = "chosen for the card";
             report_table_begin(c->doc, n, head);
         }
         char idx[24], ns[24], median[24], noise[24], gb[24], sp[24], outl[24];
-        const char *cells[12];
+        const char *cells[13];
         snprintf(idx, sizeof idx, "%lld", (long long)sqlite3_column_int64(s, 0));
         samples_fmt_seconds(null(s, 5) ? NAN : sqlite3_column_double(s, 5), median, sizeof median);
         n = 0;
@@ -186,6 +191,8 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
         if (has_baseline)
             cells[n++] = real_or_dash(s, 8, "%.2fx", 1, sp, sizeof sp);
         cells[n++] = text(s, 9);
+        if (chosen)
+            cells[n++] = null(s, 13) ? "-" : text(s, 13);
         report_table_row(c->doc, cells);
     }
     if (rows)

@@ -127,11 +127,11 @@ static void stored_choices_come_first_at_every_step(void **st)
     assert_string_equal(how, "this card, this bucket (stored)");
     assert_int_equal(look(1000, 1, 1, &h100, how), 160); /* over the shipped 128 */
     assert_string_equal(how, "this card, this bucket (stored)");
-    /* an exact bucket wins over one that differs in its seed only, stored or not */
+    /* a stored bucket that differs in its seed only comes before a shipped exact one */
     const dm_tuned seeded = { H100, "9.0", "k", "block", "n=4000,seed=9,level=1", 192 };
     assert_int_equal(card_choices_add_tuned(&w, &seeded, &err), 0);
-    assert_int_equal(look(4000, 1, 1, &h100, how), 256);
-    assert_string_equal(how, "this card, this bucket (shipped)");
+    assert_int_equal(look(4000, 1, 1, &h100, how), 192);
+    assert_string_equal(how, "this card, this bucket (stored)");
     assert_int_equal(look(4000, 9, 1, &h100, how), 192);
     /* the H200's nearest is its own stored bucket, before the H100's nearer shipped one */
     assert_int_equal(look(3000, 1, 1, &h200, how), 96);

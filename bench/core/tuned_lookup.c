@@ -134,15 +134,16 @@ static const dm_tuned *tuned_nearest(const dm_tuned *const tables[2], const dm_p
     return best;
 }
 
-/* Steps 1 and 2 at scope: the entry whose bucket is pt's, else one that differs in seeds
- * only (DM_TUNE_ANY), stored first; NULL when none. *source is its source. */
+/* Steps 1 and 2 at scope: among the stored, then the shipped entries, the one whose
+ * bucket is pt's, else one that differs in seeds only (DM_TUNE_ANY); NULL when none.
+ * *source is its source. */
 static const dm_tuned *tuned_same(const dm_tuned *const tables[2], const dm_point *pt,
                                   const char *bucket, const dm_device *dev, const char *axis,
                                   dm_card_scope scope, int *source)
 {
     char sizes[TUNED_BUCKET_MAX];
-    for (int exact = 1; exact >= 0; exact--)
-        for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++)
+        for (int exact = 1; exact >= 0; exact--)
             for (const dm_tuned *t = tables[s]; t->card; t++)
                 if (tuned_applies(t, dev, pt->variant->name, axis, scope) &&
                     (exact ? !strcmp(t->bucket, bucket)

@@ -34,7 +34,8 @@ dm_find_nvcc() {
 
 # dm_build [extra cmake arguments]: configure (once) and build into $DM_BUILD, for the
 # GPU architectures of $DMBENCH_CUDA_ARCHITECTURES when set (CMake's syntax: "90" or
-# "80-real;90"; CI sets 90), else for every one CMakeLists.txt lists.
+# "80-real;90"), else for those the folder was configured with (a new one: every one
+# CMakeLists.txt lists).
 dm_build() {
     local nvcc archs=()
     nvcc=$(dm_find_nvcc) || return 1

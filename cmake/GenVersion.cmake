@@ -1,5 +1,6 @@
 # Writes OUT (a C file) with the version, git commit and dirty flag of the tree at SRC,
-# and the build flags; rewrites it only when that changes, so builds stay incremental.
+# the build flags and the CUDA architectures (CUDA_ARCHS, comma-separated); rewrites it
+# only when that changes, so builds stay incremental.
 execute_process(COMMAND git -C ${SRC} rev-parse --short=12 HEAD
   OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR commit STREQUAL "")
@@ -19,6 +20,7 @@ const char *const dm_version = \"${VERSION}\";
 const char *const dm_git_commit = \"${commit}\";
 const int dm_git_dirty = ${dirty};
 const char *const dm_build_flags = \"${FLAGS}\";
+const char *const dm_cuda_archs = \"${CUDA_ARCHS}\";
 ")
 if(EXISTS ${OUT})
   file(READ ${OUT} old)

@@ -71,10 +71,15 @@ dm_find_nvcc() {
     return 1
 }
 
-# dm_build [extra cmake arguments]: configure (once) and build into $DM_BUILD.
+# dm_build [extra cmake arguments]: configure (once) and build into $DM_BUILD, for the
+# GPU architectures of $DMBENCH_CUDA_ARCHITECTURES when set (CMake's syntax: "90" or
+# "80-real;90"), else for those the folder was configured with (a new one: every one
+# CMakeLists.txt lists).
 dm_build() {
-    local nvcc
+    local nvcc archs=()
     nvcc=$(dm_find_nvcc) || return 1
-    cmake -S "$DM_ROOT" -B "$DM_BUILD" -G Ninja -DCMAKE_CUDA_COMPILER="$nvcc" "$@" >/dev/null &&
+    [ -z "${DMBENCH_CUDA_ARCHITECTURES:-}" ] ||
+        archs=("-DCMAKE_CUDA_ARCHITECTURES=$DMBENCH_CUDA_ARCHITECTURES")
+    cmake -S "$DM_ROOT" -B "$DM_BUILD" -G Ninja -DCMAKE_CUDA_COMPILER="$nvcc" "${archs[@]}" "$@" >/dev/null &&
         cmake --build "$DM_BUILD" -j "$(nproc)"
 }

@@ -1,9 +1,10 @@
 /* test_gpu_device.c - what device_query reports for every GPU, checked against the CUDA
  * runtime asked another way (cudaDeviceGetAttribute one property at a time, the PCI bus
  * id looked back up, the free memory), the limits' order, a UUID as nvidia-smi prints it,
- * the versions, a query past the last GPU failing by name, and `dmbench devices` listing
- * them all, as text and JSON. Exits 77 (skip) without a GPU; test_device.c and
- * test_cli_nogpu.c check the machine without one. */
+ * the versions, a query past the last GPU failing by name, the code arch_choose says a
+ * GPU runs of this build against the code the driver loads, and `dmbench devices`
+ * listing them all, as text and JSON. Exits 77 (skip) without a GPU; test_device.c,
+ * test_arch.c and test_cli_nogpu.c check the machine without one. */
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,8 +16,11 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
+#include "arch.h"
 #include "cli_fixture.h"
 #include "device.h"
+#include "gpu_probe.h"
+#include "version.h"
 
 /* cudaDeviceGetAttribute's answer for attribute a of GPU i. */
 static int attr(enum cudaDeviceAttr a, int i)
@@ -146,7 +150,45 @@ static void test_query_past_the_last_gpu_fails_naming_it(void **state)
     assert_non_null(strstr(err.msg, "cudaErrorInvalidDevice"));
 }
 
-/* `dmbench devices`, as text and JSON, lists every GPU with what device_query says. */
+/* What arch_choose works out from this build's architectures is what the driver loads:
+ * the SASS named, the GPU's own SASS JIT-compiled from the PTX named, or nothing. */
+static void test_driver_loads_the_code_arch_choose_names(void **state)
+{
+    (void)state;
+    int n = 0, before = -1, after = -1;
+    char why[512];
+    device_count(&n, why, sizeof why);
+    assert_int_equal(cudaGetDevice(&before), cudaSuccess);
+    for (int i = 0; i < n; i++) {
+        dm_device d;
+        dm_arch_choice c;
+        dm_err err = {0};
+        int binary = 0, ptx = 0;
+        assert_int_equal(device_query(i, &d, &err), 0);
+        if (arch_choose(dm_cuda_archs, d.cc_major, d.cc_minor, &c, &err))
+            fail_msg("%s", err.msg);
+        int rc = gpu_probe_code(i, &binary, &ptx, &err);
+        if (c.code == DM_ARCH_NONE) {
+            assert_int_equal(rc, DM_ERUNTIME);
+            assert_non_null(strstr(err.msg, "cudaErrorNoKernelImageForDevice"));
+            continue;
+        }
+        if (rc)
+            fail_msg("GPU %d: %s", i, err.msg);
+        if (c.code == DM_ARCH_SASS)
+            assert_int_equal(binary, c.arch);
+        else {
+            assert_int_equal(binary, d.cc_major * 10 + d.cc_minor);
+            assert_int_equal(ptx, c.arch);
+        }
+    }
+    /* the current device is left as it was */
+    assert_int_equal(cudaGetDevice(&after), cudaSuccess);
+    assert_int_equal(after, before);
+}
+
+/* `dmbench devices`, as text and JSON, lists every GPU with what device_query says and
+ * the code it runs. */
 static void test_devices_command_lists_every_gpu(void **state)
 {
     fixture *f = *state;
@@ -175,6 +217,19 @@ static void test_devices_command_lists_every_gpu(void **state)
         snprintf(want, sizeof want, "\"cc\": \"%d.%d\", \"sms\": %d, \"mem_bytes\": %lld,",
                  d.cc_major, d.cc_minor, d.sms, (long long)d.mem_bytes);
         assert_non_null(strstr(at, want));
+        dm_arch_choice c;
+        char line[256], name[32];
+        assert_int_equal(arch_choose(dm_cuda_archs, d.cc_major, d.cc_minor, &c, &err), 0);
+        arch_describe(&c, dm_cuda_archs, d.cc_major, d.cc_minor, line, sizeof line);
+        arch_name(&c, name, sizeof name);
+        snprintf(want, sizeof want, "  kernels             %s\n  driver loads        ", line);
+        if (!strstr(text, want))
+            fail_msg("devices does not say '%s' in:\n%s", want, text);
+        snprintf(want, sizeof want, "\"kernels\": {\"code\": \"%s\", \"arch\": %s%s%s, ",
+                 arch_code_name(c.code), c.arch ? "\"" : "", c.arch ? name : "null",
+                 c.arch ? "\"" : "");
+        if (!strstr(at, want))
+            fail_msg("devices --json does not say '%s' in:\n%s", want, json);
     }
     assert_int_equal(strncmp(json, "{\"devices\": [", 13), 0);
     assert_non_null(strstr(json, "\n  ], \"no_gpu_reason\": null}\n"));
@@ -192,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_query_agrees_with_the_runtime),
         cmocka_unit_test(test_every_gpu_has_its_own_uuid),
         cmocka_unit_test(test_query_past_the_last_gpu_fails_naming_it),
+        cmocka_unit_test(test_driver_loads_the_code_arch_choose_names),
         cmocka_unit_test_setup_teardown(test_devices_command_lists_every_gpu, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

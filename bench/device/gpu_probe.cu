@@ -1,6 +1,7 @@
-/* gpu_probe.cu - the SM clock probe kernel and its launcher (see gpu_probe.h). The
- * globaltimer ticks in nanoseconds, though on some GPUs only every microsecond: a
- * probe of ~200 us keeps that granularity under 1% of the reading. */
+/* gpu_probe.cu - the SM clock probe kernel, its launcher and the code the driver loads
+ * for it (see gpu_probe.h). The globaltimer ticks in nanoseconds, though on some GPUs
+ * only every microsecond: a probe of ~200 us keeps that granularity under 1% of the
+ * reading. */
 #include <cuda_runtime.h>
 
 #include "gpu_probe.h"
@@ -30,4 +31,20 @@ extern "C" int gpu_probe_clock_launch(void *stream, long long *d_out, long long 
 {
     probe_clock_kernel<<<1, 1, 0, (cudaStream_t)stream>>>(d_out, ns);
     return DM_CUDA(err, cudaGetLastError());
+}
+
+extern "C" int gpu_probe_code(int index, int *binary, int *ptx, dm_err *err)
+{
+    int prev;
+    cudaFuncAttributes a;
+    if (DM_CUDA(err, cudaGetDevice(&prev)) || DM_CUDA(err, cudaSetDevice(index)))
+        return DM_ERUNTIME;
+    int rc = DM_CUDA(err, cudaFuncGetAttributes(&a, probe_clock_kernel));
+    cudaGetLastError(); /* no code for the GPU is not sticky: leave no error behind */
+    DM_CUDA_WARN(cudaSetDevice(prev));
+    if (rc)
+        return DM_ERUNTIME;
+    *binary = a.binaryVersion;
+    *ptx = a.ptxVersion;
+    return 0;
 }

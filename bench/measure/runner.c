@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "arch.h"
 #include "device.h"
 #include "measure.h"
 #include "runner.h"
@@ -49,6 +50,7 @@ typedef struct worker {
     run_state *rs;
     dm_exec ex;
     const dm_device *gpus[DM_MAX_GPUS]; /* ex.gpus: its device, then the run's others */
+    char no_code[512]; /* why its GPU runs none of the binary's code; "" when it does */
     dm_measure_ctx *mc;
     /* the one open dataset and reference (points are ordered so these change rarely) */
     dm_dataset ds;
@@ -395,6 +397,11 @@ static int run_point(worker *wk, const dm_sweep_point *sp, dm_point_result *r,
     if (v->needs_gpu && !wk->ex.device) {
         r->status = "skipped";
         snprintf(reason, rlen, "no GPU");
+        return 0;
+    }
+    if (v->needs_gpu && wk->no_code[0]) {
+        r->status = "skipped";
+        snprintf(reason, rlen, "%s", wk->no_code);
         return 0;
     }
     if (ensure_dataset(wk, pt, &err) != 0) {
@@ -865,6 +872,17 @@ static int worker_open(worker *wk, run_state *rs, const dm_device *dev, dm_err *
             DM_CUDA(err, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)))
             return err->code;
         wk->ex.stream = stream;
+        /* A card this build has no code for skips the GPU points, saying what to rebuild,
+         * rather than fail each with cudaErrorNoKernelImageForDevice. */
+        dm_arch_choice c;
+        if (arch_choose(dm_cuda_archs, dev->cc_major, dev->cc_minor, &c, NULL) == 0 &&
+            c.code == DM_ARCH_NONE) {
+            int k = snprintf(wk->no_code, sizeof wk->no_code,
+                             "GPU %d (%s) is compute capability %d.%d; kernels: ", dev->index,
+                             dev->name, dev->cc_major, dev->cc_minor);
+            arch_describe(&c, dm_cuda_archs, dev->cc_major, dev->cc_minor, wk->no_code + k,
+                          sizeof wk->no_code - (size_t)k);
+        }
         /* The pool keeps up to a quarter of the card's memory between points. */
         if ((rc = dm_gpu_pool_keep(dev->index, (uint64_t)dev->mem_bytes / 4, err)))
             return rc;
@@ -951,6 +969,10 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
     if (!o->device && has_gpu_variants(s))
         progress_note(&progress, 1, "no GPU (%s): the GPU variants' points are skipped",
                       o->no_gpu_reason ? o->no_gpu_reason : "none found");
+    for (int i = 0; i < nw; i++)
+        if (wks[i].no_code[0] && has_gpu_variants(s))
+            progress_note(&progress, 1, "%s: the GPU variants' points are skipped",
+                          wks[i].no_code);
     if (nw == 1 && o->device && has_gpu_variants(s) && (rc = open_cupti(&rs, o, err)) != 0)
         goto out;
     /* Bad data is found before the run is recorded: open the first point's dataset. */

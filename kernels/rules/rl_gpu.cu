@@ -377,6 +377,18 @@ extern "C" int rl_gpu_allow(const rl_gpu_launch *a, int depth, dm_err *err)
         return 0;
     const int smem = a->block / 32 * (int)rl_words_smem(depth < RL_GPU_SHALLOW ? depth
                                                                              : RL_GPU_SHALLOW);
+    int dev, optin;
+    if (DM_CUDA(err, cudaGetDevice(&dev)) ||
+        DM_CUDA(err, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                            dev)))
+        return DM_ERUNTIME;
+    if (smem > optin) {
+        dm_err_set(err, DM_ENOMEM,
+                   "per_thread 32 at block %d keeps %d bytes of stacks (expressions %d deep) "
+                   "in a block's shared memory; GPU %d allows %d",
+                   a->block, smem, depth, dev, optin);
+        return DM_ERUNTIME;
+    }
     return DM_CUDA(err, cudaFuncSetAttribute(rl_coverage_words_kernel<RL_SIDE_A>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              smem)) ||

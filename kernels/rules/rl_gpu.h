@@ -81,7 +81,9 @@ int rl_gpu_put_rules(int side, const rl_token *tok, int ntok, const int32_t *sta
                      void *stream, dm_err *err);
 /* Lets the coverage kernels of a's launches take the shared memory their stacks need for
  * expressions at most depth deep (per_thread 32 keeps its stacks there): once per device,
- * before the first launch. Returns 0, or DM_ERUNTIME with err set. */
+ * before the first launch. Returns 0, or DM_ERUNTIME with err set; err's code is
+ * DM_ENOMEM (the point is skipped) when a block of the current GPU cannot have that much,
+ * as a block of 1,024 at the deepest stacks cannot on Turing, 8.6 and Ada cards. */
 int rl_gpu_allow(const rl_gpu_launch *a, int depth, dm_err *err);
 /* Enqueues the coverage of the nexpr expressions of side in constant memory (depth: the
  * deepest stack one needs; past RL_GPU_SHALLOW, in local memory at one instance a thread)

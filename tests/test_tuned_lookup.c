@@ -116,10 +116,10 @@ static void every_fallback_step_in_order(void **st)
 static void stored_choices_come_first_at_every_step(void **st)
 {
     (void)st;
-    dm_device h100 = standin(H100, 9, 0), h200 = standin("NVIDIA H200", 9, 0);
+    dm_device h100 = standin(H100, 9, 0), h200 = standin("NVIDIA Stand-In", 9, 0);
     dm_err err = { 0 };
     char how[DM_HOW_MAX];
-    const dm_tuned mine[] = { { "NVIDIA H200", "9.0", "k", "block", "n=1000,seed=1,level=1", 96 },
+    const dm_tuned mine[] = { { "NVIDIA Stand-In", "9.0", "k", "block", "n=1000,seed=1,level=1", 96 },
                               { H100, "9.0", "k", "block", "n=1000,seed=1,level=1", 160 } };
     for (int i = 0; i < 2; i++)
         assert_int_equal(card_choices_add_tuned(&w, &mine[i], &err), 0);
@@ -136,10 +136,10 @@ static void stored_choices_come_first_at_every_step(void **st)
     /* the H200's nearest is its own stored bucket, before the H100's nearer shipped one */
     assert_int_equal(look(3000, 1, 1, &h200, how), 96);
     assert_string_equal(how, "nearest bucket on this card, n=1000 (stored)");
-    assert_true(card_choices_know_card("NVIDIA H200"));
+    assert_true(card_choices_know_card("NVIDIA Stand-In"));
     card_choices_clear();
     assert_int_equal(look(1000, 1, 1, &h200, how), 128);
-    assert_false(card_choices_know_card("NVIDIA H200"));
+    assert_false(card_choices_know_card("NVIDIA Stand-In"));
 }
 
 static void the_point_notes_the_rule_or_the_default(void **st)

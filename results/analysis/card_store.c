@@ -274,7 +274,7 @@ int card_store_put_tuned(dm_store *st, const dm_tune_result *r, const dm_tune_op
         goto fail;
     for (size_t i = 0; i < r->n; i++) {
         const dm_tune_choice *c = &r->c[i];
-        if (c->ncand < 2) /* one block measured: nothing was chosen */
+        if (!tune_is_choice(c))
             continue;
         runs[0] = '\0';
         for (size_t k = 0; k < c->ncand; k++) {

@@ -251,6 +251,11 @@ void tune_write_json(const dm_tune_result *r, const dm_tune_opts *o, FILE *out)
     fputs("\n]}\n", out);
 }
 
+int tune_is_choice(const dm_tune_choice *c)
+{
+    return c->ncand >= 2;
+}
+
 int tune_write_header(const dm_tune_result *r, const dm_tune_opts *o, const char *workload,
                       const char *source, FILE *out)
 {
@@ -265,7 +270,8 @@ int tune_write_header(const dm_tune_result *r, const dm_tune_opts *o, const char
     for (int64_t id = 0;;) { /* each run id of the workload's choices once, ascending */
         int64_t next = INT64_MAX;
         for (size_t i = 0; i < r->n; i++)
-            for (size_t k = 0; k < r->c[i].ncand && !strcmp(r->c[i].workload, workload); k++)
+            for (size_t k = 0; k < r->c[i].ncand && !strcmp(r->c[i].workload, workload) &&
+                               tune_is_choice(&r->c[i]); k++)
                 if (r->c[i].cand[k].run_id > id && r->c[i].cand[k].run_id < next)
                     next = r->c[i].cand[k].run_id;
         if (next == INT64_MAX)
@@ -280,7 +286,7 @@ int tune_write_header(const dm_tune_result *r, const dm_tune_opts *o, const char
             workload);
     for (size_t i = 0; i < r->n; i++) {
         const dm_tune_choice *c = &r->c[i];
-        if (strcmp(c->workload, workload) != 0)
+        if (strcmp(c->workload, workload) != 0 || !tune_is_choice(c))
             continue;
         json_write_members(out, "    { ", ", ", NULL,
                            (const char *const[]){ c->card, c->cc, c->variant, o->axis,

@@ -53,12 +53,16 @@ void tune_free(dm_tune_result *r);
 void tune_print(const dm_tune_result *r, const dm_tune_opts *o, int explain, FILE *out);
 /* The choices as JSON. */
 void tune_write_json(const dm_tune_result *r, const dm_tune_opts *o, FILE *out);
+/* 1 when c chose between values: its bucket was measured at two or more (one value is
+ * no choice, and is neither stored nor written into a header). */
+int tune_is_choice(const dm_tune_choice *c);
+
 /* The choices of workload (one of o->workload's) as the C header variants/<w>/tuned.h
  * defining dm_tuned_table (entries of bench/core/tuned_lookup.h's dm_tuned), which the
  * workload's <w>.c compiles in as its `tuned`: the sweep expansion consults it when a
- * sweep leaves the block size open. It names no other workload; source names the
- * database in its comment. Returns the number of choices written (0: the table is
- * empty). */
+ * sweep leaves the block size open; buckets measured at one value only are left out
+ * (tune_is_choice). It names no other workload; source names the database in its
+ * comment. Returns the number of choices written (0: the table is empty). */
 int tune_write_header(const dm_tune_result *r, const dm_tune_opts *o, const char *workload,
                       const char *source, FILE *out);
 

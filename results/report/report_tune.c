@@ -26,7 +26,7 @@ static int tune_workload(const dm_report_ctx *c, const char *workload, dm_err *e
     }
     size_t single = 0; /* buckets measured at one block size: nothing to choose between */
     for (size_t i = 0; i < r.n; i++)
-        single += r.c[i].ncand < 2;
+        single += !tune_is_choice(&r.c[i]);
     if (single == r.n) {
         report_para(c->doc, "Each of the %zu buckets was measured at one %s only: nothing to "
                     "choose between.", r.n, o.axis);
@@ -39,7 +39,7 @@ static int tune_workload(const dm_report_ctx *c, const char *workload, dm_err *e
                                                     "its median", "fastest (median)", "ties (block)" });
     for (size_t i = 0; i < r.n; i++) {
         const dm_tune_choice *ch = &r.c[i];
-        if (ch->ncand < 2)
+        if (!tune_is_choice(ch))
             continue;
         const dm_tune_cand *chosen = &ch->cand[ch->chosen], *best = &ch->cand[ch->best];
         char blk[24], med[24], bmed[24], fastest[64], ties[512] = "";

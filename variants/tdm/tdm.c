@@ -5,8 +5,8 @@
  * suffix as bits of one word, the database in chunks composed exactly (on databases
  * where the stored crossover fit of the two says block-tex is faster, block-tex);
  * hybrid runs block-tex or thread-tex, whichever the stored crossover fit says wins at
- * the point. */
-#include <assert.h>
+ * the point. Those two, which choose what they run per card, are in choosers.c; the GPU
+ * state the GPU variants share is in gpu_state.h. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,16 +14,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include "crossover_lookup.h"
 #include "card_choices.h"
 #include "fits.h"
-#include "registry.h"
-#include "tdm/tdm.h"
+#include "gpu_state.h"
 #include "tuned.h"
-#include "tuned_lookup.h"
-
-/* Threads per block of the paper's kernels unless a sweep or the tuned table sets it. */
-#define TDM_BLOCK_DEFAULT "64"
 
 /* ---- cpu and cpu-mt ------------------------------------------------------------- */
 
@@ -107,29 +101,9 @@ static int tdm_cpu_output(void *state, const void **out, dm_err *err)
     return 0;
 }
 
-/* ---- GPU state shared by the GPU variants ------------------------------------------ */
+/* ---- GPU state shared by the GPU variants (gpu_state.h) --------------------------- */
 
-typedef enum tdm_kind { TDM_THREAD, TDM_BLOCK, TDM_PACKED } tdm_kind;
-
-typedef struct tdm_gpu_state {
-    tdm_kind kind;
-    cudaStream_t stream;
-    tdm_episodes eps;
-    void *db;        /* device: padded database */
-    uint8_t *d_eps;  /* device: episodes (thread and block kinds) */
-    uint32_t *d_out; /* device: one count per episode */
-    uint64_t tex;    /* texture over db (*-tex), else 0 */
-    uint32_t *d_masks; /* device: thread-* masks table (table constant or readonly) */
-    tdm_launch la;
-    tdm_groups groups; /* packed */
-    uint32_t *d_first, *d_suffix;
-    int32_t *d_slot;
-    void *d_bits, *d_table, *d_seg;
-    tdm_packed_launch pl;
-    uint32_t *host_out;
-} tdm_gpu_state;
-
-static void tdm_gpu_teardown(void *state)
+void tdm_gpu_teardown(void *state)
 {
     tdm_gpu_state *s = state;
     if (!s)
@@ -153,7 +127,7 @@ static void tdm_gpu_teardown(void *state)
 
 /* Allocates and uploads count n bytes from host to a new device buffer *dev on s's
  * stream. Returns 0, or DM_ERUNTIME with err set. */
-static int tdm_upload(tdm_gpu_state *s, const void *host, size_t n, void **dev, dm_err *err)
+int tdm_upload(tdm_gpu_state *s, const void *host, size_t n, void **dev, dm_err *err)
 {
     if (dm_gpu_alloc(s->stream, n, dev, err) ||
         DM_CUDA(err, cudaMemcpyAsync(*dev, host, n, cudaMemcpyHostToDevice, s->stream)))
@@ -164,8 +138,8 @@ static int tdm_upload(tdm_gpu_state *s, const void *host, size_t n, void **dev, 
 /* What every GPU variant needs: the episodes, the padded database on the device and an
  * output poisoned with 0xFF bytes (so a kernel that writes nothing fails verification).
  * Returns 0, DM_EINPUT for bad episodes, or DM_ERUNTIME with err set. */
-static int tdm_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
-                         tdm_kind kind, tdm_gpu_state **out, dm_err *err)
+int tdm_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                  tdm_kind kind, tdm_gpu_state **out, dm_err *err)
 {
     const tdm_data *d = ds->data;
     int64_t padded = tdm_padded_bytes(d->n);
@@ -223,7 +197,7 @@ fail:
 
 /* One execution of the kernel s was set up for (a variant that chooses a kernel, hybrid
  * or packed, runs what its setup chose). */
-static int tdm_gpu_run(void *state, dm_err *err)
+int tdm_gpu_run(void *state, dm_err *err)
 {
     tdm_gpu_state *s = state;
     if (s->kind == TDM_PACKED)
@@ -232,7 +206,7 @@ static int tdm_gpu_run(void *state, dm_err *err)
                                  : tdm_block_launch(&s->la, err);
 }
 
-static int tdm_gpu_output(void *state, const void **out, dm_err *err)
+int tdm_gpu_output(void *state, const void **out, dm_err *err)
 {
     tdm_gpu_state *s = state;
     if (DM_CUDA(err, cudaMemcpyAsync(s->host_out, s->d_out, (size_t)s->eps.n * sizeof *s->d_out,
@@ -248,8 +222,8 @@ static int tdm_gpu_output(void *state, const void **out, dm_err *err)
 /* 1 with why set when the count is over the level's episodes, the block over the
  * device's limit, the level over max_level, or smem over the device's shared memory per
  * block (dev NULL: the count and the level only). */
-static int tdm_refuse(const dm_point *pt, const dm_device *dev, int max_level, int64_t smem,
-                      char *why, size_t n)
+int tdm_refuse(const dm_point *pt, const dm_device *dev, int max_level, int64_t smem,
+               char *why, size_t n)
 {
     int64_t block = dm_point_int(pt, "block"), level = dm_point_int(pt, "level");
     if (tdm_count_refuse(pt, why, n))
@@ -317,8 +291,8 @@ static int tdm_refuse_table(const dm_point *pt, char *why, size_t n)
     return 1;
 }
 
-static int tdm_thread_tex_supports(const dm_point *pt, const dm_device *dev, char *why,
-                                   size_t n)
+int tdm_thread_tex_supports(const dm_point *pt, const dm_device *dev, char *why,
+                            size_t n)
 {
     int block = (int)dm_point_int(pt, "block");
     int64_t smem = tdm_thread_smem(block, 0, tdm_table_of(pt));
@@ -336,8 +310,8 @@ static int tdm_thread_shared_supports(const dm_point *pt, const dm_device *dev, 
            tdm_refuse_table(pt, why, n);
 }
 
-static int tdm_block_tex_supports(const dm_point *pt, const dm_device *dev, char *why,
-                                  size_t n)
+int tdm_block_tex_supports(const dm_point *pt, const dm_device *dev, char *why,
+                           size_t n)
 {
     int block = (int)dm_point_int(pt, "block");
     int64_t level = dm_point_int(pt, "level");
@@ -357,7 +331,7 @@ static int tdm_block_shared_supports(const dm_point *pt, const dm_device *dev, c
 }
 
 /* The packed kernels' limits on pt's parameters (held whichever kernels packed runs). */
-static int tdm_packed_refuse(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+int tdm_packed_refuse(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
     int64_t block = dm_point_int(pt, "block");
     if (block % 32 != 0) {
@@ -413,8 +387,8 @@ fail:
     return rc;
 }
 
-static int tdm_thread_tex_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
-                                void **state, dm_err *err)
+int tdm_thread_tex_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                         void **state, dm_err *err)
 {
     return tdm_paper_setup(ex, ds, pt, TDM_THREAD, 1, NULL, state, err);
 }
@@ -425,8 +399,8 @@ static int tdm_thread_shared_setup(const dm_exec *ex, const dm_dataset *ds,
     return tdm_paper_setup(ex, ds, pt, TDM_THREAD, 0, "tile", state, err);
 }
 
-static int tdm_block_tex_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
-                               void **state, dm_err *err)
+int tdm_block_tex_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                        void **state, dm_err *err)
 {
     return tdm_paper_setup(ex, ds, pt, TDM_BLOCK, 1, NULL, state, err);
 }
@@ -435,268 +409,6 @@ static int tdm_block_shared_setup(const dm_exec *ex, const dm_dataset *ds, const
                                   void **state, dm_err *err)
 {
     return tdm_paper_setup(ex, ds, pt, TDM_BLOCK, 0, "piece", state, err);
-}
-
-/* ---- hybrid -------------------------------------------------------------------------- */
-
-/* The point of kernel that hybrid's pt stands for, in kp: kernel's parameters at their
- * defaults but those pt also has, at pt's values. */
-static void tdm_kernel_point(const dm_point *pt, const char *kernel, dm_point *kp)
-{
-    const dm_variant *v = registry_variant(pt->workload, kernel, NULL);
-    /* kernel is a variant of pt's workload, whose defaults parse (test_registry) */
-    int rc = v ? registry_point_defaults(pt->workload, v, kp, NULL) : DM_EINPUT;
-    assert(rc == 0);
-    (void)rc;
-    for (int i = 0; i < kp->nparams; i++) {
-        const dm_value *own = dm_point_get(pt, kp->specs[i]->name);
-        if (own)
-            kp->values[i] = *own;
-    }
-}
-
-/* The block kernel runs at for pt: tuned for dev (NULL: none) at kernel's point for pt
- * (tdm_kernel_point), else the kernel's default; how it was chosen written into how (of
- * size hown). */
-static int64_t tdm_kernel_block(const dm_point *pt, const dm_device *dev, const char *kernel,
-                                char *how, size_t hown)
-{
-    int64_t block = strtoll(TDM_BLOCK_DEFAULT, NULL, 10), tuned;
-    dm_point kp;
-    snprintf(how, hown, "%s's default: no tuning of it for this problem on this card or its "
-             "architecture", kernel);
-    if (dev) {
-        tdm_kernel_point(pt, kernel, &kp);
-        if (tuned_lookup(&kp, NULL, dev, "block", &tuned, how, hown)) /* resolve() sees no file */
-            block = tuned;
-    }
-    return block;
-}
-
-/* Gives an open block (0) of pt the block of kernel (tdm_kernel_block), noting why. */
-static void tdm_hybrid_block(dm_point *pt, const dm_device *dev, const char *kernel)
-{
-    char how[DM_HOW_MAX];
-    if (dm_point_int(pt, "block") != 0)
-        return;
-    int64_t block = tdm_kernel_block(pt, dev, kernel, how, sizeof how);
-    dm_point_set_int(pt, "block", block);
-    dm_point_note_choice(pt, "block", "%lld, %s's block: %s", (long long)block, kernel, how);
-}
-
-/* Why a point that leaves its switch point open cannot run on dev. */
-static void tdm_no_fit(const dm_device *dev, char *why, size_t n)
-{
-    snprintf(why, n,
-             "no crossover fit for tdm thread-tex/block-tex on %s or compute capability "
-             "%d.%d; run dmbench crossover --store (or dmbench tune --card), or set switch_at",
-             dev->name, dev->cc_major, dev->cc_minor);
-}
-
-/* The kernel hybrid runs at pt on dev (NULL: no fit to use), or NULL when the switch
- * point is open with no fit or the problem's size is unknown (a bad episodes file). */
-static const char *tdm_hybrid_kernel(const dm_point *pt, const dm_device *dev)
-{
-    int64_t episodes;
-    if (tdm_problem_size(pt, &episodes, NULL) != 0)
-        return NULL;
-    return tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
-                             dev ? tdm_hybrid_fit(pt->workload, dev, NULL, 0) : NULL,
-                             dm_point_int(pt, "switch_at"), dm_point_str(pt, "below"));
-}
-
-/* At expansion: an open switch point becomes the fit's f(level), an open side (below
- * auto) the fit's, and an open block the chosen kernel's; so the stored parameters say
- * which kernel ran. */
-static void tdm_hybrid_resolve(dm_point *pt, const dm_device *dev)
-{
-    char how[DM_HOW_MAX];
-    const char *kernel;
-    const dm_crossover_fit *fit = tdm_hybrid_fit(pt->workload, dev, how, sizeof how);
-    int64_t level = dm_point_int(pt, "level");
-    if (level < 1 || level > TDM_MAX_LEVEL)
-        return;
-    if (fit && dm_point_int(pt, "switch_at") == 0) {
-        int64_t at = tdm_switch_at(fit, (int)level);
-        dm_point_set_int(pt, "switch_at", at);
-        dm_point_note_choice(pt, "switch_at", "%lld, %s", (long long)at, how);
-    }
-    if (fit && strcmp(dm_point_str(pt, "below"), "auto") == 0) {
-        dm_point_set_str(pt, "below", fit->below ? fit->below : "block-tex");
-        dm_point_note_choice(pt, "below", "%s, %s", dm_point_str(pt, "below"), how);
-    }
-    if ((kernel = tdm_hybrid_kernel(pt, dev)) != NULL)
-        tdm_hybrid_block(pt, dev, kernel);
-}
-
-static int tdm_hybrid_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
-{
-    const char *kernel;
-    if (tdm_count_refuse(pt, why, n))
-        return 1;
-    if (dev && dm_point_int(pt, "switch_at") == 0 && !tdm_hybrid_fit(pt->workload, dev, NULL, 0)) {
-        tdm_no_fit(dev, why, n);
-        return 1;
-    }
-    if ((kernel = tdm_hybrid_kernel(pt, dev)) == NULL)
-        return tdm_refuse(pt, dev, TDM_THREAD_MAX_LEVEL, 0, why, n);
-    dm_point kp = *pt;
-    tdm_hybrid_block(&kp, dev, kernel);
-    return strcmp(kernel, "thread-tex") == 0 ? tdm_thread_tex_supports(&kp, dev, why, n)
-                                             : tdm_block_tex_supports(&kp, dev, why, n);
-}
-
-/* Sets up the kernel tdm_hybrid_choose picks, through that kernel's own setup; its
- * run, output and teardown then serve. */
-static int tdm_hybrid_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
-                            void **state, dm_err *err)
-{
-    const char *kernel;
-    char why[512];
-    int64_t episodes;
-    int rc;
-    if ((rc = tdm_problem_size(pt, &episodes, err)) != 0)
-        return rc;
-    kernel = tdm_hybrid_choose((int)dm_point_int(pt, "level"), episodes,
-                               tdm_hybrid_fit(pt->workload, ex->device, NULL, 0),
-                               dm_point_int(pt, "switch_at"), dm_point_str(pt, "below"));
-    if (!kernel) {
-        tdm_no_fit(ex->device, why, sizeof why);
-        return dm_err_set(err, DM_EINPUT, "%s", why);
-    }
-    dm_point kp = *pt;
-    tdm_hybrid_block(&kp, ex->device, kernel);
-    return strcmp(kernel, "thread-tex") == 0 ? tdm_thread_tex_setup(ex, ds, &kp, state, err)
-                                             : tdm_block_tex_setup(ex, ds, &kp, state, err);
-}
-
-/* ---- packed -------------------------------------------------------------------------- */
-
-/* The kernels packed runs at pt on dev (NULL: no fit to use), "packed" or "block-tex":
- * its small parameter's, or with small auto the one the stored fit picks
- * (tdm_packed_choose). */
-static const char *tdm_packed_kernel(const dm_point *pt, const dm_device *dev)
-{
-    return tdm_packed_choose((int)dm_point_int(pt, "level"), dm_point_int(pt, "length"),
-                             dev ? tdm_packed_fit(pt->workload, dev, NULL, 0) : NULL,
-                             dm_point_str(pt, "small"));
-}
-
-/* The block block-tex runs at where packed runs it: small_block, or with small_block 0
- * block-tex's own (tdm_kernel_block, how it was chosen written into how unless NULL). */
-static int64_t tdm_packed_small_block(const dm_point *pt, const dm_device *dev, char *how,
-                                      size_t hown)
-{
-    char own[DM_HOW_MAX];
-    int64_t block = dm_point_int(pt, "small_block");
-    return block ? block : tdm_kernel_block(pt, dev, "block-tex", how ? how : own,
-                                            how ? hown : sizeof own);
-}
-
-/* pt as the point block-tex runs where packed runs it on dev: its block
- * tdm_packed_small_block. */
-static void tdm_packed_as_block_tex(const dm_point *pt, const dm_device *dev, dm_point *kp)
-{
-    *kp = *pt;
-    dm_point_set_int(kp, "block", tdm_packed_small_block(pt, dev, NULL, 0));
-}
-
-/* At expansion: small_block becomes the block block-tex runs at where packed runs it on
- * dev (the rule that chose it and the fit that hands off noted), and 0 where its own
- * kernels run; so the stored parameters say which ran. small stays as set (auto, say):
- * the tuned blocks of packed's own kernels are found by it before this runs, and the
- * buckets `dmbench tune` makes of stored points carry it. */
-static void tdm_packed_resolve(dm_point *pt, const dm_device *dev)
-{
-    char how[DM_HOW_MAX], fit[DM_HOW_MAX];
-    if (strcmp(tdm_packed_kernel(pt, dev), "block-tex") != 0) {
-        dm_point_set_int(pt, "small_block", 0);
-        return;
-    }
-    int open = dm_point_int(pt, "small_block") == 0;
-    int64_t block = tdm_packed_small_block(pt, dev, how, sizeof how);
-    dm_point_set_int(pt, "small_block", block);
-    if (strcmp(dm_point_str(pt, "small"), "auto") == 0 &&
-        tdm_packed_fit(pt->workload, dev, fit, sizeof fit))
-        dm_point_note_choice(pt, "small", "block-tex below the crossover, %s", fit);
-    if (open)
-        dm_point_note_choice(pt, "small_block", "%lld, block-tex's block: %s",
-                             (long long)block, how);
-}
-
-/* The packed kernels' limits always, and block-tex's where packed runs it. */
-static int tdm_packed_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
-{
-    dm_point kp;
-    if (tdm_packed_refuse(pt, dev, why, n))
-        return 1;
-    if (strcmp(tdm_packed_kernel(pt, dev), "block-tex") != 0)
-        return 0;
-    tdm_packed_as_block_tex(pt, dev, &kp);
-    return tdm_block_tex_supports(&kp, dev, why, n);
-}
-
-/* Sets up block-tex through its own setup where packed runs it (its run, output and
- * teardown then serve), else the packed kernels. */
-static int tdm_packed_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
-                            void **state, dm_err *err)
-{
-    const tdm_data *d = ds->data;
-    tdm_gpu_state *s;
-    dm_point kp;
-    int rc;
-    if (strcmp(tdm_packed_kernel(pt, ex->device), "block-tex") == 0) {
-        tdm_packed_as_block_tex(pt, ex->device, &kp);
-        return tdm_block_tex_setup(ex, ds, &kp, state, err);
-    }
-    if ((rc = tdm_gpu_setup(ex, ds, pt, TDM_PACKED, &s, err)) != 0)
-        return rc;
-    if ((rc = tdm_groups_build(&s->eps, &s->groups, err)) != 0)
-        goto fail;
-    rc = DM_ERUNTIME;
-    const tdm_groups *g = &s->groups;
-    int64_t gpad = (g->n + 31) / 32 * 32;
-    int64_t chunk = tdm_packed_chunk(d->n, gpad, ex->device->sms, dm_point_int(pt, "chunk"));
-    int64_t nchunks = (s->la.nvec * 16 + chunk - 1) / chunk;
-    size_t table = (size_t)(nchunks * TDM_ALPHABET * gpad * tdm_packed_entry_bytes(g->level));
-    int64_t seglen, nseg;
-    tdm_packed_plan_segments(nchunks, &seglen, &nseg);
-    if (tdm_upload(s, g->first, (size_t)g->n * sizeof *g->first, (void **)&s->d_first, err) ||
-        tdm_upload(s, g->suffix, (size_t)g->n * sizeof *g->suffix, (void **)&s->d_suffix,
-                   err) ||
-        tdm_upload(s, g->slot, (size_t)g->n * TDM_ALPHABET * sizeof *g->slot,
-                   (void **)&s->d_slot, err) ||
-        dm_gpu_alloc(s->stream, (size_t)tdm_padded_bytes(d->n) * 4, &s->d_bits, err) ||
-        dm_gpu_alloc(s->stream, table, &s->d_table, err) ||
-        (nseg > 1 && dm_gpu_alloc(s->stream, (size_t)(nseg * TDM_ALPHABET * gpad) * 8,
-                                  &s->d_seg, err)) ||
-        DM_CUDA(err, cudaStreamSynchronize(s->stream)))
-        goto fail;
-    s->pl = (tdm_packed_launch){
-        .db = s->db,
-        .bits = s->d_bits,
-        .nvec = s->la.nvec,
-        .level = g->level,
-        .ngroups = g->n,
-        .gpad = gpad,
-        .first = s->d_first,
-        .suffix = s->d_suffix,
-        .slot = s->d_slot,
-        .chunk = chunk,
-        .nchunks = nchunks,
-        .table = s->d_table,
-        .seglen = seglen,
-        .nseg = nseg,
-        .seg = s->d_seg,
-        .out = s->d_out,
-        .block = s->la.block,
-        .stream = s->stream,
-    };
-    *state = s;
-    return 0;
-fail:
-    tdm_gpu_teardown(s);
-    return rc;
 }
 
 /* ---- the table ---------------------------------------------------------------------- */

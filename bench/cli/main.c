@@ -27,7 +27,7 @@ static const command commands[] = {
     { .name = "merge", .fn = cmd_merge,
       .summary = "copy the runs of other databases (shards of a sweep) into one" },
     { .name = "tune", .fn = cmd_tune,
-      .summary = "best block size per card, variant and problem size" },
+      .summary = "best block size per card, variant and problem size; --card tunes this GPU" },
     { .name = "crossover", .fn = cmd_crossover,
       .summary = "where two variants' times cross, and its fit against a group axis" },
     { .name = "plot", .fn = cmd_plot, .summary = "draw a plot of a run with gnuplot (PNG, SVG)" },

@@ -128,7 +128,7 @@ int cmd_tune(int argc, char **argv)
     int status = DM_EXIT_OK;
     int json_stdout = json && strcmp(json, "-") == 0;
     if (cli_open_existing(db, store, &st, &err) || tune_compute(st, &o, &r, &err) ||
-        (store && card_store_put_tuned(st, &r, &o, &stored, &err)) ||
+        (store && card_store_put_tuned(st, &r, &o, NULL, &stored, &err)) ||
         (json && write_json(json, &r, &o, &err)) ||
         (header && write_headers(&r, &o, cli_db_path(db), json_stdout ? stderr : stdout, &err)))
         status = cli_fail(&err);

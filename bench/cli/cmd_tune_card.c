@@ -6,24 +6,16 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "card_choices.h"
 #include "card_store.h"
 #include "cli.h"
 #include "crossover.h"
 #include "device.h"
+#include "measure.h"
 #include "registry.h"
 #include "srcdir.h"
 #include "tune.h"
-
-/* Seconds since an arbitrary start. */
-static double tc_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Runs sweep (a name under sweeps/) on GPU device into db, quietly. Returns the exit
  * status of the run. */
@@ -50,18 +42,8 @@ static int tc_tune(dm_store *st, const dm_workload *w, const char *card, int *st
                        .tolerance = 0.01 };
     dm_tune_result r = { 0 };
     int rc = tune_compute(st, &o, &r, err);
-    size_t k = 0;
-    for (size_t i = 0; rc == 0 && i < r.n; i++) /* this card's only */
-        if (!strcmp(r.c[i].card, card)) {
-            dm_tune_choice keep = r.c[k];
-            r.c[k++] = r.c[i];
-            r.c[i] = keep;
-        }
-    size_t all = r.n;
-    r.n = k;
     if (rc == 0)
-        rc = card_store_put_tuned(st, &r, &o, stored, err);
-    r.n = all;
+        rc = card_store_put_tuned(st, &r, &o, card, stored, err);
     tune_free(&r);
     return rc;
 }
@@ -99,12 +81,12 @@ static int tc_workload(const dm_workload *w, const char *db, int device, const c
     dm_err err = { 0 };
     dm_store *st = NULL;
     int stored = 0, rc;
-    double t0 = tc_now();
+    double t0 = dm_now();
     for (const char *const *s = w->card_tuning->sweeps; *s; s++) {
-        double t = tc_now();
+        double t = dm_now();
         if ((rc = tc_run(*s, db, device)) != DM_EXIT_OK)
             return rc;
-        fprintf(out, "  %s: ran %s in %.0f s\n", w->name, *s, tc_now() - t);
+        fprintf(out, "  %s: ran %s in %.0f s\n", w->name, *s, dm_now() - t);
     }
     if (store_open(db, &st, &err) != 0 || tc_tune(st, w, card, &stored, &err) != 0) {
         store_close(st);
@@ -118,7 +100,7 @@ static int tc_workload(const dm_workload *w, const char *db, int device, const c
             return cli_fail(&err);
         }
     store_close(st);
-    fprintf(out, "  %s: tuned in %.0f s\n", w->name, tc_now() - t0);
+    fprintf(out, "  %s: tuned in %.0f s\n", w->name, dm_now() - t0);
     return DM_EXIT_OK;
 }
 
@@ -157,7 +139,7 @@ int cli_tune_card(const char *workloads, const char *db_opt, int device)
             if ((*w)->card_tuning)
                 todo[n++] = *w;
     }
-    double t0 = tc_now();
+    double t0 = dm_now();
     printf("tune --card: %s (compute capability %d.%d, GPU %d) into %s\n", devp->name,
            devp->cc_major, devp->cc_minor, devp->index, db);
     fflush(stdout);
@@ -168,6 +150,6 @@ int cli_tune_card(const char *workloads, const char *db_opt, int device)
             return rc;
     }
     printf("tune --card: %s tuned in %.0f s; the next run on %s uses it\n", devp->name,
-           tc_now() - t0, db);
+           dm_now() - t0, db);
     return DM_EXIT_OK;
 }

@@ -16,6 +16,8 @@ typedef struct cc_tables {
     size_t nfits, capfits;
 } cc_tables;
 
+const char *const card_choices_source[2] = { "stored", "shipped" };
+
 static cc_tables *cc_all;
 static size_t cc_n;
 

@@ -37,6 +37,10 @@ void card_choices_clear(void);
 const dm_tuned *card_choices_tuned(const dm_workload *w);
 const dm_crossover_fit *card_choices_fits(const dm_workload *w);
 
+/* The two sources of per-card choices, as the lookups name them in their rules: [0] the
+ * store ("stored"), read first, and [1] the compiled-in defaults ("shipped"). */
+extern const char *const card_choices_source[2];
+
 /* 1 when any workload has a tuned choice or fit, stored or shipped, measured on the card
  * named card; else 0. */
 int card_choices_know_card(const char *card);

@@ -14,7 +14,6 @@ int crossover_lookup(const dm_workload *w, const dm_device *dev, const char *a, 
 {
     static const dm_crossover_fit none[] = { { 0 } };
     const dm_crossover_fit *tables[2] = { card_choices_fits(w), w->fits ? w->fits : none };
-    static const char *const source[2] = { "stored", "shipped" };
     for (dm_card_scope scope = DM_CARD_SAME; scope < DM_CARD_SCOPES; scope++)
         for (int s = 0; s < 2; s++)
             for (const dm_crossover_fit *f = tables[s]; f->card; f++) {
@@ -26,10 +25,10 @@ int crossover_lookup(const dm_workload *w, const dm_device *dev, const char *a, 
                     if (!how)
                         return 1;
                     if (scope == DM_CARD_SAME)
-                        snprintf(how, hown, "fit of this card (%s)", source[s]);
+                        snprintf(how, hown, "fit of this card (%s)", card_choices_source[s]);
                     else
                         snprintf(how, hown, "fit of %s, the same architecture %s (%s)",
-                                 f->card, f->cc, source[s]);
+                                 f->card, f->cc, card_choices_source[s]);
                     return 1;
                 }
             }

@@ -38,8 +38,6 @@ static void tuned_sources(const dm_workload *w, const dm_tuned *tables[2])
     tables[1] = w->tuned ? w->tuned : none;
 }
 
-static const char *const tuned_source_name[2] = { "stored", "shipped" };
-
 int tuned_has(const dm_workload *w, const char *variant, const char *axis)
 {
     const dm_tuned *tables[2];
@@ -166,10 +164,10 @@ int tuned_lookup(const dm_point *pt, const char *data, const dm_device *dev, con
         if ((t = tuned_same(tables, pt, bucket, dev, axis, scope, &s)) != NULL) {
             *value = t->value;
             if (scope == DM_CARD_SAME)
-                snprintf(how, hown, "this card, this bucket (%s)", tuned_source_name[s]);
+                snprintf(how, hown, "this card, this bucket (%s)", card_choices_source[s]);
             else
                 snprintf(how, hown, "this bucket on %s, the same architecture %s (%s)", t->card,
-                         t->cc, tuned_source_name[s]);
+                         t->cc, card_choices_source[s]);
             return 1;
         }
     for (dm_card_scope scope = DM_CARD_SAME; scope < DM_CARD_SCOPES; scope++) {
@@ -178,10 +176,10 @@ int tuned_lookup(const dm_point *pt, const char *data, const dm_device *dev, con
         *value = t->value;
         if (scope == DM_CARD_SAME)
             snprintf(how, hown, "nearest bucket on this card, %s (%s)", sizes,
-                     tuned_source_name[s]);
+                     card_choices_source[s]);
         else
             snprintf(how, hown, "nearest bucket on %s, the same architecture %s, %s (%s)",
-                     t->card, t->cc, sizes, tuned_source_name[s]);
+                     t->card, t->cc, sizes, card_choices_source[s]);
         return 1;
     }
     return 0;

@@ -14,17 +14,6 @@
 #include "crossover.h"
 #include "registry.h"
 
-/* 1 when st's database has table name. */
-static int has_table(sqlite3 *db, const char *name)
-{
-    sqlite3_stmt *q = NULL;
-    int found = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                                   "name = ?1", -1, &q, NULL) == SQLITE_OK &&
-                (sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC), sqlite3_step(q) == SQLITE_ROW);
-    sqlite3_finalize(q);
-    return found;
-}
-
 /* The text of column c, "" for NULL. */
 static const char *col(sqlite3_stmt *q, int c)
 {
@@ -77,8 +66,6 @@ static int load_tuned(dm_store *st, int *count, dm_err *err)
     sqlite3_stmt *q = NULL;
     char why[512];
     int rc = 0, step;
-    if (!has_table(db, "tuned_choices"))
-        return 0;
     if (sqlite3_prepare_v2(db, "SELECT id, workload, card, cc, variant, axis, bucket, value,"
                            " typeof(value) FROM tuned_choices ORDER BY id", -1, &q,
                            NULL) != SQLITE_OK)
@@ -132,16 +119,14 @@ static void free_groups(dm_crossover_measured *m, int n)
     free(m);
 }
 
-/* Reads fit g's groups (statement crossover_groups_sql; NULL: none) into *m (malloc'd,
- * free_groups). Returns 0 or -1. */
+/* Reads fit g's groups (statement crossover_groups_sql) into *m (malloc'd, free_groups).
+ * Returns 0 or -1. */
 static int load_groups(sqlite3_stmt *g, sqlite3_int64 fit_id, dm_crossover_measured **m,
                        int *n)
 {
     int rc;
     *m = NULL;
     *n = 0;
-    if (!g)
-        return 0;
     sqlite3_reset(g);
     sqlite3_bind_int64(g, 1, fit_id);
     while ((rc = sqlite3_step(g)) == SQLITE_ROW) {
@@ -214,13 +199,10 @@ static int load_fits(dm_store *st, int *count, dm_err *err)
     sqlite3 *db = store_db(st);
     sqlite3_stmt *names = NULL, *q = NULL, *g = NULL;
     int rc = 0, step;
-    if (!has_table(db, "crossover_fits"))
-        return 0;
     if (sqlite3_prepare_v2(db, "SELECT workload, min(id) FROM crossover_fits WHERE card <> ''"
                            " GROUP BY workload", -1, &names, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, crossover_newest_sql, -1, &q, NULL) != SQLITE_OK ||
-        (has_table(db, "crossover_groups") &&
-         sqlite3_prepare_v2(db, crossover_groups_sql, -1, &g, NULL) != SQLITE_OK)) {
+        sqlite3_prepare_v2(db, crossover_groups_sql, -1, &g, NULL) != SQLITE_OK) {
         rc = dm_err_set(err, DM_ERUNTIME, "%s: reading the crossover fits: %s", store_path(st),
                         sqlite3_errmsg(db));
         goto out;
@@ -258,7 +240,7 @@ int card_store_load(dm_store *st, int *ntuned, int *nfits, dm_err *err)
 }
 
 int card_store_put_tuned(dm_store *st, const dm_tune_result *r, const dm_tune_opts *o,
-                         int *stored, dm_err *err)
+                         const char *card, int *stored, dm_err *err)
 {
     sqlite3 *db = store_db(st);
     sqlite3_stmt *q = NULL;
@@ -274,7 +256,7 @@ int card_store_put_tuned(dm_store *st, const dm_tune_result *r, const dm_tune_op
         goto fail;
     for (size_t i = 0; i < r->n; i++) {
         const dm_tune_choice *c = &r->c[i];
-        if (!tune_is_choice(c))
+        if (!tune_is_choice(c) || (card && strcmp(c->card, card) != 0))
             continue;
         runs[0] = '\0';
         for (size_t k = 0; k < c->ncand; k++) {

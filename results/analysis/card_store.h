@@ -18,11 +18,12 @@
  * DM_ERUNTIME. */
 int card_store_load(dm_store *st, int *ntuned, int *nfits, dm_err *err);
 
-/* Stores r's choices (each its chosen value, with the runs its candidates came from),
+/* Stores r's choices of card (NULL: of every card), each its chosen value with the runs
+ * its candidates came from,
  * replacing the same (workload, card, variant, axis, bucket)'s earlier one; a bucket
  * measured at one value only is no choice and is left out. Returns 0
  * with *stored the number written, or DM_ERUNTIME. */
 int card_store_put_tuned(dm_store *st, const dm_tune_result *r, const dm_tune_opts *o,
-                         int *stored, dm_err *err);
+                         const char *card, int *stored, dm_err *err);
 
 #endif

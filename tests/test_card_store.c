@@ -223,6 +223,12 @@ static void tuning_a_card_needs_one(void **state)
     assert_int_equal(dmbench(f, "tune --card membw --db %s", f->db), 2);
     assert_int_equal(dmbench(f, "tune --card tdm --store --db %s", f->db), 2);
     assert_int_equal(access(f->db, F_OK), -1); /* nothing made */
+    /* --store with nothing measured at two blocks says it stored nothing */
+    plant_tdm(f->db);
+    exec_sql(f->db, "DELETE FROM points WHERE idx = 64");
+    assert_int_equal(dmbench(f, "tune tdm --store --db %s", f->db), 0);
+    assert_non_null(strstr(slurp(f->out), "stored nothing in "));
+    assert_null(strstr(slurp(f->out), "the next run on it uses them"));
 }
 
 int main(void)

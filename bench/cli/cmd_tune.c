@@ -134,9 +134,12 @@ int cmd_tune(int argc, char **argv)
         status = cli_fail(&err);
     else if (!json_stdout)
         tune_print(&r, &o, explain, stdout);
-    if (status == DM_EXIT_OK && store)
+    if (status == DM_EXIT_OK && store && stored)
         fprintf(json_stdout ? stderr : stdout, "stored %d tuned %s in %s: the next run on it "
                 "uses them\n", stored, stored == 1 ? "choice" : "choices", cli_db_path(db));
+    else if (status == DM_EXIT_OK && store)
+        fprintf(json_stdout ? stderr : stdout, "stored nothing in %s: no bucket was measured "
+                "at two or more values of %s\n", cli_db_path(db), o.axis);
     tune_free(&r);
     store_close(st);
     return status;

@@ -130,6 +130,18 @@ static inline const char *db_text(const char *path, const char *sql, char *buf, 
     return buf;
 }
 
+/* Runs sql on the database at path (a connection of its own, its WAL checkpointed into
+ * the file and closed after), asserting it succeeds. */
+static inline void db_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+}
+
 /* Runs "dmbench ARGS" with no GPU visible, stdout and stderr together into *out (a
  * static buffer, up to 128 KiB); returns the exit status. For tests with a fixture of
  * their own. */

@@ -60,17 +60,6 @@ static char *bytes_of(const char *path, size_t *n)
     return b;
 }
 
-/* Runs sql on the database at path (a connection of its own, closed after). */
-static void exec_sql(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL),
-                     SQLITE_OK);
-    sqlite3_close(db);
-}
-
 static void a_stored_choice_is_used_by_the_next_process(void **state)
 {
     fixture *f = *state;
@@ -101,7 +90,7 @@ static void a_stored_choice_is_used_by_the_next_process(void **state)
     assert_int_equal(count_lines(err), 1);
     /* a fit stored for the card (block-tex faster below a million letters) hands packed's
      * level 1 to block-tex, at block-tex's stored block */
-    exec_sql(f->db, "INSERT INTO crossover_fits (created_at, card, workload, variant_a,"
+    db_exec(f->db, "INSERT INTO crossover_fits (created_at, card, workload, variant_a,"
                     " variant_b, axis, grp, form, a, b, n, better, below) VALUES ('2026-11-27',"
                     " '" CARD "', 'tdm', 'block-tex', 'packed', 'length', 'level', 'a*N + b', 0,"
                     " 1000000, 3, 1, 'block-tex')");
@@ -123,7 +112,7 @@ static void a_stored_choice_is_used_by_the_next_process(void **state)
 static void refused(fixture *f, const char *sql, const char *want)
 {
     size_t n0, n1;
-    exec_sql(f->db, sql);
+    db_exec(f->db, sql);
     char *before = bytes_of(f->db, &n0);
     assert_int_equal(dmbench(f, "run %s --dry-run --card '" CARD "' --cc 9.9 --db %s", SWEEP,
                              f->db), 2);
@@ -156,7 +145,7 @@ static void a_damaged_or_foreign_entry_is_refused(void **state)
             "card '" CARD "' of compute capability 'nine'");
     refused(f, "UPDATE tuned_choices SET cc = '9.9', bucket = 'length=1,warp=2'",
             "bucket names 'warp', no parameter of tdm block-tex");
-    exec_sql(f->db, "DELETE FROM tuned_choices");
+    db_exec(f->db, "DELETE FROM tuned_choices");
     refused(f, "INSERT INTO crossover_fits (created_at, card, workload, variant_a, variant_b,"
                " axis, grp, form, a, b, n, better) VALUES ('2026-11-27', '" CARD "', 'tdm',"
                " 'block-tex', 'warp-tex', 'count', 'level', 'a/N + b', 1, 2, 3, 1)",
@@ -225,7 +214,7 @@ static void tuning_a_card_needs_one(void **state)
     assert_int_equal(access(f->db, F_OK), -1); /* nothing made */
     /* --store with nothing measured at two blocks says it stored nothing */
     plant_tdm(f->db);
-    exec_sql(f->db, "DELETE FROM points WHERE idx = 64");
+    db_exec(f->db, "DELETE FROM points WHERE idx = 64");
     assert_int_equal(dmbench(f, "tune tdm --store --db %s", f->db), 0);
     assert_non_null(strstr(slurp(f->out), "stored nothing in "));
     assert_null(strstr(slurp(f->out), "the next run on it uses them"));

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -348,6 +349,73 @@ static void combine_folds_the_shards_into_one_run(void **state)
     assert_non_null(strstr(slurp(f->out), "shards"));
 }
 
+/* Each input's per-card store is merged: of one tuned key the newest choice, its runs
+ * renumbered to the output's; a key the output has newer stays; each crossover fit once,
+ * with its groups; the newest fit of a key is the newest by time, not by row. */
+static void the_per_card_store_is_merged(void **state)
+{
+    fixture *f = *state;
+    char s1[160], s2[160], out[160], text[256];
+    static const char choice[] =
+        "INSERT INTO tuned_choices (created_at, workload, card, cc, variant, axis, bucket,"
+        " value, runs) VALUES ('%s', 'membw', 'Card A', '9.0', 'cpu', 'block', 'n=%d', %d, '1')";
+    static const char fit[] =
+        "INSERT INTO crossover_fits (created_at, card, workload, variant_a, variant_b, axis,"
+        " grp, form, a, b, n, better) VALUES ('%s', 'Card A', 'membw', 'cpu', 'kernel', 'n',"
+        " 'op', 'a*N + b', %g, 0, 2, 1);"
+        " INSERT INTO crossover_groups (fit_id, grp_value, x, axis_lo, axis_hi, faster)"
+        " VALUES (last_insert_rowid(), 1, %g, 1, 100, 'cpu')";
+    char sql[1024];
+    snprintf(s1, sizeof s1, "%s/s1.sqlite", f->dir);
+    snprintf(s2, sizeof s2, "%s/s2.sqlite", f->dir);
+    snprintf(out, sizeof out, "%s/out.sqlite", f->dir);
+    /* n=256: s2's is newer; n=512: s1's only; the same fit in both, and a newer one in s1
+     * stored before the older one of s2 */
+    snprintf(sql, sizeof sql, choice, "2026-01-01T00:00:00Z", 256, 64);
+    db_exec(s1, sql);
+    snprintf(sql, sizeof sql, choice, "2026-01-01T00:00:00Z", 512, 32);
+    db_exec(s1, sql);
+    snprintf(sql, sizeof sql, choice, "2026-02-01T00:00:00Z", 256, 128);
+    db_exec(s2, sql);
+    snprintf(sql, sizeof sql, fit, "2026-03-01T00:00:00.000Z", 3.0, 30.0);
+    db_exec(s1, sql);
+    snprintf(sql, sizeof sql, fit, "2026-01-01T00:00:00.000Z", 1.0, 10.0);
+    db_exec(s2, sql);
+    db_exec(s1, sql);
+    /* a run already in the output keeps its id there: s2's run 1 becomes run 1 */
+    assert_int_equal(dmbench(f, "merge %s %s", out, s2), 0);
+    assert_int_equal(dmbench(f, "merge %s %s %s", out, s1, s2), 0);
+    assert_non_null(strstr(slurp(f->errf), "per-card store: 1 tuned choice and 1 crossover fit"
+                           " copied, 2 and 2 already there or older"));
+    assert_int_equal(db_int(out, "SELECT count(*) FROM tuned_choices"), 2);
+    assert_int_equal(db_int(out, "SELECT value FROM tuned_choices WHERE bucket = 'n=256'"), 128);
+    assert_int_equal(db_int(out, "SELECT value FROM tuned_choices WHERE bucket = 'n=512'"), 32);
+    /* s1's run 1 is the output's run 2 (s1's run came second) */
+    assert_string_equal(db_text(out, "SELECT runs FROM tuned_choices WHERE bucket = 'n=512'",
+                                text, sizeof text),
+                        db_text(out, "SELECT id FROM runs WHERE uid = (SELECT uid FROM runs"
+                                     " ORDER BY id LIMIT 1 OFFSET 1)", sql, sizeof sql));
+    assert_string_equal(text, "2");
+    assert_int_equal(db_int(out, "SELECT count(*) FROM crossover_fits"), 2);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM crossover_groups g JOIN crossover_fits f"
+                                 " ON f.id = g.fit_id WHERE g.x = f.a * 10"), 2);
+    /* the header's newest is the March fit, though stored first */
+    char dir[160], header[200];
+    snprintf(dir, sizeof dir, "%s/membw", f->dir);
+    snprintf(header, sizeof header, "%s/fits.h", dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    write_file(header, "");
+    assert_int_equal(setenv("DMBENCH_VARIANTS", f->dir, 1), 0);
+    assert_int_equal(dmbench(f, "crossover --header --db %s", out), 0);
+    unsetenv("DMBENCH_VARIANTS");
+    const char *h = slurp(header);
+    assert_non_null(strstr(h, "{ 1, 30, 1, 100, \"cpu\" }"));
+    assert_null(strstr(h, "{ 1, 10, 1, 100, \"cpu\" }"));
+    /* merging again copies nothing */
+    assert_int_equal(dmbench(f, "merge %s %s %s", out, s1, s2), 0);
+    assert_non_null(strstr(slurp(f->errf), "0 tuned choices and 0 crossover fits copied"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +432,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(combine_folds_the_shards_into_one_run, setup_shards,
                                         teardown),
+        cmocka_unit_test_setup_teardown(the_per_card_store_is_merged, setup_shards, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

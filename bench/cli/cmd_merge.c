@@ -13,7 +13,10 @@ static void usage(FILE *out)
             "Copies every run of the IN databases, with everything stored under it, into\n"
             "OUT (made when missing), each keeping its fingerprint. A run already in OUT\n"
             "(the same run, known by its uid) is not copied again, so merging twice changes\n"
-            "nothing. Inputs must be dmbench databases of this dmbench's schema version.\n"
+            "nothing. Each input's per-card store comes too: its tuned choices (of each\n"
+            "card, variant and bucket the newest is kept) and its crossover fits, so one\n"
+            "database can hold the choices of every card tuned ('dmbench tune --card').\n"
+            "Inputs must be dmbench databases of this dmbench's schema version.\n"
             "All in one transaction: on any error OUT is left as it was.\n\n"
             "options:\n"
             "  --combine   fold the shard runs of one sweep ('dmbench run --shard I/N' with\n"
@@ -54,6 +57,12 @@ int cmd_merge(int argc, char **argv)
             c.runs_copied == 1 ? "" : "s", out, (long long)c.points);
     if (c.runs_combined)
         fprintf(stderr, ", %d shard runs combined", c.runs_combined);
-    fprintf(stderr, "; %d already there\n", c.runs_present);
+    fprintf(stderr, "; %d already there", c.runs_present);
+    if (c.tuned_copied + c.tuned_present + c.fits_copied + c.fits_present)
+        fprintf(stderr, "; per-card store: %d tuned choice%s and %d crossover fit%s copied, "
+                "%d and %d already there or older", c.tuned_copied,
+                c.tuned_copied == 1 ? "" : "s", c.fits_copied, c.fits_copied == 1 ? "" : "s",
+                c.tuned_present, c.fits_present);
+    fputc('\n', stderr);
     return DM_EXIT_OK;
 }

@@ -16,10 +16,11 @@ const char crossover_newest_sql[] =
     " AND r.gpu_cc IS NOT NULL ORDER BY r.id DESC LIMIT 1), ''), f.variant_a,"
     " f.variant_b, f.axis, f.grp, f.form, f.a, f.b, f.r2, f.n, f.below, f.id"
     " FROM crossover_fits f WHERE f.workload = ?1 AND f.better = 1 AND f.card <> ''"
-    " AND f.id = (SELECT max(g.id)"
+    " AND f.id = (SELECT g.id"
     " FROM crossover_fits g WHERE g.better = 1 AND g.card = f.card AND g.workload = f.workload"
     " AND g.axis = f.axis AND g.grp = f.grp AND ((g.variant_a = f.variant_a AND"
-    " g.variant_b = f.variant_b) OR (g.variant_a = f.variant_b AND g.variant_b = f.variant_a)))"
+    " g.variant_b = f.variant_b) OR (g.variant_a = f.variant_b AND g.variant_b = f.variant_a))"
+    " ORDER BY g.created_at DESC, g.id DESC LIMIT 1)"
     " ORDER BY f.variant_a, f.variant_b, f.axis, f.grp, f.card";
 
 const char crossover_groups_sql[] =

@@ -22,8 +22,10 @@ typedef struct fit_row {
 /* Columns by name: a column added to crossover_fits later does not move these. */
 static const char fits_sql[] =
     "SELECT card, workload, variant_a, variant_b, axis, grp, form, created_at, a, b, se_a,"
-    " se_b, r2, n, better FROM crossover_fits WHERE id IN (SELECT max(id) FROM crossover_fits"
-    " GROUP BY card, workload, variant_a, variant_b, axis, grp, form)"
+    " se_b, r2, n, better FROM crossover_fits f WHERE id = (SELECT g.id FROM crossover_fits g"
+    " WHERE g.card = f.card AND g.workload = f.workload AND g.variant_a = f.variant_a AND"
+    " g.variant_b = f.variant_b AND g.axis = f.axis AND g.grp = f.grp AND g.form = f.form"
+    " ORDER BY g.created_at DESC, g.id DESC LIMIT 1)" /* the newest; merged ones too */
     " ORDER BY card, workload, variant_a, variant_b, axis, grp, form DESC"; /* a/N first */
 enum { F_CARD, F_WORKLOAD, F_VA, F_VB, F_AXIS, F_GRP, F_FORM, F_CREATED, F_A, F_B, F_SE_A,
        F_SE_B, F_R2, F_N, F_BETTER };

@@ -84,12 +84,17 @@ typedef struct store_merge_counts {
     int runs_present;  /* runs skipped: one of their uid was here already */
     int runs_combined; /* shard runs folded into combined runs */
     int64_t points;    /* points written */
+    int tuned_copied;  /* tuned choices written (new keys, or newer than the output's) */
+    int tuned_present; /* tuned choices skipped: the output's of their key is as new */
+    int fits_copied;   /* crossover fits written, with their groups */
+    int fits_present;  /* crossover fits skipped: the output has them */
 } store_merge_counts;
 
 /* Copies every run of the dmbench databases at inputs[0..n) into st with everything
  * stored under it (notes, points and what hangs off them, their datasets), keeping its
  * fingerprint and uid; a run whose uid st has already is skipped, so merging twice
- * writes nothing the second time. With combine, the shard runs (`run --shard I/N`) of
+ * writes nothing the second time. Then each input's per-card store: its tuned choices
+ * (the newest of each key kept, their runs renumbered) and crossover fits (each once). With combine, the shard runs (`run --shard I/N`) of
  * one sweep text, card model and build become one run (fingerprint of shard 1, a note
  * "shard.I" per shard, status the worst of theirs, uid made of theirs). One transaction:
  * on any error nothing is written. Returns 0; DM_EINPUT for an input that is missing,

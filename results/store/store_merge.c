@@ -12,10 +12,8 @@
 
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store_merge_int.h"
 
-#define MERGE_MAX_TABLES 32
-#define MERGE_MAX_COLS 64
 #define MERGE_UID_MAX 64
 #define MERGE_KEY_MAX 256
 #define MERGE_BUSY_MS 10000
@@ -30,35 +28,6 @@ static const char *const merge_run_set[RUN_NSET] = {
     [RUN_PLANNED] = "points_planned",
 };
 
-/* A value for one column of an inserted row: the source row's, NULL, or one given. */
-typedef enum merge_kind { MERGE_KEEP, MERGE_NULL, MERGE_INT, MERGE_TEXT } merge_kind;
-typedef struct merge_val {
-    merge_kind kind;
-    int64_t i;
-    const char *text;
-} merge_val;
-
-/* A prepared copy of a table's rows from one database to another: sel reads every column
- * of the rows that match ?1, ins writes them with the columns named in set (in order)
- * taking the caller's values instead, and the column omit (an INTEGER PRIMARY KEY, made
- * anew) left out. */
-typedef struct merge_copy {
-    sqlite3_stmt *sel, *ins;
-    int ncols;
-    int set_of[MERGE_MAX_COLS]; /* per column: its index in set, or -1 */
-    int omit;                   /* the column left out of ins, or -1 */
-} merge_copy;
-
-/* One input database, and the copies made from it. */
-typedef struct merge_src {
-    const char *path;
-    sqlite3 *db;
-    merge_copy runs, points, under_runs[MERGE_MAX_TABLES], under_points[MERGE_MAX_TABLES];
-    int nunder_runs, nunder_points;
-    sqlite3_stmt *dataset; /* a dataset's identifying columns by id */
-    int64_t ds_from, ds_to; /* the last dataset copied: its id here and in the output */
-} merge_src;
-
 /* A run of an input, as the merge sees it. */
 typedef struct merge_run {
     merge_src *src;
@@ -69,17 +38,7 @@ typedef struct merge_run {
     char group[MERGE_KEY_MAX];    /* combine: equal for the shards of one sweep and origin */
 } merge_run;
 
-typedef struct merge_ctx {
-    dm_store *st;
-    sqlite3 *db; /* the output's */
-    store_merge_counts *counts;
-    dm_err *err;
-} merge_ctx;
-
-/* Sets err to "PATH: what: SQLite's message of db" and returns DM_ERUNTIME. */
-static int merge_fail(sqlite3 *db, const char *path, dm_err *err, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int merge_fail(sqlite3 *db, const char *path, dm_err *err, const char *fmt, ...)
+int merge_fail(sqlite3 *db, const char *path, dm_err *err, const char *fmt, ...)
 {
     char what[512];
     va_list ap;
@@ -89,7 +48,7 @@ static int merge_fail(sqlite3 *db, const char *path, dm_err *err, const char *fm
     return dm_err_set(err, DM_ERUNTIME, "%s: %s: %s", path, what, sqlite3_errmsg(db));
 }
 
-static const char *col_str(sqlite3_stmt *s, int i)
+const char *merge_col_str(sqlite3_stmt *s, int i)
 {
     const char *t = (const char *)sqlite3_column_text(s, i);
     return t ? t : "";
@@ -97,7 +56,7 @@ static const char *col_str(sqlite3_stmt *s, int i)
 
 /* ---- copying rows ---- */
 
-static void copy_free(merge_copy *c)
+void merge_copy_free(merge_copy *c)
 {
     sqlite3_finalize(c->sel);
     sqlite3_finalize(c->ins);
@@ -107,9 +66,9 @@ static void copy_free(merge_copy *c)
 /* Prepares c for table: rows of src where `where` (SQL with ?1) holds, into dst, with
  * the columns named in set[0..nset) given by the caller and omit (or NULL) left out.
  * Returns 0 or DM_ERUNTIME. */
-static int copy_make(merge_copy *c, sqlite3 *dst, merge_src *src, const char *table,
-                     const char *where, const char *const *set, int nset, const char *omit,
-                     dm_err *err)
+int merge_copy_make(merge_copy *c, sqlite3 *dst, merge_src *src, const char *table,
+                    const char *where, const char *const *set, int nset, const char *omit,
+                    dm_err *err)
 {
     char sel[4096], ins[4096], vals[1024];
     sqlite3_stmt *cols = NULL;
@@ -126,7 +85,7 @@ static int copy_make(merge_copy *c, sqlite3 *dst, merge_src *src, const char *ta
     }
     int rc;
     while ((rc = sqlite3_step(cols)) == SQLITE_ROW && c->ncols < MERGE_MAX_COLS) {
-        const char *name = col_str(cols, 0);
+        const char *name = merge_col_str(cols, 0);
         int i = c->ncols++;
         c->set_of[i] = -1;
         for (int k = 0; k < nset; k++)
@@ -157,7 +116,7 @@ static int copy_make(merge_copy *c, sqlite3 *dst, merge_src *src, const char *ta
 }
 
 /* The column index of name in c's rows, or -1. */
-static int copy_col(const merge_copy *c, const char *name)
+int merge_copy_col(const merge_copy *c, const char *name)
 {
     for (int i = 0; i < c->ncols; i++)
         if (strcmp(sqlite3_column_name(c->sel, i), name) == 0)
@@ -167,7 +126,7 @@ static int copy_col(const merge_copy *c, const char *name)
 
 /* Inserts the current row of c->sel with the set columns taking vals. Returns
  * SQLITE_DONE or an SQLite error code. */
-static int copy_row(merge_copy *c, const merge_val *vals)
+int merge_copy_row(merge_copy *c, const merge_val *vals)
 {
     sqlite3_reset(c->ins);
     sqlite3_clear_bindings(c->ins);
@@ -189,14 +148,14 @@ static int copy_row(merge_copy *c, const merge_val *vals)
 
 /* Copies every row of c matching key with its one set column given the value to.
  * Returns 0 or DM_ERUNTIME. */
-static int copy_all(merge_ctx *m, merge_src *src, merge_copy *c, int64_t key, int64_t to)
+int merge_copy_all(merge_ctx *m, merge_src *src, merge_copy *c, int64_t key, int64_t to)
 {
     merge_val v = { .kind = MERGE_INT, .i = to };
     int rc;
     sqlite3_reset(c->sel);
     sqlite3_bind_int64(c->sel, 1, key);
     while ((rc = sqlite3_step(c->sel)) == SQLITE_ROW)
-        if (copy_row(c, &v) != SQLITE_DONE)
+        if (merge_copy_row(c, &v) != SQLITE_DONE)
             return merge_fail(m->db, store_path(m->st), m->err, "copying from %s",
                               src->path);
     sqlite3_reset(c->sel);
@@ -207,8 +166,8 @@ static int copy_all(merge_ctx *m, merge_src *src, merge_copy *c, int64_t key, in
 
 /* Prepares a copy of every table that refers to parent (by a foreign key) other than
  * those named in skip, keyed by the referring column. Returns 0 or DM_ERUNTIME. */
-static int copies_under(merge_src *src, sqlite3 *dst, const char *parent, const char *skip,
-                        merge_copy *out, int *n, dm_err *err)
+int merge_copies_under(merge_src *src, sqlite3 *dst, const char *parent, const char *skip,
+                       merge_copy *out, int *n, dm_err *err)
 {
     sqlite3_stmt *s = NULL;
     int rc = sqlite3_prepare_v2(src->db,
@@ -224,7 +183,7 @@ static int copies_under(merge_src *src, sqlite3 *dst, const char *parent, const 
     *n = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         char where[128];
-        const char *key = col_str(s, 1);
+        const char *key = merge_col_str(s, 1);
         if (*n == MERGE_MAX_TABLES) {
             sqlite3_finalize(s);
             return dm_err_set(err, DM_ERUNTIME, "%s: more than %d tables under %s", src->path,
@@ -233,7 +192,7 @@ static int copies_under(merge_src *src, sqlite3 *dst, const char *parent, const 
         /* in the order they were written: a point's parameters keep their order (export's
          * columns), its samples theirs */
         snprintf(where, sizeof where, "\"%s\" = ?1 ORDER BY rowid", key);
-        if (copy_make(&out[(*n)++], dst, src, col_str(s, 0), where, &key, 1, NULL, err)) {
+        if (merge_copy_make(&out[(*n)++], dst, src, merge_col_str(s, 0), where, &key, 1, NULL, err)) {
             sqlite3_finalize(s);
             return DM_ERUNTIME;
         }
@@ -246,13 +205,15 @@ static int copies_under(merge_src *src, sqlite3 *dst, const char *parent, const 
 
 static void src_close(merge_src *src)
 {
-    copy_free(&src->runs);
-    copy_free(&src->points);
+    merge_copy_free(&src->runs);
+    merge_copy_free(&src->points);
     for (int i = 0; i < src->nunder_runs; i++)
-        copy_free(&src->under_runs[i]);
+        merge_copy_free(&src->under_runs[i]);
     for (int i = 0; i < src->nunder_points; i++)
-        copy_free(&src->under_points[i]);
+        merge_copy_free(&src->under_points[i]);
     sqlite3_finalize(src->dataset);
+    free(src->run_to);
+    src->run_to = NULL;
     sqlite3_close(src->db);
     src->db = NULL;
 }
@@ -302,12 +263,12 @@ static int src_open(merge_ctx *m, merge_src *src)
                               ? "; 'dmbench show --db' on it once migrates it"
                               : " (it is newer than this dmbench)");
     static const char *const point_set[] = { "run_id", "dataset_id" };
-    if (copy_make(&src->runs, m->db, src, "runs", "id = ?1", merge_run_set, RUN_NSET, "id",
+    if (merge_copy_make(&src->runs, m->db, src, "runs", "id = ?1", merge_run_set, RUN_NSET, "id",
                   m->err) ||
-        copy_make(&src->points, m->db, src, "points", "run_id = ?1 ORDER BY id", point_set, 2,
+        merge_copy_make(&src->points, m->db, src, "points", "run_id = ?1 ORDER BY id", point_set, 2,
                   "id", m->err) ||
-        copies_under(src, m->db, "runs", "points", src->under_runs, &src->nunder_runs, m->err) ||
-        copies_under(src, m->db, "points", NULL, src->under_points, &src->nunder_points, m->err))
+        merge_copies_under(src, m->db, "runs", "points", src->under_runs, &src->nunder_runs, m->err) ||
+        merge_copies_under(src, m->db, "points", NULL, src->under_points, &src->nunder_points, m->err))
         return m->err->code;
     if (sqlite3_prepare_v2(src->db, "SELECT name, params, path, content_hash, size_bytes"
                            " FROM datasets WHERE id = ?1", -1, &src->dataset, NULL) != SQLITE_OK)
@@ -348,18 +309,18 @@ static int src_runs(merge_ctx *m, merge_src *src, int combine, merge_run **runs,
         memset(r, 0, sizeof *r);
         r->src = src;
         r->id = sqlite3_column_int64(s, 0);
-        snprintf(r->uid, sizeof r->uid, "%s", col_str(s, 1));
+        snprintf(r->uid, sizeof r->uid, "%s", merge_col_str(s, 1));
         r->shard_index = sqlite3_column_int(s, 2);
         r->shard_count = sqlite3_column_int(s, 3);
-        snprintf(r->status, sizeof r->status, "%s", col_str(s, 4));
-        snprintf(r->started, sizeof r->started, "%s", col_str(s, 5));
-        snprintf(r->ended, sizeof r->ended, "%s", col_str(s, 6));
-        snprintf(r->host, sizeof r->host, "%s", col_str(s, 7));
-        snprintf(r->gpu_uuid, sizeof r->gpu_uuid, "%s", col_str(s, 8));
+        snprintf(r->status, sizeof r->status, "%s", merge_col_str(s, 4));
+        snprintf(r->started, sizeof r->started, "%s", merge_col_str(s, 5));
+        snprintf(r->ended, sizeof r->ended, "%s", merge_col_str(s, 6));
+        snprintf(r->host, sizeof r->host, "%s", merge_col_str(s, 7));
+        snprintf(r->gpu_uuid, sizeof r->gpu_uuid, "%s", merge_col_str(s, 8));
         r->planned = sqlite3_column_int64(s, 9);
         /* the group names its sweep, card model and build by a hash of them */
         if (combine && r->shard_count) {
-            const char *key = col_str(s, 10);
+            const char *key = merge_col_str(s, 10);
             snprintf(r->group, sizeof r->group, "%016" PRIx64 "/%d",
                      dm_hash_bytes(DM_HASH_INIT, key, strlen(key)), r->shard_count);
         }
@@ -410,7 +371,7 @@ static int copy_points(merge_ctx *m, const merge_run *r, int64_t to)
 {
     merge_src *src = r->src;
     merge_copy *c = &src->points;
-    int id_col = copy_col(c, "id"), ds_col = copy_col(c, "dataset_id"), rc;
+    int id_col = merge_copy_col(c, "id"), ds_col = merge_copy_col(c, "dataset_id"), rc;
     sqlite3_reset(c->sel);
     sqlite3_bind_int64(c->sel, 1, r->id);
     while ((rc = sqlite3_step(c->sel)) == SQLITE_ROW) {
@@ -419,12 +380,12 @@ static int copy_points(merge_ctx *m, const merge_run *r, int64_t to)
         if (copy_dataset(m, src, sqlite3_column_int64(c->sel, ds_col), &v[1].i))
             return DM_ERUNTIME;
         v[1].kind = v[1].i ? MERGE_INT : MERGE_NULL;
-        if (copy_row(c, v) != SQLITE_DONE)
+        if (merge_copy_row(c, v) != SQLITE_DONE)
             return merge_fail(m->db, store_path(m->st), m->err, "copying point %lld of %s",
                               (long long)old, src->path);
         int64_t id = sqlite3_last_insert_rowid(m->db);
         for (int i = 0; i < src->nunder_points; i++)
-            if (copy_all(m, src, &src->under_points[i], old, id))
+            if (merge_copy_all(m, src, &src->under_points[i], old, id))
                 return DM_ERUNTIME;
         m->counts->points++;
     }
@@ -432,18 +393,39 @@ static int copy_points(merge_ctx *m, const merge_run *r, int64_t to)
     return rc == SQLITE_DONE ? 0 : merge_fail(src->db, src->path, m->err, "reading points");
 }
 
-/* 1 when the output has a run of this uid; -1 on an error (err set). */
-static int run_present(merge_ctx *m, const char *uid)
+/* The id of the output's run of this uid: > 0, 0 when there is none, -1 on an error
+ * (err set). */
+static int64_t run_present(merge_ctx *m, const char *uid)
 {
     sqlite3_stmt *s = NULL;
-    int rc = sqlite3_prepare_v2(m->db, "SELECT 1 FROM runs WHERE uid = ?1", -1, &s, NULL);
+    int64_t id = -1;
+    int rc = sqlite3_prepare_v2(m->db, "SELECT id FROM runs WHERE uid = ?1", -1, &s, NULL);
     if (rc == SQLITE_OK && sqlite3_bind_text(s, 1, uid, -1, SQLITE_STATIC) == SQLITE_OK)
         rc = sqlite3_step(s);
-    sqlite3_finalize(s);
     if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-        return rc == SQLITE_ROW;
-    merge_fail(m->db, store_path(m->st), m->err, "looking up run %s", uid);
-    return -1;
+        id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+    sqlite3_finalize(s);
+    if (id < 0)
+        merge_fail(m->db, store_path(m->st), m->err, "looking up run %s", uid);
+    return id;
+}
+
+/* Notes that run r of its input is run to in the output (the runs a tuned choice names
+ * are renumbered by it). Returns 0 or DM_ERUNTIME. */
+static int run_became(merge_ctx *m, const merge_run *r, int64_t to)
+{
+    merge_src *src = r->src;
+    if (src->nrun_to == src->caprun_to) {
+        size_t c = src->caprun_to ? 2 * src->caprun_to : 64;
+        int64_t(*grown)[2] = realloc(src->run_to, c * sizeof *grown);
+        if (!grown)
+            return dm_err_set(m->err, DM_ERUNTIME, "out of memory merging %s", src->path);
+        src->run_to = grown;
+        src->caprun_to = c;
+    }
+    src->run_to[src->nrun_to][0] = r->id;
+    src->run_to[src->nrun_to++][1] = to;
+    return 0;
 }
 
 /* Copies run r's row with the values run_vals (of merge_run_set's columns; MERGE_KEEP
@@ -455,7 +437,7 @@ static int copy_run(merge_ctx *m, const merge_run *r, const merge_val *run_vals,
     sqlite3_reset(c->sel);
     sqlite3_bind_int64(c->sel, 1, r->id);
     int rc = sqlite3_step(c->sel);
-    if (rc != SQLITE_ROW || copy_row(c, run_vals) != SQLITE_DONE) {
+    if (rc != SQLITE_ROW || merge_copy_row(c, run_vals) != SQLITE_DONE) {
         sqlite3_reset(c->sel);
         return rc != SQLITE_ROW
                    ? merge_fail(src->db, src->path, m->err, "reading run %lld", (long long)r->id)
@@ -465,7 +447,7 @@ static int copy_run(merge_ctx *m, const merge_run *r, const merge_val *run_vals,
     sqlite3_reset(c->sel);
     *to = sqlite3_last_insert_rowid(m->db);
     for (int i = 0; i < src->nunder_runs; i++)
-        if (copy_all(m, src, &src->under_runs[i], r->id, *to))
+        if (merge_copy_all(m, src, &src->under_runs[i], r->id, *to))
             return DM_ERUNTIME;
     return copy_points(m, r, *to);
 }
@@ -475,16 +457,19 @@ static int copy_run(merge_ctx *m, const merge_run *r, const merge_val *run_vals,
 static int merge_one(merge_ctx *m, const merge_run *r)
 {
     static const merge_val keep[RUN_NSET] = { { .kind = MERGE_KEEP } };
-    int64_t to;
-    int present = run_present(m, r->uid);
-    if (present)
-        return present < 0 ? DM_ERUNTIME : (m->counts->runs_present++, 0);
+    int64_t to = run_present(m, r->uid);
+    if (to < 0)
+        return DM_ERUNTIME;
+    if (to) {
+        m->counts->runs_present++;
+        return run_became(m, r, to);
+    }
     if (!strcmp(r->status, "running"))
         fprintf(stderr, "dmbench merge: note: run %lld of %s is still running; it is copied "
                 "as it stands, and merging again will not update it\n", (long long)r->id,
                 r->src->path);
     m->counts->runs_copied++;
-    return copy_run(m, r, keep, &to);
+    return copy_run(m, r, keep, &to) || run_became(m, r, to) ? m->err->code : 0;
 }
 
 /* Orders shard runs by group, then shard index, then preference: complete before
@@ -569,9 +554,11 @@ static int merge_combined(merge_ctx *m, merge_run *const *all, int nall)
                 worst = k;
     }
     snprintf(uid, sizeof uid, "combined-%016" PRIx64 "-%d", h, n);
-    int present = run_present(m, uid);
-    if (present) {
-        rc = present < 0 ? DM_ERUNTIME : (m->counts->runs_present++, 0);
+    if ((to = run_present(m, uid)) != 0) {
+        rc = to < 0 ? DM_ERUNTIME : 0;
+        for (int i = 0; i < n && !rc; i++)
+            rc = run_became(m, g[i], to);
+        m->counts->runs_present += !rc;
         goto out;
     }
     const merge_val vals[RUN_NSET] = {
@@ -593,7 +580,7 @@ static int merge_combined(merge_ctx *m, merge_run *const *all, int nall)
                  g[i]->gpu_uuid[0] ? " GPU " : "", g[i]->gpu_uuid, g[i]->started, g[i]->ended,
                  g[i]->status);
         if ((i > 0 && copy_points(m, g[i], to)) ||
-            store_run_note(m->st, to, key, value, m->err)) {
+            store_run_note(m->st, to, key, value, m->err) || run_became(m, g[i], to)) {
             rc = m->err->code;
             goto out;
         }
@@ -665,6 +652,8 @@ int store_merge(dm_store *st, const char *const *inputs, int n, int combine,
                               "inputs)", missing, nmissing, n);
     if (!rc)
         rc = merge_runs(&m, runs, nruns);
+    for (int i = 0; i < n && !rc; i++)
+        rc = merge_cards(&m, &srcs[i]);
     for (int i = 0; i < n; i++)
         src_close(&srcs[i]);
     if (!rc && sqlite3_exec(m.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)

@@ -66,6 +66,36 @@ static void best_block_wins_when_clearly_faster(void **state)
     tune_free(&r);
 }
 
+/* Points whose block the store chose (a check of the choice: points.chosen says so) are
+ * no candidates: two such runs at two blocks make no choice of their own. */
+static void points_at_a_chosen_block_are_not_candidates(void **state)
+{
+    afx *f = *state;
+    int64_t run = afx_run(f, H100, 9, 0);
+    const int64_t blocks[] = { 32, 64 };
+    const double t[] = { 2.0e-3, 1.0e-3 };
+    plant(f, run, 4096, blocks, t, 2, 0.002);
+    dm_tune_result r;
+    dm_err err = { 0 };
+    assert_int_equal(tune_compute(f->st, &opts, &r, &err), 0);
+    assert_int_equal(r.n, 1);
+    tune_free(&r);
+    assert_int_equal(sqlite3_exec(store_db(f->st), "UPDATE points SET chosen = 'block: ' ||"
+                                  " (SELECT value_num FROM point_params WHERE point_id = id AND"
+                                  " name = 'block') || ', the default'", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(tune_compute(f->st, &opts, &r, &err), 0);
+    assert_int_equal(r.n, 0);
+    tune_free(&r);
+    /* another value chosen (the point's block was the sweep's) leaves it a candidate */
+    assert_int_equal(sqlite3_exec(store_db(f->st), "UPDATE points SET chosen ="
+                                  " 'blocks_per_sm: 4, the default'", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(tune_compute(f->st, &opts, &r, &err), 0);
+    assert_int_equal(r.n, 1);
+    tune_free(&r);
+}
+
 static void planted_ties_go_to_the_smallest_block(void **state)
 {
     afx *f = *state;
@@ -349,6 +379,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(best_block_wins_when_clearly_faster, afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(points_at_a_chosen_block_are_not_candidates, afx_setup,
+                                        afx_teardown),
         cmocka_unit_test_setup_teardown(planted_ties_go_to_the_smallest_block, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(cards_and_buckets_are_tuned_apart_newest_point_first, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(several_workloads_are_tuned_in_one_call, afx_setup, afx_teardown),

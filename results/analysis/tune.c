@@ -53,7 +53,11 @@ static int read_rows(dm_store *st, const dm_tune_opts *o, row **rows, size_t *nr
         " JOIN point_stats s ON s.point_id = p.id"
         " WHERE instr(',' || ?1 || ',', ',' || r.workload || ',') > 0"
         " AND p.status = 'ok' AND r.gpu_name IS NOT NULL"
-        " AND (?3 IS NULL OR p.variant = ?3) AND s.median > 0";
+        " AND (?3 IS NULL OR p.variant = ?3) AND s.median > 0"
+        /* a point whose axis value the store chose checks a choice; it measured no
+           alternative (sweeps/tdm-choice.yaml) */
+        " AND NOT (coalesce(p.chosen, '') LIKE ?2 || ': %'"
+        "          OR instr(coalesce(p.chosen, ''), '; ' || ?2 || ': ') > 0)";
     sqlite3 *db = store_db(st);
     sqlite3_stmt *q = NULL;
     size_t cap = 0;

@@ -43,13 +43,30 @@ static void unknown_command_is_a_one_line_usage_error(void **state)
     assert_non_null(strstr(err, "unknown command 'frobnicate'"));
 }
 
+/* Every command has --help, and `dmbench help COMMAND` prints the same; `dmbench` alone
+ * lists the commands, a line each, and exits 2. */
 static void every_command_has_help(void **state)
 {
     fixture *f = *state;
-    const char *cmds[] = { "devices", "list", "run", "show", "export", "merge" };
+    static char help[65536];
+    const char *cmds[] = { "devices", "list", "run", "mine", "show", "export", "merge", "tune",
+                           "crossover", "plot", "report", "compare", "calibrate", "reproduce",
+                           "characterize" };
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         assert_int_equal(dmbench(f, "%s --help", cmds[i]), 0);
         assert_non_null(strstr(slurp(f->out), "usage: dmbench"));
+        snprintf(help, sizeof help, "%s", slurp(f->out));
+        assert_int_equal(dmbench(f, "help %s", cmds[i]), 0);
+        assert_string_equal(slurp(f->out), help);
+    }
+    assert_int_equal(dmbench(f, "help nosuch"), 2);
+    assert_int_equal(count_lines(slurp(f->errf)), 1);
+    assert_int_equal(dmbench(f, ""), 2);
+    const char *list = slurp(f->errf);
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "\n  %-13s ", cmds[i]);
+        assert_non_null(strstr(list, line));
     }
 }
 

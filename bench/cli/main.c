@@ -106,7 +106,8 @@ static void usage(FILE *out)
                  "Benchmark and characterise GPU data-mining kernels.\n\ncommands:\n");
     for (const command *c = commands; c->name; c++)
         fprintf(out, "  %-13s %s\n", c->name, c->summary);
-    fprintf(out, "\n'dmbench COMMAND --help' describes a command. Results go to %s\n"
+    fprintf(out, "\n'dmbench help COMMAND' (or 'dmbench COMMAND --help') describes a command.\n"
+                 "Results go to %s\n"
                  "unless --db or $DMBENCH_DB says otherwise.\n", STORE_DEFAULT_PATH);
 }
 
@@ -121,13 +122,21 @@ int main(int argc, char **argv)
         printf("dmbench %s (commit %s%s)\n", dm_version, dm_git_commit, dm_git_dirty ? ", dirty" : "");
         return DM_EXIT_OK;
     }
-    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+    int help = strcmp(name, "help") == 0;
+    if (help && argc > 3) {
+        cli_error("help takes one command; 'dmbench help' lists them");
+        return DM_EXIT_USAGE;
+    }
+    if (help && argc == 3) /* `dmbench help COMMAND`: COMMAND's --help */
+        name = argv[2];
+    else if (help || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
         usage(stdout);
         return DM_EXIT_OK;
     }
     for (const command *c = commands; c->name; c++)
         if (strcmp(c->name, name) == 0)
-            return c->fn(argc - 1, argv + 1);
+            return help ? c->fn(2, (char *[]){ argv[2], "--help", NULL })
+                        : c->fn(argc - 1, argv + 1);
     char known[256] = "";
     for (const command *c = commands; c->name; c++)
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", c == commands ? "" : ", ", c->name);

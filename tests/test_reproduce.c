@@ -297,6 +297,51 @@ static void test_the_report_reproduces_the_newest_run_per_card(void **state)
     free(html);
 }
 
+/* repro_summary of target name, with the latest run of its sweep on card, in a malloc'd
+ * string. */
+static char *summary_of(afx *f, const char *name, const char *card)
+{
+    repro_target t;
+    chz_ctx c = { .st = { f->st }, .nst = 1 };
+    dm_pub_table pub = { 0 };
+    dm_err err = { 0 };
+    chz_run run = { 0 };
+    assert_int_equal(published_load_dir(PUB_DIR, &pub, &err), 0);
+    assert_true(repro_find(&pub, name, &t));
+    assert_int_equal(chz_latest_run(&c, t.t->sweep, card, &run, &err), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(repro_summary(&c, &pub, &t, &run, out, &err), 0);
+    fclose(out);
+    published_free(&pub);
+    return buf;
+}
+
+/* The main job's closing screen, a target in a few lines: its run and card, each headline
+ * published beside measured (a speedup from two published times), each claim's verdict. */
+static void test_the_main_jobs_summary(void **state)
+{
+    afx *f = *state;
+    char *s = summary_of(f, "tdm-fig9", NULL);
+    assert_non_null(strstr(s, "tdm, Fig. 9 (tdm-fig9, papers/tdm-characterization-ipdps09.txt)\n"
+                              "  not measured: no complete run of sweeps/tdm-fig9.yaml\n"));
+    free(s);
+    fx_sweep_card(f, "tdm-fig9", "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
+    s = summary_of(f, "tdm-fig9", NULL);
+    assert_non_null(strstr(s, "  run 1 on H100, started "));
+    assert_non_null(strstr(s, "  claims: C1 holds, C2 "));
+    assert_non_null(strstr(s, ", C8 not measurable here\n")); /* it compares two cards */
+    free(s);
+    /* Table 4's headline: 110,195 ms on one core over 35.1 ms on the GTX 480 */
+    fx_sweep_card(f, "rules-table4", "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
+    s = summary_of(f, "rules-table4", NULL);
+    assert_non_null(strstr(s, "  1 GPU over 1 CPU core, instances=100000;rules=200: published "
+                              "3.14e+03x (GeForce GTX 480 against Intel Core i7 (quad-core, "
+                              "3.0 GHz)), not measured here\n"));
+    free(s);
+}
+
 static void test_the_command(void **state)
 {
     afx *f = *state;
@@ -310,6 +355,15 @@ static void test_the_command(void **state)
     assert_non_null(strstr(out, "unknown target 'tdm-fgi7'; did you mean: "));
     assert_non_null(strstr(out, "tdm-fig7"));
     assert_int_equal(dmbench_output("reproduce", &out), 2);
+    /* the main job: each main target's sweep with its overrides */
+    snprintf(args, sizeof args, "reproduce --main --db %s -- --dry-run", f->path);
+    assert_int_equal(dmbench_output(args, &out), 0);
+    assert_non_null(strstr(out, "sweeps/tdm-fig9.yaml --db"));
+    assert_non_null(strstr(out, "sweeps/episodes-table1.yaml --db "));
+    assert_non_null(strstr(out, " -a level=[3,4,5] --dry-run\n"));
+    assert_non_null(strstr(out, "sweeps/coloc-fig6a.yaml --db "));
+    assert_int_equal(dmbench_output("reproduce --main tdm-fig7", &out), 2);
+    assert_non_null(strstr(out, "--main takes --db PATH, --out DIR and run options"));
     assert_int_equal(dmbench_output("reproduce tdm-fig7 --no-run --db /nonexistent/x.sqlite", &out), 2);
     assert_non_null(strstr(out, "/nonexistent/x.sqlite: no results database here"));
     /* without a GPU the sweep runs its (GPU) points as skipped, and says so */
@@ -364,6 +418,7 @@ int main(void)
                                         afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_the_report_reproduces_the_newest_run_per_card,
                                         afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_the_main_jobs_summary, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_the_command, afx_setup, afx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

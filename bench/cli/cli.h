@@ -112,6 +112,13 @@ int cli_run_parse(int argc, char **argv, int want_sweep, cli_run_args *a);
  * 130 (interrupted). */
 int cli_run_sweep(const cli_run_args *a);
 
+/* Writes the report of o's runs in the database db (cli_db_path's) as o->outdir/report.md
+ * and report.html, saying so on stdout; nothing half-written stays. Returns 0 or a dm_err
+ * code (cmd_report.c). */
+#define REPORT_DEFAULT_OUT "plots/out/report" /* where `dmbench report` writes */
+struct dm_report_opts;
+int cli_write_report(const char *db, const struct dm_report_opts *o, dm_err *err);
+
 /* Parses a run id argument ("12" or "latest"); returns 0 with *id (0 for latest), or
  * DM_EINPUT. */
 int cli_parse_run_id(const char *s, int64_t *id, dm_err *err);

@@ -11,7 +11,6 @@
 #include "plotdraw.h"
 #include "report.h"
 
-#define REPORT_DEFAULT_OUT "plots/out/report"
 #define REPORT_MAX_RUNS 256
 
 static void usage(FILE *out)
@@ -54,8 +53,7 @@ static int parse_runs(const char *s, int64_t *ids, size_t *n, dm_err *err)
     return *n ? 0 : dm_err_set(err, DM_EINPUT, "--runs %s: no run ids", s);
 }
 
-/* Writes both files. Returns 0 or a dm_err code. */
-static int write_report(const char *db, const dm_report_opts *o, dm_err *err)
+int cli_write_report(const char *db, const dm_report_opts *o, dm_err *err)
 {
     char md_path[PATH_MAX + 16] = "", html_path[PATH_MAX + 16] = "";
     dm_store *st = NULL;
@@ -112,7 +110,7 @@ int cmd_report(int argc, char **argv)
     if (run_list && parse_runs(run_list, runs, &o.nruns, &err))
         return cli_fail(&err);
     o.runs = run_list ? runs : NULL;
-    if (write_report(db, &o, &err))
+    if (cli_write_report(db, &o, &err))
         return cli_fail(&err);
     return DM_EXIT_OK;
 }

@@ -57,7 +57,7 @@ typedef struct dm_median {
 /* The measured medians a rule may read: the card under study and the sweep whose runs
  * it reads, and two queries over whatever holds the runs (ctx is theirs). */
 typedef struct dm_study_data {
-    const char *card;  /* a part of the card's name */
+    const char *card;  /* a part of the card's name; "": the runs without a GPU */
     const char *sweep; /* the sweep whose latest complete run on a card is read */
     void *ctx;
     /* The fastest median of variant among the ok points whose parameters match where
@@ -124,6 +124,16 @@ typedef int (*dm_pub_measure_fn)(const dm_study_data *d, const char *row_key,
                                  const char *column, double *value, char *how, size_t n,
                                  dm_err *err);
 
+/* One published figure the main job's summary sets beside its measured counterpart (both
+ * through results/published and dm_target.measured): the value in row and column, or
+ * with base, base's value over column's in the same row (a speedup from two times). */
+typedef struct dm_headline {
+    const char *label;  /* what it is, "1 GPU over 1 CPU core" */
+    const char *row;    /* a row_key of the target's published rows */
+    const char *column;
+    const char *base;   /* NULL: the value itself */
+} dm_headline;
+
 /* One table or figure of a paper that `dmbench reproduce NAME` remakes. */
 typedef struct dm_target {
     const char *name;    /* the command's argument, "<paper>-table2" */
@@ -143,6 +153,11 @@ typedef struct dm_target {
      * variant makes its columns, and the ids of the study's claims judged with it. */
     const char *row_axis, *col_axis;
     const char *const *claims;
+    /* The main job (`dmbench reproduce --main`): the `-a AXIS=VALUES` overrides that make
+     * the sweep a few minutes' work on one GPU, keeping the points its claims and
+     * headlines read (NULL-terminated); NULL: not in the main job. */
+    const char *const *small;
+    const dm_headline *headlines; /* the summary's figures, ending with a zeroed entry */
 } dm_target;
 
 struct dm_study {

@@ -120,7 +120,8 @@ static int median_in(dm_store *st, const char *card, const char *sweep, const ch
         "  AND n.key = 'device.mem_bus_bits')"
         " FROM points p JOIN runs r ON r.id = p.run_id"
         " JOIN point_stats s ON s.point_id = p.id"
-        " WHERE r.sweep_name = ?1 AND r.status = 'complete' AND instr(r.gpu_name, ?2) > 0"
+        " WHERE r.sweep_name = ?1 AND r.status = 'complete'"
+        " AND (CASE WHEN ?2 = '' THEN r.gpu_name IS NULL ELSE instr(r.gpu_name, ?2) > 0 END)"
         " AND p.variant = ?3 AND p.status = 'ok' AND s.median > 0"
         " ORDER BY r.started_at DESC, r.id DESC, s.median ASC";
     sqlite3 *db = store_db(st);

@@ -55,7 +55,7 @@ static int read_rows(dm_store *st, const dm_tune_opts *o, row **rows, size_t *nr
         " AND p.status = 'ok' AND r.gpu_name IS NOT NULL"
         " AND (?3 IS NULL OR p.variant = ?3) AND s.median > 0"
         /* a point whose axis value the store chose checks a choice; it measured no
-           alternative (sweeps/tdm-choice.yaml) */
+           alternative (a sweep that checks the choices) */
         " AND NOT (coalesce(p.chosen, '') LIKE ?2 || ': %'"
         "          OR instr(coalesce(p.chosen, ''), '; ' || ?2 || ': ') > 0)";
     sqlite3 *db = store_db(st);

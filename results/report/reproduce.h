@@ -35,6 +35,17 @@ int repro_find_sweep(const char *sweep, repro_target *out);
 int repro_write(const chz_ctx *c, const dm_pub_table *pub, const repro_target *t,
                 const chz_run *run, dm_report_doc *d, dm_err *err);
 
+/* A published value as a number: thousands separators and "x10^k" forms read; NAN when it
+ * is not one (reproduce_published.c). */
+double repro_pub_number(const char *text);
+
+/* The main job's summary of target rt (reproduce_summary.c), a few lines to out: the
+ * item, the card and run that measured it (run NULL or id 0: not measured; a run without
+ * a GPU says its GPU points were skipped), each headline published beside measured, and
+ * the verdict of each claim judged on c's stores with the run's card. Returns 0, or DM_ERUNTIME when a query fails. */
+int repro_summary(const chz_ctx *c, const dm_pub_table *pub, const repro_target *rt,
+                  const chz_run *run, FILE *out, dm_err *err);
+
 /* The kinds' writers (reproduce_cards.c, reproduce_figure.c, reproduce_published.c);
  * run is never NULL for the first two. */
 int repro_write_cards(const chz_ctx *c, const dm_pub_table *pub, const dm_target *t,

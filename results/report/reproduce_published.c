@@ -37,9 +37,7 @@ void repro_write_published(const dm_pub_table *pub, const dm_target *t, int empt
                 t->rows ? t->rows : "");
 }
 
-/* A published value as a number: thousands separators and "x10^k" forms read; NAN when it
- * is not one. */
-static double pub_number(const char *text)
+double repro_pub_number(const char *text)
 {
     char buf[64];
     size_t k = 0;
@@ -70,7 +68,7 @@ int repro_write_beside(const dm_pub_table *pub, const dm_target *t, const dm_stu
         const dm_pub_row *r = &pub->rows[i];
         if (!pub_row_of(r, t))
             continue;
-        double v = NAN, was = pub_number(r->value);
+        double v = NAN, was = repro_pub_number(r->value);
         char how[256] = "", here[32] = "", ratio[32] = "";
         if (t->measured(sd, r->row_key, r->column, &v, how, sizeof how, err))
             return err->code;

@@ -814,6 +814,9 @@ static const dm_paper episodes_papers[] = {
 
 static const char *const fig8a_claims[] = { "C2", NULL };
 static const char *const table1_claims[] = { "C3", NULL };
+/* The main job's episodes: Table 1 at levels 3 to 5, every count (the whole table took
+ * 133 s on an H100, docs/records/per-card-choices.md). */
+static const char *const table1_main[] = { "level=[3,4,5]", NULL };
 static const char *const fig8b_claims[] = { "C4", "C5", NULL };
 static const char *const fig10_claims[] = { "C6", NULL };
 static const char *const fig11_claims[] = { "C1", NULL };
@@ -833,7 +836,7 @@ static const dm_target episodes_targets[] = {
                  "8, which `dmbench crossover episodes mtpe ptpe --axis count --group level` "
                  "fits",
       .sweep = "episodes-table1", .kind = DM_TARGET_FIGURE, .row_axis = "count",
-      .col_axis = "level", .claims = table1_claims },
+      .col_axis = "level", .claims = table1_claims, .small = table1_main },
     { .name = "episodes-cf10-fig8a", .paper = EP_CF10, .item = "Fig. 8(a)",
       .caption = "PTPE against MTPE per episode size on Sym26; measured: every episode of "
                  "levels 1 to 3 and the first 20,000 of levels 4 to 6, each kernel reading "

@@ -532,10 +532,14 @@ static const char *const fig7_claims[] = { "C4", "C5", "C6", NULL };
 static const char *const fig8_claims[] = { "C7", "C8", NULL };
 static const char *const all_claims[] = { "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", NULL };
 
-#define FIGURE(n, cap, cl)                                                                 \
+#define FIGURE(n, cap, cl, main)                                                           \
     { .name = "tdm-fig" #n, .paper = TDM_PAPER, .item = "Fig. " #n, .caption = cap,         \
       .sweep = "tdm-fig" #n, .kind = DM_TARGET_FIGURE, .row_axis = "block",                 \
-      .col_axis = "level", .claims = cl }
+      .col_axis = "level", .claims = cl, .small = main }
+
+/* The main job's tdm: Fig. 9 whole (the complete grid, every characterization; 36 s on
+ * an H100, docs/reproduce.md). */
+static const char *const fig9_main[] = { NULL };
 
 /* Table 2 is the paper's, and its facts are what C6-C8 reason with, so it is tdm's
  * target; the sweep that measures the card's bandwidth for it runs the copy kernels of
@@ -549,13 +553,13 @@ static const dm_target tdm_targets[] = {
               "GPU. The threads a card keeps active at once, set beside this card's below, "
               "are what Characterization 6 (line 283) reasons with" },
     FIGURE(6, "impact of problem size on the GTX 280: time against threads per block for "
-              "each algorithm, a curve per level", fig6_claims),
+              "each algorithm, a curve per level", fig6_claims, NULL),
     FIGURE(7, "impact of algorithm: time against threads per block at each level, a curve "
-              "per algorithm", fig7_claims),
+              "per algorithm", fig7_claims, NULL),
     FIGURE(8, "impact of hardware: the thread-parallel algorithms at levels 1 and 2 follow "
-              "the clock, block-tex at level 3 the memory", fig8_claims),
+              "the clock, block-tex at level 3 the memory", fig8_claims, NULL),
     FIGURE(9, "the complete grid: algorithm x level x threads per block, a curve per card",
-           all_claims),
+           all_claims, fig9_main),
     { 0 },
 };
 

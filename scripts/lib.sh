@@ -2,7 +2,7 @@
 # (installed when run as root, else the exact apt-get line is printed), the build, and
 # the Slurm selftest with its own packages. Sourced, not run.
 
-DM_PACKAGES="cmake ninja-build pkg-config gcc libsqlite3-dev libgsl-dev libfyaml-dev libcmocka-dev gnuplot-nox"
+DM_PACKAGES="cmake ninja-build pkg-config gcc libsqlite3-dev libgsl-dev libfyaml-dev libcmocka-dev zlib1g-dev gnuplot-nox"
 # scripts/slurm/selftest's: a one-node Slurm cluster, and sqlite3 to read its databases
 DM_SLURM_PACKAGES="slurmctld slurmd slurm-client munge sqlite3"
 DM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -32,7 +32,8 @@ static const char *temp_file(const char *text)
 
 typedef int (*loader_fn)(const char *, cl_points *, dm_err *);
 
-/* Asserts that load fails on text with DM_EINPUT and one line "path:line: ...what...". */
+/* Asserts that load fails on text with DM_EINPUT and one line "path:line:...what..."
+ * (a column may follow the line). */
 static void load_fails(loader_fn load, const char *text, int line, const char *what)
 {
     const char *path = temp_file(text);
@@ -40,7 +41,7 @@ static void load_fails(loader_fn load, const char *text, int line, const char *w
     dm_err err = {0};
     assert_int_equal(load(path, &p, &err), DM_EINPUT);
     char where[96];
-    snprintf(where, sizeof where, "%s:%d: ", path, line);
+    snprintf(where, sizeof where, "%s:%d:", path, line);
     if (strncmp(err.msg, where, strlen(where)) != 0 || !strstr(err.msg, what))
         fail_msg("'%s' gave '%s', expected '%s...%s'", text, err.msg, where, what);
     assert_null(strchr(err.msg, '\n'));
@@ -79,7 +80,7 @@ static void test_seattle_format_errors(void **state)
     load_fails(s, "", 1, "empty file");
     load_fails(s, "\n\n", 1, "empty file");
     load_fails(s, "two\n1,0,0\n\n0,0,1,1\n", 1, "number of points");
-    load_fails(s, "2\n1,0,0\n1,0\n\n0,0,1,1\n", 3, "expected feature,x,y");
+    load_fails(s, "2\n1,0,0\n1,0\n\n0,0,1,1\n", 3, "2 fields, expected 3 (feature,x,y)");
     load_fails(s, "2\n1,0,0\n1,0,0,4\n\n0,0,1,1\n", 3, "4 fields");
     load_fails(s, "2\n1,0,0\n1,zero,0\n\n0,0,1,1\n", 3, "'zero' is not a number");
     load_fails(s, "2\n1,0,0\n1,nan,0\n\n0,0,1,1\n", 3, "'nan' is not finite");
@@ -127,7 +128,7 @@ static void test_csv_errors(void **state)
     loader_fn c = cl_points_load_csv;
     load_fails(c, "", 1, "no points");
     load_fails(c, "feature,x,y\n", 1, "no points");
-    load_fails(c, "a,1,2\nb,3\n", 2, "expected feature,x,y");
+    load_fails(c, "a,1,2\nb,3\n", 2, "expected 3 (feature,x,y)");
     load_fails(c, "a,1,2\n\nb,3,x\n", 3, "'x' is not a number");
     load_fails(c, "a,1,2\nb,NaN,1\n", 2, "not finite");
     load_fails(c, "feature,x,y\nfeature,x,y\n", 2, "not a number");

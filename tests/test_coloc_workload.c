@@ -184,7 +184,7 @@ static void bad_files_and_generators_are_named(void **state)
     snprintf(says, sizeof says, "%s:", path);
     open_fails(path, NULL, NULL, 0, says);
     write_in(f, "bad.csv", "7,1,1\n7,1,x\n", path, sizeof path);
-    snprintf(says, sizeof says, "%s:2: field 3 'x' is not a number", path);
+    snprintf(says, sizeof says, "%s:2:5: field 3 'x' is not a number", path);
     open_fails(path, NULL, NULL, 0, says);
     write_in(f, "outside.txt", "1\n7,5,5\n\n0,0,1,1\n", path, sizeof path);
     snprintf(says, sizeof says, "%s:2: point (5, 5) lies outside the bounding box", path);

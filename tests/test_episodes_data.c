@@ -30,8 +30,8 @@ static const char *temp_file(const char *text, int slot)
     return paths[slot];
 }
 
-/* Asserts that loading text fails with DM_EINPUT, one line naming "path:line:" (line 0:
- * "path:") and containing what. */
+/* Asserts that loading text fails with DM_EINPUT, one line naming "path:line:" (a
+ * column may follow; line 0: "path:") and containing what. */
 static void load_fails(const char *text, int line, const char *what)
 {
     const char *path = temp_file(text, 0);
@@ -39,7 +39,7 @@ static void load_fails(const char *text, int line, const char *what)
     dm_err err = {0};
     assert_int_equal(ep_stream_load_csv(path, &s, &err), DM_EINPUT);
     char where[96];
-    snprintf(where, sizeof where, line ? "%s:%d: " : "%s: ", path, line);
+    snprintf(where, sizeof where, line ? "%s:%d:" : "%s: ", path, line);
     if (strncmp(err.msg, where, strlen(where)) != 0 || !strstr(err.msg, what))
         fail_msg("'%s' gave '%s', expected '%s...%s'", text, err.msg, where, what);
     assert_null(strchr(err.msg, '\n'));

@@ -385,8 +385,9 @@ static void same_double(const char *text, double v)
 static void test_write_csv(void **state)
 {
     (void)state;
-    const char *csv = "a,b,k\n1,1,x\n1,1,y\n1,0,x\n0,1,\"q\"\n0,0,x\n0,0,x\n0,0,x\n0,0,x\n0,0,x\n"
-                      "0,0,x\n";
+    /* the level "q", quotes and all: written """q""" in CSV (RFC 4180) */
+    const char *csv = "a,b,k\n1,1,x\n1,1,y\n1,0,x\n0,1,\"\"\"q\"\"\"\n0,0,x\n0,0,x\n0,0,x\n0,0,x\n"
+                      "0,0,x\n0,0,x\n";
     const char *rules = "IF a = 1 THEN b = 1\n"
                         "IF a = 1 AND b = 1 THEN b = 1\n"
                         "IF a = 5 THEN b = 1\n"

@@ -1,5 +1,5 @@
 /* test_rules_table.c - the rules workload's tables: the CSV/TSV loader (separators,
- * headers and kinds detected or given, gzip read through rl_inflate) and each error it
+ * headers and kinds detected or given, quoted cells, gzip read through zlib) and each error it
  * names by path:line:column, every shared dataset of ../shared/datasets/rules (skipped
  * when absent), the synthetic table generator, and the slices that cut a table across
  * GPUs with the views of their rows. */
@@ -162,6 +162,50 @@ static void test_load_gzip(void **state)
     assert_int_equal(rl_table_load(gz, NULL, &t, &err), DM_EINPUT);
     assert_true(strncmp(err.msg, gz, strlen(gz)) == 0);
     assert_non_null(strstr(err.msg, ": gzip: "));
+    assert_null(t.cols);
+    /* Quoted CSV, compressed: read as the CSV. */
+    path = write_text("q.csv", "name,\"size, cm\"\r\n\"a,b\",1\r\n\"say \"\"x\"\"\",2\r\n");
+    snprintf(cmd, sizeof cmd, "gzip -f '%s'", path);
+    assert_int_equal(system(cmd), 0);
+    snprintf(gz, sizeof gz, "%s/q.csv.gz", dir);
+    assert_int_equal(rl_table_load(gz, NULL, &t, &err), 0);
+    assert_int_equal(t.n, 2);
+    assert_string_equal(t.cols[1].name, "size, cm");
+    assert_string_equal(t.cols[0].levels[0], "a,b");
+    assert_string_equal(t.cols[0].levels[1], "say \"x\"");
+    assert_true(t.cols[1].num[1] == 2);
+    rl_table_free(&t);
+}
+
+/* Issue 35: a level holding the separator, quoted as RFC 4180 (and Python's csv module)
+ * writes it, is one cell; the table is the one with the level written ab. Quoted
+ * numbers are numbers; a quoted line break is in its cell and counts as a line. */
+static void test_load_quoted_cells(void **state)
+{
+    (void)state;
+    rl_table q, p;
+    load_ok("x,cat,class\n1,\"a,b\",0\n2,c,1\n\"3\",\"a,b\",1\n", NULL, &q);
+    load_ok("x,cat,class\n1,ab,0\n2,c,1\n3,ab,1\n", NULL, &p);
+    assert_true(q.n == 3 && q.ncols == 3 && q.cols[0].kind == RL_NUMERIC);
+    assert_string_equal(q.cols[1].levels[0], "a,b");
+    for (int64_t i = 0; i < 3; i++) {
+        assert_int_equal(q.cols[1].code[i], p.cols[1].code[i]);
+        assert_true(q.cols[0].num[i] == p.cols[0].num[i] && q.cols[2].num[i] == p.cols[2].num[i]);
+    }
+    rl_table_free(&q);
+    rl_table_free(&p);
+    load_ok("\xef\xbb\xbfk,\"v\"\n\"two\nlines\",7", NULL, &q);
+    assert_string_equal(q.cols[0].name, "k");
+    assert_string_equal(q.cols[1].name, "v");
+    assert_string_equal(q.cols[0].levels[0], "two\nlines");
+    rl_table_free(&q);
+    /* positions after a quoted line break are physical lines */
+    load_fails("a,b\n\"x\ny\",1\nz,w\n", "4:3", "field 2 (b): 'w' is not a number");
+    load_fails("a,b\n1,\"\"\n", "2:3", "field 2 (b): missing value");
+    load_fails("a,b\n1,\"2\n", "2:3", "never closed");
+    load_fails("a,b\n1,\"2\" 3\n", "2:7", "'3' after the closing quote");
+    /* a quoted line break in a message is shown \n: the message stays one line */
+    load_fails("a,b\n1,2\n3,\"x\ny\"\n", "3:3", "'x\\ny' is not a number");
 }
 
 static void test_load_errors(void **state)
@@ -204,7 +248,7 @@ static void test_nul_byte_is_not_text(void **state)
     dm_err err = {0};
     assert_int_equal(rl_table_parse(text, sizeof text - 1, "t.csv", NULL, &t, &err),
                      DM_EINPUT);
-    assert_string_equal(err.msg, "t.csv: a NUL byte at offset 7: not a text table");
+    assert_string_equal(err.msg, "t.csv:2:4: a NUL byte: not text");
     assert_null(t.cols);
 }
 
@@ -276,7 +320,7 @@ static void test_load_shared_datasets(void **state)
 static void test_load_random_text(void **state)
 {
     (void)state;
-    static const char alphabet[] = ",,\t\n\n\r 0123456789.-eEab";
+    static const char alphabet[] = ",,\t\n\n\r 0123456789.-eEab\"";
     dm_rng r = dm_rng_seed(77);
     char text[200];
     int loaded = 0;
@@ -406,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_load_csv_header_and_kinds),
         cmocka_unit_test(test_load_no_header_tsv_and_options),
         cmocka_unit_test(test_load_gzip),
+        cmocka_unit_test(test_load_quoted_cells),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_nul_byte_is_not_text),
         cmocka_unit_test(test_load_random_text),

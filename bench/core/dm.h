@@ -216,6 +216,11 @@ const char *dm_path_base(const char *path);
  * when len is not NULL). Returns 0, DM_EINPUT when it cannot be opened (naming it and
  * why), or DM_ERUNTIME on a read error or without memory (file.c). */
 int dm_read_file(const char *path, char **data, size_t *len, dm_err *err);
+/* The same for a dataset: the text gunzipped when the file is gzip (its first bytes
+ * 1f 8b; one member or several, concatenated), its length in *len. Returns as
+ * dm_read_file, or DM_EINPUT naming path, "gzip:" and the byte for a damaged stream
+ * (cut short, a bad header, block or check, bytes after the last member). */
+int dm_read_text(const char *path, char **data, size_t *len, dm_err *err);
 
 /* FNV-1a 64 over bytes, eight at a time then the tail bytewise, continuing from h
  * (start with DM_HASH_INIT). */

@@ -1,12 +1,13 @@
-/* cl_load.c - the colocation loaders: the seattle2012.csv format (count line, points,
- * blank line, bounding box) and plain "feature,x,y" CSV, with one-line errors naming
- * path:line. */
+/* cl_load.c - the colocation loaders, through the common reader (csv.h: RFC 4180
+ * quoting, CRLF or LF, gzip when the file is): the seattle2012.csv format (count line,
+ * points, blank line, bounding box) and plain "feature,x,y" CSV, with one-line errors
+ * naming path:line (and the column, for a field). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coloc/coloc.h"
-#include "lines.h"
+#include "csv.h"
 
 /* The points read so far, with their features' names. */
 typedef struct cl_loader {
@@ -18,36 +19,16 @@ typedef struct cl_loader {
     char names[CL_MAX_FEATURES][CL_NAME_MAX];
 } cl_loader;
 
-/* [*b, *e) without the spaces and tabs around it; returns whether anything is left. */
-static int cl_trim(const char **b, const char **e)
+/* Copies field k of the record read last into f (NUL-ended). Returns 0, or -1 when it
+ * is too long for f. */
+static int cl_field(const dm_csv *in, int k, char f[CL_NAME_MAX * 2])
 {
-    while (*b < *e && (**b == ' ' || **b == '\t'))
-        (*b)++;
-    while (*e > *b && ((*e)[-1] == ' ' || (*e)[-1] == '\t'))
-        (*e)--;
-    return *e > *b;
-}
-
-/* Splits [b, e) at commas into exactly n trimmed fields, copied into f[i] (each of size
- * CL_NAME_MAX * 2). Returns how many fields the line has (n on success; a field too long
- * to copy makes it -1). */
-static int cl_fields(const char *b, const char *e, char (*f)[CL_NAME_MAX * 2], int n)
-{
-    int k = 0;
-    for (const char *s = b;; k++) {
-        const char *c = memchr(s, ',', (size_t)(e - s));
-        const char *fe = c ? c : e, *fb = s;
-        cl_trim(&fb, &fe);
-        if (k < n) {
-            if (fe - fb >= CL_NAME_MAX * 2)
-                return -1;
-            memcpy(f[k], fb, (size_t)(fe - fb));
-            f[k][fe - fb] = '\0';
-        }
-        if (!c)
-            return k + 1;
-        s = c + 1;
-    }
+    size_t n = (size_t)(in->f[k].e - in->f[k].b);
+    if (n >= CL_NAME_MAX * 2)
+        return -1;
+    memcpy(f, in->f[k].b, n);
+    f[n] = '\0';
+    return 0;
 }
 
 /* Parses text as a double into *v. Returns 1 when it is a number (finite or not). */
@@ -60,34 +41,42 @@ static int cl_number(const char *text, double *v)
     return *end == '\0';
 }
 
-/* Parses the line [b, e) of first + n comma-separated fields, the last n numbers, into v;
- * what names the fields for the message ("feature,x,y"). Returns 0, or DM_EINPUT naming
- * path:line. */
-static int cl_numbers(const char *path, int64_t line, const char *b, const char *e, double *v,
-                      int n, int first, const char *what, dm_err *err)
+/* Parses the record read last, of first + n fields, the last n numbers, into v; what
+ * names the fields for the message ("feature,x,y"). Returns 0, or DM_EINPUT naming
+ * path:line:col. */
+static int cl_numbers(const dm_csv *in, double *v, int n, int first, const char *what,
+                      dm_err *err)
 {
-    char f[5][CL_NAME_MAX * 2];
-    int k = cl_fields(b, e, f, 5);
-    if (k < 0)
-        return dm_err_set(err, DM_EINPUT, "%s:%lld: a field longer than %d characters", path,
-                          (long long)line, CL_NAME_MAX * 2 - 1);
-    if (k != first + n)
-        return dm_err_set(err, DM_EINPUT, "%s:%lld: expected %s (%d fields), got %d field%s",
-                          path, (long long)line, what, first + n, k, k == 1 ? "" : "s");
-    for (int i = 0; i < n; i++) {
-        if (!cl_number(f[first + i], &v[i]))
-            return dm_err_set(err, DM_EINPUT, "%s:%lld: field %d '%s' is not a number (%s)",
-                              path, (long long)line, first + i + 1, f[first + i], what);
-        if (!isfinite(v[i]))
-            return dm_err_set(err, DM_EINPUT, "%s:%lld: field %d '%s' is not finite", path,
-                              (long long)line, first + i + 1, f[first + i]);
+    if (in->nf != first + n) {
+        char expect[64];
+        snprintf(expect, sizeof expect, " (%s)", what);
+        return dm_csv_count_error(in, first + n, expect, err);
+    }
+    for (int k = 0; k < in->nf; k++) {
+        char f[CL_NAME_MAX * 2];
+        const dm_csv_field *fd = &in->f[k];
+        if (cl_field(in, k, f))
+            return dm_err_set(err, DM_EINPUT, "%s:%lld:%d: a field longer than %d characters",
+                              in->what, (long long)fd->line, fd->col, CL_NAME_MAX * 2 - 1);
+        if (k < first)
+            continue;
+        double *x = &v[k - first];
+        char shown[CL_NAME_MAX * 2];
+        dm_csv_show(fd->b, fd->e, shown, sizeof shown);
+        if (!cl_number(f, x))
+            return dm_err_set(err, DM_EINPUT, "%s:%lld:%d: field %d '%s' is not a number (%s)",
+                              in->what, (long long)fd->line, fd->col, k + 1, shown, what);
+        if (!isfinite(*x))
+            return dm_err_set(err, DM_EINPUT, "%s:%lld:%d: field %d '%s' is not finite",
+                              in->what, (long long)fd->line, fd->col, k + 1, shown);
     }
     return 0;
 }
 
-/* The small id of feature name, added when new. Returns it, or DM_EINPUT past
- * CL_MAX_FEATURES features. */
-static int cl_loader_feature(cl_loader *ld, const char *name, int64_t line, dm_err *err)
+/* The small id of feature name (shown so in messages), added when new. Returns it, or
+ * DM_EINPUT past CL_MAX_FEATURES features. */
+static int cl_loader_feature(cl_loader *ld, const char *name, const char *shown, int64_t line,
+                             dm_err *err)
 {
     if (ld->nfeat > 0 && strcmp(ld->names[ld->last], name) == 0)
         return ld->last;
@@ -96,28 +85,30 @@ static int cl_loader_feature(cl_loader *ld, const char *name, int64_t line, dm_e
             return ld->last = f;
     if (ld->nfeat == CL_MAX_FEATURES)
         return dm_err_set(err, DM_EINPUT, "%s:%lld: feature '%s' is one more than the %d allowed",
-                          ld->path, (long long)line, name, CL_MAX_FEATURES);
+                          ld->path, (long long)line, shown, CL_MAX_FEATURES);
     strcpy(ld->names[ld->nfeat], name);
     return ld->last = ld->nfeat++;
 }
 
-/* Parses [b, e) as "feature,x,y" and appends it. Returns 0, DM_EINPUT naming path:line,
- * or DM_ERUNTIME without memory. */
-static int cl_loader_point(cl_loader *ld, const char *b, const char *e, int64_t line,
-                           dm_err *err)
+/* Reads the record read last as "feature,x,y" and appends it. Returns 0, DM_EINPUT
+ * naming path:line, or DM_ERUNTIME without memory. */
+static int cl_loader_point(cl_loader *ld, const dm_csv *in, dm_err *err)
 {
-    char f[1][CL_NAME_MAX * 2];
+    char f[CL_NAME_MAX * 2], shown[CL_NAME_MAX * 2];
     double v[2];
-    int rc = cl_numbers(ld->path, line, b, e, v, 2, 1, "feature,x,y", err);
+    int64_t line = in->rec_line;
+    int rc = cl_numbers(in, v, 2, 1, "feature,x,y", err);
     if (rc)
         return rc;
-    cl_fields(b, e, f, 1);
-    if (!f[0][0])
-        return dm_err_set(err, DM_EINPUT, "%s:%lld: empty feature", ld->path, (long long)line);
-    if (strlen(f[0]) >= CL_NAME_MAX)
-        return dm_err_set(err, DM_EINPUT, "%s:%lld: feature '%s' longer than %d characters",
-                          ld->path, (long long)line, f[0], CL_NAME_MAX - 1);
-    int feat = cl_loader_feature(ld, f[0], line, err);
+    cl_field(in, 0, f);
+    dm_csv_show(in->f[0].b, in->f[0].e, shown, sizeof shown);
+    if (!f[0])
+        return dm_err_set(err, DM_EINPUT, "%s:%lld:%d: empty feature", ld->path,
+                          (long long)line, in->f[0].col);
+    if (strlen(f) >= CL_NAME_MAX)
+        return dm_err_set(err, DM_EINPUT, "%s:%lld:%d: feature '%s' longer than %d characters",
+                          ld->path, (long long)line, in->f[0].col, shown, CL_NAME_MAX - 1);
+    int feat = cl_loader_feature(ld, f, shown, line, err);
     if (feat < 0)
         return feat;
     if (ld->n == ld->cap) {
@@ -162,133 +153,162 @@ static void cl_loader_free(cl_loader *ld)
     free(ld->y);
 }
 
-/* Checks the points against box: point i was read from line first_line + i. Returns 0,
- * or DM_EINPUT naming the line of the first point outside. */
-static int cl_loader_inside(const cl_loader *ld, const double *box, int64_t first_line,
-                            dm_err *err)
+/* The line point i was read from: the (i + 2)-th record of in (the count is the first).
+ * Leaves in past it. */
+static int64_t cl_point_line(dm_csv *in, uint32_t i)
+{
+    dm_csv_rewind(in);
+    for (uint32_t k = 0; k <= i + 1; k++)
+        dm_csv_next(in, NULL);
+    return in->rec_line;
+}
+
+/* Checks the points against box. Returns 0, or DM_EINPUT naming the line of the first
+ * point outside. */
+static int cl_loader_inside(const cl_loader *ld, const double *box, dm_csv *in, dm_err *err)
 {
     for (uint32_t i = 0; i < ld->n; i++)
         if (ld->x[i] < box[0] || ld->y[i] < box[1] || ld->x[i] > box[2] || ld->y[i] > box[3])
             return dm_err_set(err, DM_EINPUT,
                               "%s:%lld: point (%.17g, %.17g) lies outside the bounding box "
                               "%.17g,%.17g,%.17g,%.17g",
-                              ld->path, (long long)(first_line + i), ld->x[i], ld->y[i], box[0],
-                              box[1], box[2], box[3]);
+                              ld->path, (long long)cl_point_line(in, i), ld->x[i], ld->y[i],
+                              box[0], box[1], box[2], box[3]);
     return 0;
 }
 
-/* Reads the seattle2012.csv format from text. Returns 0 or an error (see the header). */
-static int cl_parse_seattle(cl_loader *ld, const char *text, size_t len, cl_points *p,
-                            dm_err *err)
+/* 1 when the record read last is a count alone (digits, maybe spaced): the first line
+ * of the seattle2012.csv format. */
+static int cl_is_count(const dm_csv *in)
 {
-    const char *path = ld->path, *b = text, *e = text;
-    size_t blank = 0;
-    while (blank < len && text[blank] && strchr(" \t\r\n", text[blank]))
-        blank++;
-    if (blank == len)
-        return dm_err_set(err, DM_EINPUT, "%s:1: empty file", path);
-    dm_lines l = {.p = text, .end = text + len};
-    dm_lines_next(&l, &b, &e);
-    cl_trim(&b, &e);
-    char num[64];
-    char *end;
-    size_t nl = (size_t)(e - b);
-    memcpy(num, b, nl < sizeof num - 1 ? nl : sizeof num - 1);
-    num[nl < sizeof num - 1 ? nl : sizeof num - 1] = '\0';
+    const char *b = in->f[0].b, *e = in->f[0].e;
+    if (in->nf != 1 || b == e)
+        return 0;
+    while (b < e && *b >= '0' && *b <= '9')
+        b++;
+    return b == e;
+}
+
+/* Reads the seattle2012.csv format from in. Returns 0 or an error (see the header). */
+static int cl_parse_seattle(cl_loader *ld, dm_csv *in, cl_points *p, dm_err *err)
+{
+    const char *path = ld->path;
+    int rc;
+    while ((rc = dm_csv_next(in, err)) == 1 && dm_csv_blank(in))
+        ;
+    if (rc <= 0)
+        return rc ? rc : dm_err_set(err, DM_EINPUT, "%s:1: empty file", path);
+    dm_csv_rewind(in);
+    dm_csv_next(in, err); /* the first line again, read well above */
+    char num[64], *end, shown[41];
+    size_t nl = (size_t)(in->f[0].e - in->f[0].b);
+    snprintf(num, sizeof num, "%.*s", (int)(nl < sizeof num ? nl : sizeof num - 1),
+             in->f[0].b);
     long long count = strtoll(num, &end, 10);
-    if (nl == 0 || nl >= sizeof num || *end != '\0' || count < 1)
-        return dm_err_set(err, DM_EINPUT, "%s:1: expected the number of points, got '%.*s'",
-                          path, (int)(nl < 40 ? nl : 40), b);
+    if (in->nf != 1 || nl == 0 || nl >= sizeof num || *end != '\0' || count < 1)
+        return dm_err_set(err, DM_EINPUT, "%s:1: expected the number of points, got '%s'",
+                          path, dm_csv_show(in->f[0].b, in->f[0].e, shown, sizeof shown));
     int64_t blank_line = 0;
-    while (dm_lines_next(&l, &b, &e)) {
-        if (!cl_trim(&b, &e)) {
-            blank_line = l.line;
+    while ((rc = dm_csv_next(in, err)) == 1) {
+        if (dm_csv_blank(in)) {
+            blank_line = in->rec_line;
             break;
         }
-        int rc = cl_loader_point(ld, b, e, l.line, err);
-        if (rc)
+        if ((rc = cl_loader_point(ld, in, err)))
             return rc;
     }
+    if (rc < 0)
+        return rc;
     if (!blank_line)
         return dm_err_set(err, DM_EINPUT,
                           "%s:%lld: the file ends after the points: no blank line and "
                           "bounding box",
-                          path, (long long)l.line);
+                          path, (long long)in->end_line);
     if ((long long)ld->n != count)
         return dm_err_set(err, DM_EINPUT,
                           "%s:%lld: %u points before the blank line, line 1 says %lld", path,
                           (long long)blank_line, ld->n, count);
     double box[4];
     int64_t box_line = 0;
-    while (dm_lines_next(&l, &b, &e)) {
-        if (!cl_trim(&b, &e))
+    while ((rc = dm_csv_next(in, err)) == 1) {
+        if (dm_csv_blank(in))
             continue;
         if (box_line)
             return dm_err_set(err, DM_EINPUT, "%s:%lld: a line after the bounding box (line %lld)",
-                              path, (long long)l.line, (long long)box_line);
-        int rc = cl_numbers(path, l.line, b, e, box, 4, 0, "minX,minY,maxX,maxY", err);
-        if (rc)
+                              path, (long long)in->rec_line, (long long)box_line);
+        if ((rc = cl_numbers(in, box, 4, 0, "minX,minY,maxX,maxY", err)))
             return rc;
         if (box[0] > box[2] || box[1] > box[3])
             return dm_err_set(err, DM_EINPUT, "%s:%lld: bounding box with min above max", path,
-                              (long long)l.line);
-        box_line = l.line;
+                              (long long)in->rec_line);
+        box_line = in->rec_line;
     }
+    if (rc < 0)
+        return rc;
     if (!box_line)
         return dm_err_set(err, DM_EINPUT, "%s:%lld: no bounding box after the blank line", path,
-                          (long long)l.line);
-    int rc = cl_loader_inside(ld, box, 2, err);
+                          (long long)in->end_line);
+    rc = cl_loader_inside(ld, box, in, err);
     return rc ? rc : cl_loader_finish(ld, box, p, err);
 }
 
-/* Reads plain "feature,x,y" CSV from text. Returns 0 or an error (see the header). */
-static int cl_parse_csv(cl_loader *ld, const char *text, size_t len, cl_points *p, dm_err *err)
+/* Reads plain "feature,x,y" CSV from in. Returns 0 or an error (see the header). */
+static int cl_parse_csv(cl_loader *ld, dm_csv *in, cl_points *p, dm_err *err)
 {
-    const char *b = text, *e = text;
-    dm_lines l = {.p = text, .end = text + len};
-    int first = 1;
-    while (dm_lines_next(&l, &b, &e)) {
-        if (!cl_trim(&b, &e))
+    int first = 1, rc;
+    while ((rc = dm_csv_next(in, err)) == 1) {
+        if (dm_csv_blank(in))
             continue;
         if (first) {
             first = 0;
-            char f[2][CL_NAME_MAX * 2];
+            char f[CL_NAME_MAX * 2];
             double v;
-            if (cl_fields(b, e, f, 2) >= 2 && !cl_number(f[1], &v))
+            if (in->nf >= 2 && (cl_field(in, 1, f) || !cl_number(f, &v)))
                 continue; /* the header */
         }
-        int rc = cl_loader_point(ld, b, e, l.line, err);
-        if (rc)
+        if ((rc = cl_loader_point(ld, in, err)))
             return rc;
     }
+    if (rc < 0)
+        return rc;
     if (ld->n == 0)
         return dm_err_set(err, DM_EINPUT, "%s:%lld: no points", ld->path,
-                          (long long)(l.line ? l.line : 1));
+                          (long long)(in->end_line ? in->end_line : 1));
     return cl_loader_finish(ld, NULL, p, err);
 }
 
-/* Reads path and parses it with parse. Returns 0 or the error, p empty on failure. */
-static int cl_load(const char *path, cl_points *p,
-                   int (*parse)(cl_loader *, const char *, size_t, cl_points *, dm_err *),
-                   dm_err *err)
+typedef int (*cl_parser)(cl_loader *, dm_csv *, cl_points *, dm_err *);
+
+/* Reads path and parses it with parse, or, when parse is NULL, with the parser its
+ * first line calls for. Returns 0 or the error, p empty on failure. */
+static int cl_load(const char *path, cl_points *p, cl_parser parse, dm_err *err)
 {
     memset(p, 0, sizeof *p);
-    char *text;
-    size_t len;
-    int rc = dm_read_file(path, &text, &len, err);
+    dm_csv in;
+    int rc = dm_csv_open(&in, path, ',', err);
     if (rc)
         return rc;
+    if (!parse) {
+        parse = dm_csv_next(&in, NULL) == 1 && cl_is_count(&in) ? cl_parse_seattle
+                                                                : cl_parse_csv;
+        dm_csv_rewind(&in);
+    }
     cl_loader *ld = calloc(1, sizeof *ld);
     if (!ld) {
-        free(text);
+        dm_csv_free(&in);
         return dm_err_set(err, DM_ERUNTIME, "%s: out of memory", path);
     }
     ld->path = path;
-    rc = parse(ld, text, len, p, err);
+    rc = parse(ld, &in, p, err);
     cl_loader_free(ld);
     free(ld);
-    free(text);
+    dm_csv_free(&in);
     return rc;
+}
+
+int cl_points_load(const char *path, cl_points *p, dm_err *err)
+{
+    return cl_load(path, p, NULL, err);
 }
 
 int cl_points_load_seattle(const char *path, cl_points *p, dm_err *err)

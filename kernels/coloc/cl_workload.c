@@ -30,25 +30,6 @@ cl_mine_opts cl_point_opts(const dm_point *pt, cl_filter filter, int threads)
                            .filter = filter, .threads = threads };
 }
 
-/* 1 when the first line of path is a count alone (digits, maybe spaced): the
- * seattle2012.csv format; 0 otherwise, also for a file that cannot be opened (the
- * loader then says why). */
-static int cl_is_seattle(const char *path)
-{
-    char line[64];
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    int got = fgets(line, sizeof line, f) != NULL;
-    fclose(f);
-    if (!got)
-        return 0;
-    const char *s = line + strspn(line, " \t");
-    size_t digits = strspn(s, "0123456789");
-    char end = s[digits + strspn(s + digits, " \t\r")];
-    return digits > 0 && (end == '\n' || end == '\0');
-}
-
 /* The generator's parameters from pt's dataset parameters (the planting distance is
  * the paper's d = 10 of cl_gen_defaults). */
 static cl_gen_params cl_point_gen(const dm_point *pt)
@@ -74,9 +55,7 @@ int cl_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *d
         return dm_err_set(err, DM_ERUNTIME, "coloc: out of memory");
     memset(ds, 0, sizeof *ds);
     if (src->path[0]) {
-        rc = cl_is_seattle(src->path) ? cl_points_load_seattle(src->path, p, err)
-                                      : cl_points_load_csv(src->path, p, err);
-        if (rc)
+        if ((rc = cl_points_load(src->path, p, err)))
             goto fail;
         dm_dataset_file(ds, src->path);
     } else {

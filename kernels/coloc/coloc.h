@@ -65,8 +65,9 @@ void cl_points_free(cl_points *p);
 int cl_points_feature(const cl_points *p, const char *name);
 
 /* Loads the format of seattle2012.csv: a count line, "featureID,x,y" lines, a blank line,
- * the bounding box "minX,minY,maxX,maxY". Returns 0; DM_EINPUT with a one-line message
- * "path:line: ..." for a malformed line, a count that disagrees with the lines, a point
+ * the bounding box "minX,minY,maxX,maxY", read by the common reader (csv.h: quoted
+ * fields, CRLF, a byte-order mark, gzip). Returns 0; DM_EINPUT with a one-line message
+ * "path:line: ..." (path:line:col: for a field or malformed text) for a malformed line, a count that disagrees with the lines, a point
  * outside the box, a NaN or infinite coordinate, an empty file or a missing box;
  * DM_ERUNTIME without memory. On failure p is left empty. */
 int cl_points_load_seattle(const char *path, cl_points *p, dm_err *err);
@@ -74,6 +75,9 @@ int cl_points_load_seattle(const char *path, cl_points *p, dm_err *err);
  * a number is a header; blank lines are skipped); the box is the points' extent. Errors
  * as cl_points_load_seattle's. */
 int cl_points_load_csv(const char *path, cl_points *p, dm_err *err);
+/* Loads either: the seattle2012.csv format when the first line is a count alone (digits),
+ * else plain CSV. */
+int cl_points_load(const char *path, cl_points *p, dm_err *err);
 
 /* ---- synthetic data (after Huang et al., as the paper describes it) ---------------- */
 

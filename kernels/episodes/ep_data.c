@@ -1,12 +1,13 @@
 /* ep_data.c - event streams of the episodes workload read from CSV ("type,time" per
- * line, time in seconds, sorted), with one-line errors naming path:line, and the lookup
- * of a type by its name. */
+ * line, time in seconds, sorted; through the common reader, csv.h: quoted fields, CRLF,
+ * a byte-order mark, gzip), with one-line errors naming path:line, and the lookup of a
+ * type by its name. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "episodes/episodes.h"
-#include "lines.h"
+#include "csv.h"
 
 /* The growing stream and the hash of its names (open addressing, type + 1 per slot). */
 typedef struct ep_loader {
@@ -89,34 +90,15 @@ static int ep_loader_push(ep_loader *ld, int32_t type, double time)
     return 0;
 }
 
-/* [*b, *e) without the spaces and tabs around it. */
-static void ep_trim(const char **b, const char **e)
+/* Parses the record read last, not blank, as "type,time". Returns 0, DM_EINPUT naming
+ * path:line, or DM_ERUNTIME without memory. */
+static int ep_load_line(ep_loader *ld, const dm_csv *in, dm_err *err)
 {
-    while (*b < *e && (**b == ' ' || **b == '\t'))
-        (*b)++;
-    while (*e > *b && ((*e)[-1] == ' ' || (*e)[-1] == '\t'))
-        (*e)--;
-}
-
-/* Parses one non-empty line [b, e) (no line end) as "type,time". Returns 0, DM_EINPUT
- * naming path:line, or DM_ERUNTIME without memory. */
-static int ep_load_line(ep_loader *ld, const char *b, const char *e, const char *path,
-                        int64_t line, dm_err *err)
-{
-    int fields = 1;
-    const char *comma = NULL;
-    for (const char *p = b; p < e; p++)
-        if (*p == ',') {
-            fields++;
-            if (!comma)
-                comma = p;
-        }
-    if (fields != 2)
-        return dm_err_set(err, DM_EINPUT, "%s:%lld: %d field%s, expected 2 (type,time)", path,
-                          (long long)line, fields, fields == 1 ? "" : "s");
-    const char *nb = b, *ne = comma, *tb = comma + 1, *te = e;
-    ep_trim(&nb, &ne);
-    ep_trim(&tb, &te);
+    const char *path = in->what;
+    int64_t line = in->rec_line;
+    if (in->nf != 2)
+        return dm_csv_count_error(in, 2, " (type,time)", err);
+    const char *nb = in->f[0].b, *ne = in->f[0].e, *tb = in->f[1].b, *te = in->f[1].e;
     if (ne == nb)
         return dm_err_set(err, DM_EINPUT, "%s:%lld: empty type name", path, (long long)line);
     if (ne - nb > EP_NAME_MAX - 1)
@@ -133,20 +115,21 @@ static int ep_load_line(ep_loader *ld, const char *b, const char *e, const char 
                           (long long)line, tlen, (int)sizeof num - 1);
     memcpy(num, tb, (size_t)tlen);
     num[tlen] = '\0';
-    char *end;
+    char *end, shown[4 * sizeof num];
+    dm_csv_show(tb, te, shown, sizeof shown);
     double t = strtod(num, &end);
     if (*end != '\0' || !isfinite(t))
         return dm_err_set(err, DM_EINPUT, "%s:%lld: time '%s' is not a finite number", path,
-                          (long long)line, num);
+                          (long long)line, shown);
     if (t < 0)
         return dm_err_set(err, DM_EINPUT, "%s:%lld: time %s is negative; expected seconds "
-                          "from the recording's start", path, (long long)line, num);
+                          "from the recording's start", path, (long long)line, shown);
     ep_stream *s = ld->s;
     if (s->n > 0 && t < s->time[s->n - 1])
         return dm_err_set(err, DM_EINPUT,
                           "%s:%lld: time %s is earlier than the line before's (%.17g): "
                           "events must be sorted by time",
-                          path, (long long)line, num, s->time[s->n - 1]);
+                          path, (long long)line, shown, s->time[s->n - 1]);
     int type = ep_loader_type(ld, name);
     if (type < 0 || ep_loader_push(ld, type, t))
         return dm_err_set(err, DM_ERUNTIME, "%s: out of memory", path);
@@ -156,33 +139,29 @@ static int ep_load_line(ep_loader *ld, const char *b, const char *e, const char 
 int ep_stream_load_csv(const char *path, ep_stream *s, dm_err *err)
 {
     memset(s, 0, sizeof *s);
-    char *text;
-    size_t len;
-    int rc = dm_read_file(path, &text, &len, err);
+    dm_csv in;
+    int rc = dm_csv_open(&in, path, ',', err), got;
     if (rc)
         return rc;
     ep_loader ld = {.s = s};
     int64_t empty = 0; /* the first empty line since the last data line */
-    dm_lines lines = {.p = text, .end = text + len};
-    const char *b, *e;
-    while (rc == 0 && dm_lines_next(&lines, &b, &e)) {
-        int64_t line = lines.line;
-        const char *tb = b, *te = e;
-        ep_trim(&tb, &te);
-        if (tb == te) {
+    while (rc == 0 && (got = dm_csv_next(&in, err)) != 0) {
+        if (got < 0)
+            rc = got;
+        else if (dm_csv_blank(&in)) {
             if (!empty)
-                empty = line;
+                empty = in.rec_line;
         } else if (empty) {
             rc = dm_err_set(err, DM_EINPUT, "%s:%lld: empty line followed by more data (line %lld)",
-                            path, (long long)empty, (long long)line);
+                            path, (long long)empty, (long long)in.rec_line);
         } else {
-            rc = ep_load_line(&ld, b, e, path, line, err);
+            rc = ep_load_line(&ld, &in, err);
         }
     }
     if (rc == 0 && s->n == 0)
         rc = dm_err_set(err, DM_EINPUT, "%s: no events", path);
     free(ld.slot);
-    free(text);
+    dm_csv_free(&in);
     if (rc)
         ep_stream_free(s);
     return rc;

@@ -1,6 +1,6 @@
 /* ep_episodes.c - serial episodes of the episodes workload: the episodes file (one
- * episode a line, "A -> B -> C", names from a stream) with one-line errors naming
- * path:line, and an episode written back as text. */
+ * episode a line, "A -> B -> C", names from a stream; gzip when the file is) with
+ * one-line errors naming path:line, and an episode written back as text. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +70,7 @@ int ep_episodes_load(const char *path, const ep_stream *s, int ngaps, const doub
                               "<= hi (seconds)", path, lo[g], hi[g]);
     char *text;
     size_t len;
-    int rc = dm_read_file(path, &text, &len, err);
+    int rc = dm_read_text(path, &text, &len, err);
     if (rc)
         return rc;
     int64_t cap = 0;

@@ -1,14 +1,13 @@
-/* rl_load.c - CSV and TSV tables for the rules workload (gzip-compressed or not, header
- * or not, detected), into column-major rl_tables, with one-line errors naming
- * path:line:column and the field. */
+/* rl_load.c - CSV and TSV tables for the rules workload (read by the common reader,
+ * csv.h: quoted or not, gzip-compressed or not; header or not, detected), into
+ * column-major rl_tables, with one-line errors naming path:line:column and the field. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lines.h"
-#include "rules/rl_inflate.h"
+#include "csv.h"
 #include "rules/rl_table.h"
 
 /* The levels of one categorical column, hashed (open addressing, code + 1 per slot). */
@@ -18,18 +17,12 @@ typedef struct rl_levels {
 } rl_levels;
 
 typedef struct rl_loader {
-    const char *what;
-    char sep;
+    dm_csv *in;
     rl_table *t;
-    rl_levels *lv; /* one per column */
+    rl_levels *lv;    /* one per column */
+    int64_t blank_at; /* the first blank line since the last row, or 0 */
     dm_err *err;
 } rl_loader;
-
-/* One line of the text as [b, e), line end left out, and its number from 1. */
-typedef struct rl_line {
-    const char *b, *e;
-    int64_t no;
-} rl_line;
 
 int rl_parse_number(const char *b, const char *e, double *v)
 {
@@ -72,58 +65,6 @@ int rl_parse_number(const char *b, const char *e, double *v)
     if (!isfinite(d))
         return 0;
     *v = d;
-    return 1;
-}
-
-/* [*b, *e) without the spaces around it. */
-static void rl_trim(const char **b, const char **e)
-{
-    while (*b < *e && isspace((unsigned char)**b))
-        (*b)++;
-    while (*e > *b && isspace((unsigned char)(*e)[-1]))
-        (*e)--;
-}
-
-/* The next line of in into l, with its number. 0 when done. */
-static int rl_next_line(dm_lines *in, rl_line *l)
-{
-    if (!dm_lines_next(in, &l->b, &l->e))
-        return 0;
-    l->no = in->line;
-    return 1;
-}
-
-static int rl_blank(const rl_line *l)
-{
-    const char *b = l->b, *e = l->e;
-    rl_trim(&b, &e);
-    return b == e;
-}
-
-static int rl_count_fields(const rl_line *l, char sep)
-{
-    int n = 1;
-    for (const char *p = l->b; p < l->e; p++)
-        n += *p == sep;
-    return n;
-}
-
-/* The k-th cell (from 0) of line l, trimmed, as [*b, *e); its 1-based character column
- * in *col. 0 when the line has fewer cells. */
-static int rl_cell(const rl_line *l, char sep, int k, const char **b, const char **e, int *col)
-{
-    const char *p = l->b;
-    for (int i = 0; i < k; i++) {
-        const char *s = memchr(p, sep, (size_t)(l->e - p));
-        if (!s)
-            return 0;
-        p = s + 1;
-    }
-    const char *s = memchr(p, sep, (size_t)(l->e - p));
-    *b = p;
-    *e = s ? s : l->e;
-    rl_trim(b, e);
-    *col = (int)(*b - l->b) + 1;
     return 1;
 }
 
@@ -177,223 +118,232 @@ static int rl_level(rl_column *c, rl_levels *lv, const char *b, const char *e)
     return c->nlevels++;
 }
 
-/* Sets err to "what:line:col: field k (name): message" (fields from 1). Returns
- * DM_EINPUT. */
-static int rl_cell_error(const rl_loader *ld, const rl_line *l, int col, int k,
-                         const char *msg)
+/* Sets err to "what:line:col: field k (name): message" (fields from 1) at field k of
+ * the record read last. Returns DM_EINPUT. */
+static int rl_cell_error(const rl_loader *ld, int k, const char *msg)
 {
     const char *name = ld->t->cols ? ld->t->cols[k].name : "";
-    return dm_err_set(ld->err, DM_EINPUT, "%s:%lld:%d: field %d%s%s%s: %s", ld->what,
-                      (long long)l->no, col, k + 1, *name ? " (" : "", name, *name ? ")" : "",
-                      msg);
+    const dm_csv_field *f = &ld->in->f[k];
+    char shown[64];
+    dm_csv_show(name, name + strlen(name), shown, sizeof shown);
+    return dm_err_set(ld->err, DM_EINPUT, "%s:%lld:%d: field %d%s%s%s: %s", ld->in->what,
+                      (long long)f->line, f->col, k + 1, *name ? " (" : "", shown,
+                      *name ? ")" : "", msg);
 }
 
-/* Checks that line l has the first line's number of fields. Returns 0 or DM_EINPUT. */
-static int rl_check_fields(const rl_loader *ld, const rl_line *l)
+/* Reads the next record that is not a blank line. Returns 1, 0 when the text is done
+ * (blank lines may end it), or an error: malformed text, or a blank line followed by
+ * more rows. */
+static int rl_next_row(rl_loader *ld)
 {
-    int n = rl_count_fields(l, ld->sep), want = ld->t->ncols;
-    if (n == want)
-        return 0;
-    int col = (int)(l->e - l->b) + 1; /* too few: the end of the line */
-    if (n > want) {                   /* too many: the first extra field */
-        const char *b, *e;
-        rl_cell(l, ld->sep, want, &b, &e, &col);
+    dm_csv *in = ld->in;
+    int rc;
+    while ((rc = dm_csv_next(in, ld->err)) == 1) {
+        if (!dm_csv_blank(in)) {
+            if (ld->blank_at)
+                return dm_err_set(ld->err, DM_EINPUT,
+                                  "%s:%lld:1: empty line followed by more rows (line %lld)",
+                                  in->what, (long long)ld->blank_at, (long long)in->rec_line);
+            return 1;
+        }
+        if (!ld->blank_at)
+            ld->blank_at = in->rec_line;
     }
-    return dm_err_set(ld->err, DM_EINPUT, "%s:%lld:%d: %d field%s, expected %d as in line 1",
-                      ld->what, (long long)l->no, col, n, n == 1 ? "" : "s", want);
+    return rc;
 }
 
-/* Names the columns from the header line l. Returns 0 or an error code. */
-static int rl_header_names(rl_loader *ld, const rl_line *l)
+/* Checks that the record read last has the first one's number of fields. Returns 0 or
+ * DM_EINPUT. */
+static int rl_check_fields(const rl_loader *ld)
+{
+    return ld->in->nf == ld->t->ncols ? 0
+                                      : dm_csv_count_error(ld->in, ld->t->ncols,
+                                                           " as in line 1", ld->err);
+}
+
+/* Names the columns from the header, the record read last. Returns 0 or an error code. */
+static int rl_header_names(rl_loader *ld)
 {
     rl_table *t = ld->t;
     for (int k = 0; k < t->ncols; k++) {
-        const char *b, *e;
-        int col;
-        rl_cell(l, ld->sep, k, &b, &e, &col);
-        if (b == e)
+        const dm_csv_field *f = &ld->in->f[k];
+        if (f->b == f->e)
             return dm_err_set(ld->err, DM_EINPUT, "%s:%lld:%d: field %d: empty column name",
-                              ld->what, (long long)l->no, col, k + 1);
-        char *name = strndup(b, (size_t)(e - b));
+                              ld->in->what, (long long)f->line, f->col, k + 1);
+        char *name = strndup(f->b, (size_t)(f->e - f->b));
         if (!name)
-            return dm_err_set(ld->err, DM_ERUNTIME, "%s: out of memory", ld->what);
+            return dm_err_set(ld->err, DM_ERUNTIME, "%s: out of memory", ld->in->what);
         free(t->cols[k].name);
         t->cols[k].name = name;
         for (int j = 0; j < k; j++)
             if (strcmp(t->cols[j].name, name) == 0) {
                 char msg[96];
                 snprintf(msg, sizeof msg, "column name repeated (field %d has it too)", j + 1);
-                return rl_cell_error(ld, l, col, k, msg);
+                return rl_cell_error(ld, k, msg);
             }
     }
     return 0;
 }
 
-/* Gives each column its kind from the first data line l (a number: numeric; anything
- * else: categorical) and its storage. Returns 0 or an error code. */
-static int rl_kinds(rl_loader *ld, const rl_line *l)
+/* Gives each column its kind from the first data row, the record read last (a number:
+ * numeric; anything else: categorical) and its storage. Returns 0 or an error code. */
+static int rl_kinds(rl_loader *ld, int64_t rows)
 {
     rl_table *t = ld->t;
     for (int k = 0; k < t->ncols; k++) {
-        const char *b, *e;
-        int col;
-        double v;
-        rl_cell(l, ld->sep, k, &b, &e, &col);
+        const dm_csv_field *f = &ld->in->f[k];
         rl_column *c = &t->cols[k];
-        if (b == e || rl_parse_number(b, e, &v))
+        double v;
+        if (f->b == f->e || rl_parse_number(f->b, f->e, &v))
             continue; /* numeric (a missing value is reported by the row's parse) */
         c->kind = RL_CATEGORICAL;
         free(c->num);
         c->num = NULL;
-        c->code = calloc((size_t)t->n, sizeof *c->code);
+        c->code = calloc((size_t)rows, sizeof *c->code);
         if (!c->code)
-            return dm_err_set(ld->err, DM_ERUNTIME, "%s: out of memory", ld->what);
+            return dm_err_set(ld->err, DM_ERUNTIME, "%s: out of memory", ld->in->what);
     }
     return 0;
 }
 
-/* Reads data line l into row i. Returns 0 or an error code. */
-static int rl_row(rl_loader *ld, const rl_line *l, int64_t i, int64_t first_line)
+/* Reads the record read last into row i. Returns 0 or an error code. */
+static int rl_row(rl_loader *ld, int64_t i, int64_t first_line)
 {
-    int rc = rl_check_fields(ld, l);
+    int rc = rl_check_fields(ld);
     if (rc)
         return rc;
-    const char *p = l->b;
     for (int k = 0; k < ld->t->ncols; k++) {
-        const char *s = memchr(p, ld->sep, (size_t)(l->e - p));
-        const char *b = p, *e = s ? s : l->e;
-        p = s ? s + 1 : l->e;
-        rl_trim(&b, &e);
-        int col = (int)(b - l->b) + 1;
+        const char *b = ld->in->f[k].b, *e = ld->in->f[k].e;
         if (b == e)
-            return rl_cell_error(ld, l, col, k, "missing value (empty cell)");
+            return rl_cell_error(ld, k, "missing value (empty cell)");
         rl_column *c = &ld->t->cols[k];
         if (c->kind == RL_NUMERIC) {
             if (!rl_parse_number(b, e, &c->num[i])) {
-                char msg[200];
+                char msg[200], shown[41];
                 snprintf(msg, sizeof msg,
-                         "'%.*s' is not a number, and the column is numeric (its first value, "
+                         "'%s' is not a number, and the column is numeric (its first value, "
                          "line %lld, is a number)",
-                         (int)(e - b > 40 ? 40 : e - b), b, (long long)first_line);
-                return rl_cell_error(ld, l, col, k, msg);
+                         dm_csv_show(b, e, shown, sizeof shown), (long long)first_line);
+                return rl_cell_error(ld, k, msg);
             }
         } else {
             int code = rl_level(c, &ld->lv[k], b, e);
             if (code < 0)
-                return dm_err_set(ld->err, DM_ERUNTIME, "%s: out of memory", ld->what);
+                return dm_err_set(ld->err, DM_ERUNTIME, "%s: out of memory", ld->in->what);
             c->code[i] = code;
         }
     }
     return 0;
 }
 
-/* 1 when the header option or, for AUTO, lines l1 and l2 (l2 NULL: none) say l1 is a
- * header. */
-static int rl_is_header(const rl_loader *ld, int header, const rl_line *l1, const rl_line *l2)
+/* 1 when the header option or, for AUTO, the first two rows say the first is a header:
+ * some column has a cell there that is not a number over a number in the second. Leaves
+ * the reader rewound. Returns 0, 1 or an error. */
+static int rl_is_header(rl_loader *ld, int header)
 {
     if (header != RL_HEADER_AUTO)
         return header == RL_HEADER_YES;
-    if (!l2)
-        return 0;
-    for (int k = 0;; k++) {
-        const char *b1, *e1, *b2, *e2;
-        int col;
+    dm_csv *in = ld->in;
+    int n = in->nf, rc = 0;
+    char *text = malloc((size_t)n); /* the first row's cells that are no number */
+    if (!text)
+        return dm_err_set(ld->err, DM_ERUNTIME, "%s: out of memory", in->what);
+    for (int k = 0; k < n; k++) {
         double v;
-        if (!rl_cell(l1, ld->sep, k, &b1, &e1, &col) ||
-            !rl_cell(l2, ld->sep, k, &b2, &e2, &col))
-            return 0;
-        if (b1 != e1 && !rl_parse_number(b1, e1, &v) && rl_parse_number(b2, e2, &v))
-            return 1;
+        text[k] = in->f[k].b != in->f[k].e && !rl_parse_number(in->f[k].b, in->f[k].e, &v);
     }
+    int second = rl_next_row(ld);
+    for (int k = 0; second == 1 && k < n && k < in->nf; k++) {
+        double v;
+        rc |= text[k] && rl_parse_number(in->f[k].b, in->f[k].e, &v);
+    }
+    free(text);
+    return second < 0 ? second : rc;
+}
+
+/* Shrinks the columns of t, made for more rows, to its n rows. */
+static void rl_fit(rl_table *t, int64_t n)
+{
+    t->n = n;
+    for (int k = 0; k < t->ncols; k++) {
+        rl_column *c = &t->cols[k];
+        if (c->num) {
+            double *num = realloc(c->num, (size_t)n * sizeof *num);
+            c->num = num ? num : c->num;
+        } else {
+            int32_t *code = realloc(c->code, (size_t)n * sizeof *code);
+            c->code = code ? code : c->code;
+        }
+    }
+}
+
+/* Reads the table from in: the first two rows to tell a header, then every row, into
+ * columns sized by the line count and fitted at the end. Returns 0 or an error code. */
+static int rl_parse(dm_csv *in, const rl_load_opts *opts, rl_table *t, dm_err *err)
+{
+    rl_loader ld = {.in = in, .t = t, .err = err};
+    int rc = rl_next_row(&ld);
+    if (rc == 0)
+        return dm_err_set(err, DM_EINPUT, "%s:1:1: empty file (no rows)", in->what);
+    int ncols = in->nf, header = rc < 0 ? rc : rl_is_header(&ld, opts ? opts->header : RL_HEADER_AUTO);
+    if (header < 0)
+        return header;
+    dm_csv_rewind(in);
+    ld.blank_at = 0;
+    int64_t rows = dm_csv_max_records(in);
+    if ((rc = rl_table_init(t, rows, ncols, "a%d", err)))
+        return rc;
+    ld.lv = calloc((size_t)ncols, sizeof *ld.lv);
+    if (!ld.lv)
+        rc = dm_err_set(err, DM_ERUNTIME, "%s: out of memory", in->what);
+    int64_t i = 0, first_line = 0, after_header = 1;
+    if (!rc && header) {
+        rc = rl_next_row(&ld); /* the header again: 1 */
+        if (rc == 1 && !(rc = rl_header_names(&ld)))
+            after_header = in->end_line + 1;
+    }
+    while (!rc && (rc = rl_next_row(&ld)) == 1) {
+        rc = 0;
+        if (i == 0) {
+            first_line = in->rec_line;
+            if (!(rc = rl_check_fields(&ld)))
+                rc = rl_kinds(&ld, rows);
+        }
+        if (!rc)
+            rc = rl_row(&ld, i++, first_line);
+    }
+    if (!rc && i == 0)
+        rc = dm_err_set(err, DM_EINPUT, "%s:%lld:1: a header and no rows after it", in->what,
+                        (long long)after_header);
+    for (int k = 0; ld.lv && k < ncols; k++)
+        free(ld.lv[k].slot);
+    free(ld.lv);
+    if (rc)
+        rl_table_free(t);
+    else
+        rl_fit(t, i);
+    return rc;
 }
 
 int rl_table_parse(const char *text, size_t len, const char *what, const rl_load_opts *opts,
                    rl_table *t, dm_err *err)
 {
+    dm_csv in;
     memset(t, 0, sizeof *t);
-    const char *end = text + len;
-    dm_lines in = {.p = text, .end = end};
-    /* A NUL is no text (and would end a cell's string before its length). */
-    const char *nul = memchr(text, '\0', len);
-    if (nul)
-        return dm_err_set(err, DM_EINPUT, "%s: a NUL byte at offset %zu: not a text table",
-                          what, (size_t)(nul - text));
-    /* The lines that matter end at the last non-blank one. */
-    rl_line l = {0}, first = {0}, second = {0};
-    int64_t nonblank = 0, blank_at = 0;
-    while (rl_next_line(&in, &l)) {
-        if (rl_blank(&l)) {
-            if (!blank_at)
-                blank_at = l.no;
-            continue;
-        }
-        if (blank_at)
-            return dm_err_set(err, DM_EINPUT,
-                              "%s:%lld:1: empty line followed by more rows (line %lld)", what,
-                              (long long)blank_at, (long long)l.no);
-        if (++nonblank == 1)
-            first = l;
-        else if (nonblank == 2)
-            second = l;
-    }
-    if (!nonblank)
-        return dm_err_set(err, DM_EINPUT, "%s:1:1: empty file (no rows)", what);
-    rl_loader ld = {.what = what, .t = t, .err = err};
-    if (opts && opts->sep)
-        ld.sep = opts->sep;
-    else /* a tab in the first line: TSV */
-        ld.sep = memchr(first.b, '\t', (size_t)(first.e - first.b)) ? '\t' : ',';
-    int header = rl_is_header(&ld, opts ? opts->header : RL_HEADER_AUTO, &first,
-                              nonblank > 1 ? &second : NULL);
-    int64_t n = nonblank - header;
-    if (n == 0)
-        return dm_err_set(err, DM_EINPUT, "%s:2:1: a header and no rows after it", what);
-    int rc = rl_table_init(t, n, rl_count_fields(&first, ld.sep), "a%d", err);
-    if (rc)
-        return rc;
-    ld.lv = calloc((size_t)t->ncols, sizeof *ld.lv);
-    if (!ld.lv)
-        rc = dm_err_set(err, DM_ERUNTIME, "%s: out of memory", what);
-    if (!rc && header)
-        rc = rl_header_names(&ld, &first);
-    in = (dm_lines){.p = text, .end = end};
-    int64_t first_line = header ? second.no : first.no;
-    for (int64_t i = 0; !rc && i < n;) {
-        rl_next_line(&in, &l); /* blank lines come only after the last row */
-        if (header && l.no == first.no)
-            continue;
-        if (i == 0 && !(rc = rl_check_fields(&ld, &l)))
-            rc = rl_kinds(&ld, &l);
-        if (!rc)
-            rc = rl_row(&ld, &l, i++, first_line);
-    }
-    for (int k = 0; ld.lv && k < t->ncols; k++)
-        free(ld.lv[k].slot);
-    free(ld.lv);
-    if (rc)
-        rl_table_free(t);
+    dm_csv_text(&in, text, len, what, opts ? opts->sep : 0);
+    int rc = rl_parse(&in, opts, t, err);
+    dm_csv_free(&in);
     return rc;
 }
 
 int rl_table_load(const char *path, const rl_load_opts *opts, rl_table *t, dm_err *err)
 {
+    dm_csv in;
     memset(t, 0, sizeof *t);
-    char *data;
-    size_t len;
-    int rc = dm_read_file(path, &data, &len, err);
+    int rc = dm_csv_open(&in, path, opts ? opts->sep : 0, err);
     if (rc)
         return rc;
-    if (rl_is_gzip((const uint8_t *)data, len)) {
-        uint8_t *plain;
-        size_t plain_len;
-        rc = rl_gunzip((const uint8_t *)data, len, path, &plain, &plain_len, err);
-        free(data);
-        if (rc)
-            return rc;
-        data = (char *)plain;
-        len = plain_len;
-    }
-    rc = rl_table_parse(data, len, path, opts, t, err);
-    free(data);
+    rc = rl_parse(&in, opts, t, err);
+    dm_csv_free(&in);
     return rc;
 }

@@ -61,19 +61,20 @@ typedef struct rl_load_opts {
                    cell there that is not a number and a number in the second line */
 } rl_load_opts;
 
-/* Reads a table from the file at path (gzip-compressed when it starts with the gzip
- * magic bytes); opts may be NULL (detect both). Cells are split at the separator (no
- * quoting) and trimmed of spaces. A number is decimal: [+-]digits[.digits][e[+-]digits]
- * (or .digits). A column's first data cell decides its kind: a number makes it numeric,
- * and then every cell of it must be a number; anything else makes it categorical, whose
- * cells (numbers too) are levels. Columns are named by the header, else a0, a1, ...
- * Empty lines at the end are ignored. Returns 0; DM_EINPUT with a one-line err naming
- * path:line:column (the character column, and the field by number and name) for: an
- * empty file, a header with no rows after it, an empty or repeated column name, a row
- * with more or fewer cells than the first, an empty line followed by more rows, a
- * missing value (an empty cell), a cell that is not a number in a numeric column, a
- * NUL byte anywhere (not text), or a bad gzip stream; DM_EINPUT when the file cannot be opened; DM_ERUNTIME without
- * memory. */
+/* Reads a table from the file at path through the common reader (csv.h: RFC 4180
+ * quoting, CRLF or LF, a byte-order mark, gzip when the file is); opts may be NULL
+ * (detect both). Cells are trimmed of blanks outside their quotes. A number is decimal:
+ * [+-]digits[.digits][e[+-]digits] (or .digits). A column's first data cell decides
+ * its kind: a number makes it numeric, and then every cell of it must be a number;
+ * anything else makes it categorical, whose cells (numbers too) are levels. Columns are
+ * named by the header, else a0, a1, ... Empty lines at the end are ignored. Returns 0;
+ * DM_EINPUT with a one-line err naming path:line:column (the physical line, the byte
+ * column, and the field by number and name) for: an empty file, a header with no rows
+ * after it, an empty or repeated column name, a row with more or fewer cells than the
+ * first, an empty line followed by more rows, a missing value (an empty cell), a cell
+ * that is not a number in a numeric column, malformed text (a quote never closed, text
+ * after a closing quote, a NUL byte); DM_EINPUT naming the file for a bad gzip stream
+ * or a file that cannot be opened; DM_ERUNTIME without memory. */
 int rl_table_load(const char *path, const rl_load_opts *opts, rl_table *t, dm_err *err);
 /* The same from text in memory ([text, text + len), not compressed); what names it in
  * messages. */

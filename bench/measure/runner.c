@@ -317,24 +317,6 @@ static int ensure_reference(worker *wk, const dm_point *pt, dm_err *err)
 
 /* ---- one point ---- */
 
-static void describe(const dm_measurement *m, char *buf, size_t n)
-{
-    const char *unit = "s";
-    double t = m->stats.median;
-    if (t < 1e-6) {
-        t *= 1e9;
-        unit = "ns";
-    } else if (t < 1e-3) {
-        t *= 1e6;
-        unit = "us";
-    } else if (t < 1) {
-        t *= 1e3;
-        unit = "ms";
-    }
-    snprintf(buf, n, "ok, median %.4g %s, noise %.2f%%, %zu samples (%s)%s", t, unit,
-             m->stats.noise * 100, m->n, m->stop_reason, m->n_throttled ? ", THROTTLED" : "");
-}
-
 /* The runner's watch over a point's first run: the kernels it launches, noted by CUPTI
  * into cp. */
 typedef struct run_watch {
@@ -696,9 +678,9 @@ static int run_one(worker *wk, size_t idx)
     r.verify_detail = detail;
     write_job job = { .kind = WRITE_POINT, .r = &r, .err = err };
     rc = write_sink(rs, &job);
-    char outcome[DM_ERR_MAX + 64];
+    char outcome[sizeof reason + 64];
     if (r.m)
-        describe(&m, outcome, sizeof outcome);
+        progress_outcome(&m, outcome, sizeof outcome);
     else
         snprintf(outcome, sizeof outcome, "%s: %s", r.status, reason);
     measure_free(&m);

@@ -45,7 +45,7 @@ int pd_passes(const pd_ctx *c, const char *params)
 {
     for (int i = 0; i < c->o->nwhere; i++) {
         const char *eq = strchr(c->o->where[i], '=');
-        char name[64], have[DM_STR_MAX + 32];
+        char name[64], have[DM_TEXT_MAX];
         snprintf(name, sizeof name, "%.*s", (int)(eq - c->o->where[i]), c->o->where[i]);
         if (param_value(params, name, have, sizeof have) && !same_value(have, eq + 1))
             return 0;
@@ -57,7 +57,7 @@ int pd_passes(const pd_ctx *c, const char *params)
  * its values is a series of its own. */
 static void by_key(const pd_ctx *c, const char *params, char *key, size_t n)
 {
-    char value[DM_STR_MAX + 32], have[DM_STR_MAX + 32];
+    char value[DM_TEXT_MAX], have[DM_TEXT_MAX];
     if (!c->o->by || !param_value(params, c->o->by, value, sizeof value) ||
         param_value(key, c->o->by, have, sizeof have))
         return;
@@ -146,7 +146,7 @@ static const char *next_entry(const char *p, char *name, size_t nn, char *value,
 
 void pd_constants(const char *const *keys, size_t n, char *out, size_t len)
 {
-    char name[64], value[DM_STR_MAX + 32], other[DM_STR_MAX + 32];
+    char name[64], value[DM_TEXT_MAX], other[DM_TEXT_MAX];
     out[0] = '\0';
     for (const char *p = n ? keys[0] : NULL; p && *p;) {
         p = next_entry(p, name, sizeof name, value, sizeof value);
@@ -173,7 +173,7 @@ static int is_constant(const char *constants, const char *name)
 
 void pd_title(const char *prefix, const char *key, const char *constants, char *out, size_t n)
 {
-    char name[64], value[DM_STR_MAX + 32];
+    char name[64], value[DM_TEXT_MAX];
     snprintf(out, n, "%s", prefix);
     for (const char *p = key; p && *p;) {
         p = next_entry(p, name, sizeof name, value, sizeof value);
@@ -186,7 +186,7 @@ void pd_title(const char *prefix, const char *key, const char *constants, char *
 
 void pd_subtitle(const pd_ctx *c, dm_plot_meta *m, const char *constants)
 {
-    char name[64], value[DM_STR_MAX + 32];
+    char name[64], value[DM_TEXT_MAX];
     const char *sep = m->subtitle[0] ? "; constant: " : "constant: ";
     for (const char *p = constants; p && *p;) {
         p = next_entry(p, name, sizeof name, value, sizeof value);

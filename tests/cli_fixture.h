@@ -47,10 +47,11 @@ static inline int teardown(void **state)
     return rc;
 }
 
-/* Runs "dmbench ARGS" with stdout and stderr captured; returns the exit status. */
+/* Runs "dmbench ARGS" with stdout and stderr captured; returns the exit status. ARGS
+ * may hold a path past PATH_MAX (test_inputs.c). */
 static inline int dmbench(fixture *f, const char *fmt, ...)
 {
-    char args[2048], cmd[4096];
+    char args[16384], cmd[sizeof args + 512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);

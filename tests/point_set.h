@@ -52,8 +52,7 @@ static inline void set_str(dm_point *pt, const char *name, const char *s)
 {
     for (int i = 0; i < pt->nparams; i++)
         if (strcmp(pt->specs[i]->name, name) == 0)
-            snprintf(pt->values[i].s, sizeof pt->values[i].s, "%.*s",
-                     (int)sizeof pt->values[i].s - 1, s);
+            pt->values[i].s = dm_intern(s, strlen(s));
 }
 
 /* Copies the dataset and problem parameters of from into to (a point of another

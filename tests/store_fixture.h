@@ -111,8 +111,7 @@ static inline void afx_toy_point(dm_point *pt, int variant, int64_t n, const cha
     pt->specs[0] = &toy_dataset_params[0];
     pt->values[0] = (dm_value){ .type = DM_P_INT, .i = n };
     pt->specs[1] = &toy_problem_params[0];
-    pt->values[1] = (dm_value){ .type = DM_P_ENUM };
-    snprintf(pt->values[1].s, sizeof pt->values[1].s, "%s", op);
+    pt->values[1] = (dm_value){ .type = DM_P_ENUM, .s = dm_intern(op, strlen(op)) };
     pt->nparams = 2;
     if (variant == 1) {
         pt->specs[2] = &toy_kernel_params[0];

@@ -128,7 +128,9 @@ static inline int sfx_rerun(sfx *f, int k, const char *const *overrides)
     int run = f->n;
     if (sfx_load(f, f->sweep[k], overrides))
         return -1;
-    snprintf(f->started[run], sizeof f->started[run], "%.11s13:00:00Z", f->started[k]);
+    char day[sizeof f->started[k]]; /* copied out: run's text and k's are of one array */
+    memcpy(day, f->started[k], sizeof day);
+    snprintf(f->started[run], sizeof f->started[run], "%.11s13:00:00Z", day);
     f->card[run] = f->card[k];
     f->n++;
     return run;

@@ -1,6 +1,7 @@
 /* test_gpu_mine.c - `dmbench mine` on the GPU: every GPU variant of tdm writes the same
- * CSV as the cpu variant on the same point, and the GPU's limits and index are input
- * errors. Exits 77 (skip) without a GPU. */
+ * CSV as the cpu variant on the same point; episodes' preelim says its counts are upper
+ * bounds; and the GPU's limits and index are input errors. Exits 77 (skip) without a
+ * GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,6 +57,30 @@ static void every_gpu_variant_writes_the_cpu_variants_csv(void **state)
     assert_true(mined > 0);
 }
 
+/* preelim counts the relaxed problem: its CSV starts with "# upper bounds: ..." and
+ * stderr says so, verified or not; beyond that line, the cpu variant's relaxed counts. */
+static void preelim_says_its_counts_are_upper_bounds(void **state)
+{
+    fixture *f = *state;
+    char cpu_csv[192], csv[192];
+    snprintf(cpu_csv, sizeof cpu_csv, "%s/cpu.csv", f->dir);
+    snprintf(csv, sizeof csv, "%s/preelim.csv", f->dir);
+    assert_int_equal(dmbench(f, "mine episodes -v cpu -p seconds=5 -p level=2 -p relax=1 "
+                                "--out %s", cpu_csv), 0);
+    char *want = strdup(slurp(cpu_csv));
+    assert_non_null(want);
+    assert_true(strncmp(want, "# upper bounds: ", 16) == 0);
+    const char *const verify[] = { "", "--no-verify" };
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(dmbench(f, "mine episodes -v preelim -p seconds=5 -p level=2 %s "
+                                    "--out %s", verify[k], csv), 0);
+        assert_string_equal(slurp(csv), want);
+        assert_non_null(strstr(slurp(f->errf), "not exact (the CSV says so in its first "
+                                               "line): upper bounds: "));
+    }
+    free(want);
+}
+
 static void gpu_limits_and_index_are_input_errors(void **state)
 {
     fixture *f = *state;
@@ -81,6 +106,8 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(every_gpu_variant_writes_the_cpu_variants_csv, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(preelim_says_its_counts_are_upper_bounds, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(gpu_limits_and_index_are_input_errors, setup, teardown),
     };

@@ -30,7 +30,7 @@ static void point_at(dm_point *pt, int64_t n, int64_t seed, const char *op)
         else if (strcmp(name, "seed") == 0)
             pt->values[i].i = seed;
         else if (strcmp(name, "op") == 0)
-            snprintf(pt->values[i].s, sizeof pt->values[i].s, "%s", op);
+            pt->values[i].s = dm_intern(op, strlen(op));
     }
 }
 
@@ -228,9 +228,7 @@ static void test_variant_supports(void **state)
 
     assert_int_equal(registry_point_defaults(&membw_workload, memcpy_v, &pt, &err), 0);
     assert_int_equal(memcpy_v->supports(&pt, &dev, why, sizeof why), 0);
-    for (int i = 0; i < pt.nparams; i++)
-        if (strcmp(pt.specs[i]->name, "op") == 0)
-            snprintf(pt.values[i].s, sizeof pt.values[i].s, "triad");
+    dm_point_set_str(&pt, "op", "triad");
     assert_int_not_equal(memcpy_v->supports(&pt, &dev, why, sizeof why), 0);
     assert_string_equal(why, "memcpy only copies (op=copy)");
 }

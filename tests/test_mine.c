@@ -161,11 +161,11 @@ static int mine_twice(int v, int verify, const char *const *params, int nparams,
     dm_data_source src = {.generator = "squares"};
     dm_mine_opts o = {.workload = &twice, .variant = &twice_variants[v], .params = params,
                       .nparams = nparams, .source = &src, .verify = verify};
-    dm_point pt;
+    dm_mined ran;
     memset(text, 0, n);
     FILE *f = fmemopen(text, n, "w");
     assert_non_null(f);
-    int rc = mine_point(&o, f, &pt, err);
+    int rc = mine_point(&o, f, &ran, err);
     fclose(f);
     /* everything made is unmade, whatever happened */
     assert_int_equal(opened, closed);

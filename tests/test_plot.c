@@ -168,8 +168,8 @@ static int64_t fill_sweep(fixture *f)
     double x[NS];
     for (int s = 0; s < 3; s++)
         for (int o = 0; o < 2; o++) {
-            dm_value vals[2] = { { .type = DM_P_INT, .i = sizes[s] }, { .type = DM_P_ENUM } };
-            snprintf(vals[1].s, sizeof vals[1].s, "%s", ops[o]);
+            dm_value vals[2] = { { .type = DM_P_INT, .i = sizes[s] },
+                                 { .type = DM_P_ENUM, .s = dm_intern(ops[o], strlen(ops[o])) } };
             afx_samples(x, NS, cpu_time(sizes[s], o), 0.02);
             afx_point_params(&f->db, run, idx++, 0, specs, vals, 2, x, NS);
             for (int b = 0; b < 3; b++) {

@@ -62,6 +62,54 @@ static void defaults_fill_dataset_problem_then_variant(void **st)
     assert_string_equal(key, "n=16777216,seed=1");
 }
 
+/* The longest text parameter spec s's values may take: a free text's PATH_MAX - 1, the
+ * longest of a list, or an int64's 20 characters and a double's shortest round trip's 24. */
+static size_t longest_value(const dm_param_spec *s)
+{
+    if (s->type == DM_P_INT)
+        return 20;
+    if (s->type == DM_P_REAL)
+        return 24;
+    if (!s->allowed)
+        return DM_TEXT_MAX - 1;
+    size_t most = 0;
+    for (const char *p = s->allowed; *p;) {
+        size_t n = strcspn(p, "|");
+        most = n > most ? n : most;
+        p += n + (p[n] == '|');
+    }
+    return most;
+}
+
+/* Every variant's point, with every free text (a path) at PATH_MAX - 1 characters, fits
+ * DM_KEY_MAX as "name=value,..." with a tuning bucket's ",data=NAME" (NAME_MAX) besides;
+ * and such a point formats whole. */
+static void every_point_fits_the_key_room(void **st)
+{
+    (void)st;
+    static char path[DM_TEXT_MAX], key[DM_KEY_MAX];
+    memset(path, 'p', sizeof path - 1);
+    for (const dm_workload *const *w = registry_workloads(); *w; w++)
+        for (const dm_variant *v = (*w)->variants; v->name; v++) {
+            dm_point pt;
+            assert_int_equal(registry_point_defaults(*w, v, &pt, NULL), 0);
+            size_t most = strlen(",data=") + 255, texts = 0;
+            for (int i = 0; i < pt.nparams; i++) {
+                most += strlen(pt.specs[i]->name) + 2 + longest_value(pt.specs[i]);
+                if (pt.specs[i]->type == DM_P_ENUM && !pt.specs[i]->allowed) {
+                    dm_point_set_str(&pt, pt.specs[i]->name, path);
+                    texts += DM_TEXT_MAX - 1;
+                }
+            }
+            if (most >= DM_KEY_MAX)
+                fail_msg("%s %s: a point may take %zu characters, more than DM_KEY_MAX %d",
+                         (*w)->name, v->name, most, DM_KEY_MAX);
+            dm_point_format(&pt, key, sizeof key);
+            assert_true(strlen(key) > texts);
+            assert_true(strlen(key) < sizeof key - 1);
+        }
+}
+
 static void edit_distance_is_levenshtein(void **st)
 {
     (void)st;
@@ -77,6 +125,7 @@ int main(void)
         cmocka_unit_test(unknown_name_with_no_close_match_lists_all),
         cmocka_unit_test(params_are_found_across_levels),
         cmocka_unit_test(defaults_fill_dataset_problem_then_variant),
+        cmocka_unit_test(every_point_fits_the_key_room),
         cmocka_unit_test(edit_distance_is_levenshtein),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

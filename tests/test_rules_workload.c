@@ -468,16 +468,16 @@ static void work_counts_gp_operations(void **state)
     dm_point_set_int(&pt, "rules", 50);
     assert_int_equal(open_ds("synthetic", NULL, &pt, &ds, &err), 0);
     assert_int_equal(rules()->reference(&ds, &pt, &ref, &err), 0);
-    rules()->work(&pt, NULL, NULL, &w);
+    rules()->work(&pt, &ds, NULL, &w);
     assert_true(w.ops == 58.0 * 2500 * 50);
     assert_true(w.ops == (double)((const rl_answer *)ref)->res.gpops);
     assert_string_equal(w.ops_unit, "GPops");
     assert_true(w.bytes == (double)ds.size_bytes);
     rules()->reference_free(ref);
-    rules()->dataset_close(&ds);
     dm_point_set_str(&pt, "rules_file", "r.txt");
-    rules()->work(&pt, NULL, NULL, &w);
+    rules()->work(&pt, &ds, NULL, &w);
     assert_true(w.ops == 0 && w.ops_unit == NULL);
+    rules()->dataset_close(&ds);
 }
 
 /* The CSV rl_result_write gives for the rules of rfile on the table of data. */

@@ -192,9 +192,9 @@ static void test_show_run_prints_fingerprint_and_table(void **state)
         "dmbench run sweeps/toy.yaml", "NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs, L2 50.0 MiB",
         "GPU-0123abcd, PCI 00000000:19:00.0", "SM 1980 MHz, memory 2619 MHz at start",
         "driver 13.0, runtime 13.0, dmbench 0.1.0", "abcdef012345 (dirty)", "RelWithDebInfo",
-        "cold; 10 to 100000 samples, stopping at 0.50% noise (median) or after 2 s; "
+        "cold; 10 to 100000 samples, stopping at ci95 0.50% (criterion median) or after 2 s; "
         "outliers above median + 3.5 robust sd", "memcpy_gbps = 2890.5",
-        "stopped    2 on noise; 1 of 2 with outliers",
+        "stopped    2 on ci95; 1 of 2 with outliers",
         "outliers: 3 of 3 samples above median + 3.5 robust sd; no sample throttled, SM "
         "clock 1980 -> 1980 MHz, host core 3300 -> 2100 MHz",
         "5 in the sweep, 4 planned; stored: 1 failed, 2 ok, 1 skipped",
@@ -204,14 +204,17 @@ static void test_show_run_prints_fingerprint_and_table(void **state)
             fail_msg("'%s' missing from:\n%s", expected[i], out);
 
     line_starting(out, "  idx", line, sizeof line);
+    assert_non_null(strstr(line, "     ci95      rsd  stop"));
     assert_non_null(strstr(line, "GB/s"));
     assert_non_null(strstr(line, "  steps/s  ")); /* the work's unit, a second */
     assert_non_null(strstr(line, "speedup"));
     line_starting(out, "    0  cpu ", line, sizeof line);
     assert_non_null(strstr(line, "n=1024,op=copy"));
     assert_non_null(strstr(line, "4.00 ms"));
-    assert_non_null(strstr(line, "2.00%")); /* the criterion's figure, not the stdrel */
-    assert_non_null(strstr(line, "noise"));
+    /* the criterion's figure, labelled (column ci95), the rsd beside it, and the stop
+     * named by the figure it judged, never as "noise" beside the rsd */
+    assert_non_null(strstr(line, "    2.00%    5.00%  ci95 "));
+    assert_null(strstr(line, "noise"));
     assert_non_null(strstr(line, "  205  ")); /* 8.192e8 bytes in 4 ms: 204.8 GB/s */
     assert_non_null(strstr(line, "  5.24e+08  ")); /* 2,097,152 steps in 4 ms */
     assert_non_null(strstr(line, "1.00x"));

@@ -74,15 +74,49 @@ static void enum_accepts_only_listed_names(void **st)
     assert_non_null(strstr(err.msg, "tex|shared"));
     assert_int_equal(dm_value_parse(&mode, "", &v, &err), DM_EINPUT);
 
-    /* free text (no list): any text up to DM_STR_MAX - 1 characters */
+    /* free text (no list): any text up to a path's PATH_MAX - 1 characters, kept whole */
     const dm_param_spec path = { .name = "path", .type = DM_P_ENUM, .def = "-" };
-    char text[DM_STR_MAX + 1];
-    memset(text, 'a', DM_STR_MAX - 1);
-    text[DM_STR_MAX - 1] = '\0';
+    static char text[DM_TEXT_MAX + 1];
+    memset(text, 'a', DM_TEXT_MAX - 1);
+    text[DM_TEXT_MAX - 1] = '\0';
+    text[300] = ' ';
     assert_int_equal(dm_value_parse(&path, text, &v, &err), 0);
+    assert_string_equal(v.s, text);
     strcat(text, "b");
     assert_int_equal(dm_value_parse(&path, text, &v, &err), DM_EINPUT);
-    assert_non_null(strstr(err.msg, "longer than 47 characters"));
+    assert_non_null(strstr(err.msg, "4096 characters, longer than the 4095 of a path"));
+    assert_null(strchr(err.msg, '\n'));
+    assert_int_equal(dm_value_parse(&path, "", &v, &err), DM_EINPUT);
+    assert_string_equal(err.msg, "path is empty; expected a text");
+}
+
+/* Texts are interned: equal texts give one pointer, through the pool's growth, so a
+ * value is a pointer wide however long its text, and values compare equal by it. */
+static void texts_are_interned_once(void **st)
+{
+    (void)st;
+    const dm_param_spec path = { .name = "path", .type = DM_P_ENUM };
+    const char *first[1000];
+    char text[32];
+    for (int i = 0; i < 1000; i++) { /* past the pool's first 64 buckets, several times */
+        snprintf(text, sizeof text, "/data/run %d.csv", i);
+        first[i] = dm_intern(text, strlen(text));
+        assert_string_equal(first[i], text);
+    }
+    for (int i = 0; i < 1000; i++) {
+        snprintf(text, sizeof text, "/data/run %d.csv", i);
+        assert_ptr_equal(dm_intern(text, strlen(text)), first[i]);
+    }
+    assert_ptr_equal(dm_intern("ab", 1), dm_intern("a", 1)); /* the length, not the NUL */
+    dm_value a, b;
+    dm_err err = { 0 };
+    assert_int_equal(dm_value_parse(&path, "/data/run 7.csv", &a, &err), 0);
+    assert_int_equal(dm_value_parse(&path, "/data/run 7.csv", &b, &err), 0);
+    assert_ptr_equal(a.s, first[7]);
+    assert_true(dm_value_equal(&a, &b));
+    assert_int_equal(dm_value_parse(&path, "/data/run 8.csv", &b, &err), 0);
+    assert_false(dm_value_equal(&a, &b));
+    assert_true(sizeof(dm_value) <= 32);
 }
 
 static void err_prefix_keeps_the_message(void **st)
@@ -119,6 +153,7 @@ int main(void)
         cmocka_unit_test(int_rejects_fractions_words_and_out_of_range),
         cmocka_unit_test(real_checks_range_and_formats_round_trip),
         cmocka_unit_test(enum_accepts_only_listed_names),
+        cmocka_unit_test(texts_are_interned_once),
         cmocka_unit_test(err_prefix_keeps_the_message),
         cmocka_unit_test(hash_is_fnv1a_on_tails_and_sees_every_byte),
     };

@@ -43,7 +43,7 @@ static inline void check_begin(check_cases *c, const check_skip *expected)
 /* 1 when pt has the value of every "name=value" in params. */
 static inline int check_point_has(const dm_point *pt, const char *params)
 {
-    char terms[256], text[DM_STR_MAX + 32];
+    char terms[256], text[DM_TEXT_MAX];
     snprintf(terms, sizeof terms, "%s", params);
     for (char *save = NULL, *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(t, '=');

@@ -206,7 +206,7 @@ static void print_dry_run(const dm_sweep *s, const dm_expansion *e, dm_shard sha
                 continue;
             if (shown++ == 0)
                 printf(pass == 0 ? "first points:\n" : "first pruned points:\n");
-            char params[1024];
+            char params[DM_KEY_MAX];
             dm_point_format(&sp->point, params, sizeof params);
             printf("  #%-5zu %-10s %s%s%s\n", i, sp->point.variant->name, params,
                    pass ? ": " : "", pass ? sp->reason : "");

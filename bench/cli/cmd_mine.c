@@ -78,7 +78,7 @@ static const dm_workload *named_workload(int argc, char **argv)
 typedef struct mine_flags {
     const char *vals[MAX_MINE_OPTIONS][MAX_REPEATS];
     int nvals[MAX_MINE_OPTIONS];
-    char param[MAX_MINE_OPTIONS][512]; /* "param=value", for the flags given */
+    char param[MAX_MINE_OPTIONS][DM_KEY_MAX]; /* "param=value", for the flags given */
 } mine_flags;
 
 /* Appends w's flags to opts (at *n, room for MAX_MINE_OPTIONS more), each storing into
@@ -94,7 +94,8 @@ static void add_workload_flags(const dm_workload *w, cli_opt *opts, int *n, mine
 }
 
 /* Appends "param=value" to params for each of w's flags given, a repeatable flag's
- * values joined. Returns 0, or DM_EINPUT when there is no room. */
+ * values joined. Returns 0, or DM_EINPUT when there is no room or the values are longer
+ * together than a point holds. */
 static int apply_workload_flags(const dm_workload *w, mine_flags *fl, const char **params,
                                 int *nparams, dm_err *err)
 {
@@ -104,13 +105,29 @@ static int apply_workload_flags(const dm_workload *w, mine_flags *fl, const char
         if (*nparams == MAX_PARAMS)
             return dm_err_set(err, DM_EINPUT, "more than %d parameters given", MAX_PARAMS);
         char *p = fl->param[j];
-        snprintf(p, sizeof fl->param[j], "%s=", w->mine_options[j].param);
-        for (int k = 0; k < fl->nvals[j]; k++)
+        size_t used = (size_t)snprintf(p, sizeof fl->param[j], "%s=", w->mine_options[j].param);
+        for (int k = 0; k < fl->nvals[j]; k++) {
+            used += strlen(fl->vals[j][k]) + (k ? strlen(DM_MINE_JOIN) : 0);
+            if (used >= sizeof fl->param[j])
+                return dm_err_set(err, DM_EINPUT, "--%s: its values are longer than %zu "
+                                  "characters together", w->mine_options[j].flag,
+                                  sizeof fl->param[j] - 1);
             dm_append(p, sizeof fl->param[j], "%s%s", k ? DM_MINE_JOIN : "",
                       fl->vals[j][k]);
+        }
         params[(*nparams)++] = p;
     }
     return 0;
+}
+
+/* The exit status after saying that --flag's path is longer than a path may be; -1 when
+ * it fits or was not given. */
+static int too_long(const char *flag, const char *path)
+{
+    if (!path || strlen(path) < DM_TEXT_MAX)
+        return -1;
+    return cli_usage_error("mine", "--%s '%.40s...': longer than the %d characters of a path "
+                           "(PATH_MAX)", flag, path, DM_TEXT_MAX - 1);
 }
 
 /* Makes an empty file beside path (path.XXXXXX, named in tmp) with the mode a new file
@@ -191,6 +208,8 @@ int cmd_mine(int argc, char **argv)
     if (!v || apply_workload_flags(w, &fl, params, &nparams, &err) != 0)
         return cli_fail(&err);
     dm_data_source src = { 0 };
+    if ((rc = too_long("data", data)) >= 0 || (rc = too_long("out", out)) >= 0)
+        return rc;
     if (data)
         snprintf(src.path, sizeof src.path, "%s", data);
     else if (!generator && !(w->generators && w->generators[0]))
@@ -203,22 +222,27 @@ int cmd_mine(int argc, char **argv)
     dm_mine_opts mo = { .workload = w, .variant = v, .params = params, .nparams = nparams,
                         .source = &src, .device = (int)device, .verify = verify,
                         .facts = facts ? stderr : NULL };
-    dm_point pt;
-    char tmp[1100];
+    dm_mined ran;
+    char tmp[DM_TEXT_MAX + 8]; /* out's path and ".XXXXXX" */
     FILE *f = stdout;
     if (cli_load_card_choices(db, NULL, &err) != 0 ||
         (out && open_beside(out, tmp, sizeof tmp, &f, &err) != 0))
         return cli_fail(&err);
-    rc = mine_point(&mo, f, &pt, &err);
+    rc = mine_point(&mo, f, &ran, &err);
     if (out)
         rc = close_beside(f, tmp, out, rc, &err);
     if (rc != 0)
         return cli_fail(&err);
-    char where[1024];
-    dm_point_format(&pt, where, sizeof where);
-    fprintf(stderr, "dmbench mine: %s %s at %s: %s\n", w->name, v->name, where,
+    char where[DM_KEY_MAX];
+    dm_point_format(&ran.pt, where, sizeof where);
+    fprintf(stderr, "dmbench mine: %s %s on %s (%s) at %s: %s\n", w->name, v->name, ran.data,
+            ran.shape, where,
             verify ? "verified against the CPU reference" : "not verified (--no-verify)");
-    if (pt.chosen[0])
-        fprintf(stderr, "dmbench mine: chosen for the card: %s\n", pt.chosen);
+    const char *bound = dm_point_bound(&ran.pt);
+    if (bound)
+        fprintf(stderr, "dmbench mine: not exact (the CSV says so in its first line): %s\n",
+                bound);
+    if (ran.pt.chosen[0])
+        fprintf(stderr, "dmbench mine: chosen for the card: %s\n", ran.pt.chosen);
     return DM_EXIT_OK;
 }

@@ -4,6 +4,7 @@
 #ifndef DM_H
 #define DM_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -72,16 +73,31 @@ typedef struct dm_param_spec {
     int generated;       /* a dataset parameter that describes generated data only: a
                             point whose data is a file has none (registry_point_on_file) */
     dm_tune_role tune;   /* how the nearest tuned problem is found (DM_TUNE_MATCH: equal) */
+    const char *bound;   /* an INT problem parameter whose nonzero value makes the answer a
+                            bound of the exact one rather than it (a relaxed count): what the
+                            answer then is, said once where it is written ("upper bounds:
+                            ..."); NULL for any other (dm_point_bound) */
 } dm_param_spec;
 
-#define DM_STR_MAX 48
+/* The longest text of a free-text parameter (an ENUM without `allowed`: a file's path),
+ * its terminating NUL included: the system's PATH_MAX. */
+#define DM_TEXT_MAX PATH_MAX
+/* Room for a point's "name=value,..." text (dm_point_format) and its keys: a workload's
+ * free-text parameters, at most two a point, at DM_TEXT_MAX each, and every other
+ * parameter's name and value besides (test_registry checks each variant's fit). */
+#define DM_KEY_MAX (2 * DM_TEXT_MAX + 4096)
 
 typedef struct dm_value {
     dm_ptype type;
-    int64_t i;          /* DM_P_INT */
-    double r;           /* DM_P_REAL */
-    char s[DM_STR_MAX]; /* DM_P_ENUM */
+    int64_t i;     /* DM_P_INT */
+    double r;      /* DM_P_REAL */
+    const char *s; /* DM_P_ENUM: the text, interned (dm_intern): it lives as long as the
+                      process, so values copy and compare without owning it */
 } dm_value;
+
+/* The pool's copy of text[0..len) (NUL-terminated), the same pointer for equal texts
+ * (intern.c); thread-safe. NULL without memory. */
+const char *dm_intern(const char *text, size_t len);
 
 /* Parses text as a value of spec's type and checks spec->allowed. Returns 0, or
  * DM_EINPUT with err saying what was expected. */
@@ -170,7 +186,8 @@ int dm_point_block_refused(const dm_point *pt, const dm_device *dev, int kernel_
 int dm_point_block_param_refused(const dm_point *pt, const char *name, const dm_device *dev,
                                  int kernel_max, char *why, size_t n);
 /* Typed setters, for variants that resolve their own open parameters at expansion (the
- * same rule: the parameter exists with that type). The text is truncated to fit. */
+ * same rule: the parameter exists with that type). The text is interned whole; without
+ * memory for it the process stops, as on a programming error. */
 void dm_point_set_int(dm_point *pt, const char *name, int64_t v);
 void dm_point_set_str(dm_point *pt, const char *name, const char *text);
 /* Notes in pt->chosen how parameter name's value was chosen (printf format), replacing
@@ -185,6 +202,9 @@ void dm_point_format(const dm_point *pt, char *buf, size_t n);
 void dm_point_problem_key(const dm_point *pt, char *buf, size_t n);
 /* The dataset key: the same over the dataset parameters only. */
 void dm_point_dataset_key(const dm_point *pt, char *buf, size_t n);
+/* What pt's answer is when a parameter of it makes that a bound of the exact answer (the
+ * first such parameter's spec->bound), or NULL when the answer is exact. */
+const char *dm_point_bound(const dm_point *pt);
 
 /* Copies a "name=value,..." list without the entry of the named parameter. */
 void dm_params_without(const char *params, const char *name, char *out, size_t n);
@@ -193,16 +213,19 @@ void dm_params_without(const char *params, const char *name, char *out, size_t n
 
 /* Where a sweep's data come from: a named generator of the workload, or a file. */
 typedef struct dm_data_source {
-    char generator[64]; /* "" when path is set */
-    char path[1024];    /* "" when generated */
+    char generator[64];     /* "" when path is set */
+    char path[DM_TEXT_MAX]; /* "" when generated */
 } dm_data_source;
 
 typedef struct dm_dataset {
     char name[128];         /* generator name or the file's base name */
-    char params[512];       /* dataset key (see dm_point_dataset_key) */
-    char path[1024];        /* "" when generated */
+    char params[DM_KEY_MAX]; /* dataset key (see dm_point_dataset_key) */
+    char path[DM_TEXT_MAX]; /* "" when generated */
     char hash[32];          /* content hash, 16 hex digits (dm_hash_bytes) */
     int64_t size_bytes;
+    char shape[128];        /* what the data hold as made or loaded, for people ("4177
+                               instances, 9 attributes"): a file's points have no
+                               parameters that say it (dm_param_spec.generated) */
     void *data;             /* the workload's own representation */
 } dm_dataset;
 

@@ -74,7 +74,12 @@ void dm_point_set_int(dm_point *pt, const char *name, int64_t v)
 void dm_point_set_str(dm_point *pt, const char *name, const char *text)
 {
     dm_value *v = (dm_value *)get_typed(pt, name, DM_P_ENUM);
-    snprintf(v->s, sizeof v->s, "%s", text);
+    const char *s = dm_intern(text, strlen(text));
+    if (!s) {
+        fprintf(stderr, "dmbench: out of memory for parameter '%s'\n", name);
+        abort();
+    }
+    v->s = s;
 }
 
 void dm_point_note_choice(dm_point *pt, const char *name, const char *fmt, ...)
@@ -111,12 +116,14 @@ static void format_params(const dm_point *pt, const dm_param_spec *const *only, 
             if (!keep)
                 continue;
         }
-        char val[64];
-        dm_value_format(&pt->values[i], val, sizeof val);
+        const dm_value *v = &pt->values[i];
+        char num[64];
+        if (v->type != DM_P_ENUM)
+            dm_value_format(v, num, sizeof num);
         int w = snprintf(buf + used, n - used, "%s%s=%s", used ? "," : "", pt->specs[i]->name,
-                         val);
+                         v->type == DM_P_ENUM ? v->s : num);
         if (w < 0 || (size_t)w >= n - used)
-            return; /* truncated: keys are sized generously by their callers */
+            return; /* truncated: callers give DM_KEY_MAX, which holds any point */
         used += (size_t)w;
     }
 }
@@ -147,6 +154,14 @@ void dm_point_dataset_key(const dm_point *pt, char *buf, size_t n)
     const dm_param_spec *keep[DM_MAX_PARAMS];
     int k = collect(pt->workload->dataset_params, keep, 0);
     format_params(pt, keep, k, buf, n);
+}
+
+const char *dm_point_bound(const dm_point *pt)
+{
+    for (int i = 0; i < pt->nparams; i++)
+        if (pt->specs[i]->bound && pt->values[i].type == DM_P_INT && pt->values[i].i != 0)
+            return pt->specs[i]->bound;
+    return NULL;
 }
 
 void dm_params_without(const char *params, const char *name, char *out, size_t n)

@@ -10,8 +10,8 @@
 #include "card_match.h"
 #include "tuned_lookup.h"
 
-/* A bucket's text at most: a point's parameters, formatted. */
-#define TUNED_BUCKET_MAX 2048
+/* A bucket's text at most: a point's parameters, formatted, and its data file's name. */
+#define TUNED_BUCKET_MAX DM_KEY_MAX
 
 void tuned_bucket_params(const char *params, const char *axis, const char *data, char *out,
                          size_t n)

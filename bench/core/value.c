@@ -96,12 +96,13 @@ int dm_value_parse(const dm_param_spec *spec, const char *text, dm_value *out, d
         return spec->allowed ? check_range(spec, out->r, text, err) : 0;
     case DM_P_ENUM: {
         size_t len = strlen(text);
-        if (!spec->allowed && len >= DM_STR_MAX)
-            return dm_err_set(err, DM_EINPUT, "%s='%.40s...': longer than %d characters",
-                              spec->name, text, DM_STR_MAX - 1);
-        if (len == 0 || len >= DM_STR_MAX)
-            return dm_err_set(err, DM_EINPUT, "%s='%s': expected one of %s", spec->name, text,
-                              spec->allowed ? spec->allowed : "a short name");
+        if (!spec->allowed && len >= DM_TEXT_MAX)
+            return dm_err_set(err, DM_EINPUT, "%s='%.40s...': %zu characters, longer than the "
+                              "%d of a path (PATH_MAX)", spec->name, text, len,
+                              DM_TEXT_MAX - 1);
+        if (len == 0)
+            return dm_err_set(err, DM_EINPUT, "%s is empty; expected %s", spec->name,
+                              spec->allowed ? spec->allowed : "a text");
         if (spec->allowed) {
             const char *p = spec->allowed;
             int found = 0;
@@ -115,7 +116,9 @@ int dm_value_parse(const dm_param_spec *spec, const char *text, dm_value *out, d
                 return dm_err_set(err, DM_EINPUT, "%s=%s: expected one of %s", spec->name,
                                   text, spec->allowed);
         }
-        memcpy(out->s, text, len + 1);
+        if (!(out->s = dm_intern(text, len)))
+            return dm_err_set(err, DM_ERUNTIME, "%s: out of memory for its %zu characters",
+                              spec->name, len);
         return 0;
     }
     }
@@ -164,7 +167,7 @@ int dm_value_equal(const dm_value *a, const dm_value *b)
     switch (a->type) {
     case DM_P_INT: return a->i == b->i;
     case DM_P_REAL: return a->r == b->r;
-    case DM_P_ENUM: return strcmp(a->s, b->s) == 0;
+    case DM_P_ENUM: return a->s == b->s || strcmp(a->s, b->s) == 0;
     }
     return 0;
 }

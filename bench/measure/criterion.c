@@ -5,6 +5,7 @@
  * nvbench's), its mean and variance kept incrementally (Welford). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "measure.h"
 
@@ -15,6 +16,11 @@
 const char *criterion_name(dm_criterion_kind k)
 {
     return k == DM_CRIT_STDREL ? "stdrel" : "median";
+}
+
+const char *criterion_figure(const char *criterion)
+{
+    return !criterion || strcmp(criterion, "stdrel") == 0 ? "rsd" : "ci95";
 }
 
 void criterion_init(dm_criterion *c, const dm_measure_opts *o)

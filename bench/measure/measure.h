@@ -65,6 +65,11 @@ typedef struct dm_criterion {
 
 /* "median" or "stdrel". */
 const char *criterion_name(dm_criterion_kind k);
+/* The short name of the figure the criterion named criterion judges, as the progress line
+ * and `dmbench show` label it: "ci95" for "median" (half the width of the median's 95 %
+ * confidence interval, over the median), "rsd" for "stdrel" and for NULL, a record from
+ * before criteria, which judged it (the relative standard deviation). */
+const char *criterion_figure(const char *criterion);
 void criterion_init(dm_criterion *c, const dm_measure_opts *o);
 /* Adds one sample. Returns 0, or DM_ERUNTIME without memory. */
 int criterion_add(dm_criterion *c, double seconds);

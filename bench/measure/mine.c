@@ -50,8 +50,26 @@ static int mine_one_gpu(const dm_variant *v, const dm_point *pt, dm_err *err)
     return DM_OK;
 }
 
-int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
+/* Writes out, the output of pt, to f as CSV, with the line that says when it is a bound;
+ * then its facts. Returns 0, or DM_ERUNTIME with err set (a write failed). */
+static int mine_write(const dm_mine_opts *o, const dm_point *pt, const void *out, FILE *f,
+                      dm_err *err)
 {
+    const dm_workload *w = o->workload;
+    const char *bound = dm_point_bound(pt);
+    if (bound && fprintf(f, "# %s\n", bound) < 0)
+        return dm_err_set(err, DM_ERUNTIME, "writing the result failed");
+    int rc = w->write_result(out, pt, f, err);
+    if (rc == 0 && o->facts && w->facts) {
+        dm_fact facts[DM_MAX_FACTS];
+        print_facts(o->facts, facts, w->facts(out, pt, facts, DM_MAX_FACTS));
+    }
+    return rc;
+}
+
+int mine_point(const dm_mine_opts *o, FILE *f, dm_mined *ran, dm_err *err)
+{
+    dm_point *pt = &ran->pt;
     const dm_workload *w = o->workload;
     const dm_variant *v = o->variant;
     dm_device dev;
@@ -67,6 +85,8 @@ int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
         (rc = mine_one_gpu(v, pt, err)) != 0 ||
         (rc = w->dataset_open(o->source, pt, &ds, err)) != 0)
         return rc;
+    snprintf(ran->data, sizeof ran->data, "%s", ds.name);
+    snprintf(ran->shape, sizeof ran->shape, "%s", ds.shape);
     ex.gpus = &ex.device;
     ex.ngpus = ex.device != NULL;
     if (o->verify && (rc = w->reference(&ds, pt, &ref, err)) != 0) {
@@ -94,11 +114,7 @@ int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err)
     case DM_VERIFY_MATCH:
         break;
     }
-    rc = w->write_result(out, pt, f, err);
-    if (rc == 0 && o->facts && w->facts) {
-        dm_fact facts[DM_MAX_FACTS];
-        print_facts(o->facts, facts, w->facts(out, pt, facts, DM_MAX_FACTS));
-    }
+    rc = mine_write(o, pt, out, f, err);
 done:
     if (state)
         v->teardown(state);

@@ -20,14 +20,22 @@ typedef struct dm_mine_opts {
                                     * nowhere), after its result was written */
 } dm_mine_opts;
 
+/* What mine_point ran on. */
+typedef struct dm_mined {
+    dm_point pt;      /* the point (defaults, tuned and resolved values filled in) */
+    char data[128];   /* the data: the file's base name or the generator (dm_dataset) */
+    char shape[128];  /* what they hold as loaded or made ("4177 instances, 9 attributes") */
+} dm_mined;
+
 /* Runs o->variant once at the point of o->params on o->source (verified unless
- * o->verify is 0) and writes its result to f as CSV; *pt is the point it ran (defaults,
- * tuned and resolved values filled in). Nothing is written to f unless the run and its
+ * o->verify is 0) and writes its result to f as CSV, after a first line "# BOUND" when
+ * the point's answer is a bound of the exact one (BOUND: dm_point_bound, "upper bounds:
+ * ..."); *ran says what it ran on. Nothing is written to f unless the run and its
  * verification succeeded. Returns 0; DM_EINPUT for bad input (a parameter name or value,
  * a point the variant refuses, a dataset file, a device index beyond the GPUs);
  * DM_ENOGPU when the variant needs a GPU and there is none; DM_ERUNTIME when the run
  * fails, its output differs from the reference (err names the first difference), or
  * a write fails. */
-int mine_point(const dm_mine_opts *o, FILE *f, dm_point *pt, dm_err *err);
+int mine_point(const dm_mine_opts *o, FILE *f, dm_mined *ran, dm_err *err);
 
 #endif

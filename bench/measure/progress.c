@@ -1,6 +1,8 @@
 /* progress.c - the progress bar and log lines of a run, on stderr. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -30,6 +32,32 @@ static void clear_bar(dm_progress *p)
         fputs("\r\033[K", stderr);
         p->bar_shown = 0;
     }
+}
+
+void progress_outcome(const dm_measurement *m, char *buf, size_t n)
+{
+    const char *unit = "s";
+    double t = m->stats.median;
+    if (t < 1e-6) {
+        t *= 1e9;
+        unit = "ns";
+    } else if (t < 1e-3) {
+        t *= 1e6;
+        unit = "us";
+    } else if (t < 1) {
+        t *= 1e3;
+        unit = "ms";
+    }
+    const dm_stats *st = &m->stats;
+    char ci[32] = "";
+    if (!isnan(st->median_lo) && !isnan(st->median_hi) && st->median > 0)
+        snprintf(ci, sizeof ci, ", ci95 %.2f%%",
+                 (st->median_hi - st->median_lo) / 2.0 / st->median * 100);
+    int on_noise = strcmp(m->stop_reason, "noise") == 0;
+    snprintf(buf, n, "ok, median %.4g %s%s, rsd %.2f%%, %zu samples (stopped on %s)%s", t, unit,
+             ci, st->noise * 100, m->n,
+             on_noise ? criterion_figure(m->criterion) : m->stop_reason,
+             m->n_throttled ? ", THROTTLED" : "");
 }
 
 void progress_begin(dm_progress *p, dm_progress_style style, size_t total)

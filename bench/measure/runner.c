@@ -20,8 +20,6 @@
 #include "verify.h"
 #include "version.h"
 
-#define KEY_MAX 1024
-
 /* Calls method m of the run's sink with the sink's context and the arguments. */
 #define SINK(rs, m, ...) ((rs)->sink->ops->m((rs)->sink->ctx, __VA_ARGS__))
 
@@ -56,9 +54,9 @@ typedef struct worker {
     dm_dataset ds;
     int ds_open;
     int64_t ds_id;
-    char ds_key[KEY_MAX];
+    char ds_key[DM_KEY_MAX];
     void *ref;
-    char ref_key[KEY_MAX];
+    char ref_key[DM_KEY_MAX];
     pthread_t thread;
     int rc;     /* how its points ended: 0, or the error in err that stopped the run */
     dm_err err;
@@ -174,7 +172,7 @@ static size_t *execution_order(const dm_expansion *e, dm_shard shard, size_t *co
     for (size_t i = 0; ok && i < e->n; i++) {
         if (e->points[i].pruned == 1 || !runner_in_shard(shard, i))
             continue;
-        char key[KEY_MAX];
+        char key[DM_KEY_MAX];
         o[n].idx = i;
         dm_point_dataset_key(&e->points[i].point, key, sizeof key);
         o[n].dkey = strdup(key);
@@ -282,7 +280,7 @@ static void close_dataset(worker *wk)
 static int ensure_dataset(worker *wk, const dm_point *pt, dm_err *err)
 {
     run_state *rs = wk->rs;
-    char key[KEY_MAX];
+    char key[DM_KEY_MAX];
     dm_point_dataset_key(pt, key, sizeof key);
     if (wk->ds_open && strcmp(key, wk->ds_key) == 0)
         return 0;
@@ -301,7 +299,7 @@ static int ensure_dataset(worker *wk, const dm_point *pt, dm_err *err)
 
 static int ensure_reference(worker *wk, const dm_point *pt, dm_err *err)
 {
-    char key[KEY_MAX];
+    char key[DM_KEY_MAX];
     dm_point_problem_key(pt, key, sizeof key);
     if (wk->ref && strcmp(key, wk->ref_key) == 0)
         return 0;
@@ -316,24 +314,6 @@ static int ensure_reference(worker *wk, const dm_point *pt, dm_err *err)
 }
 
 /* ---- one point ---- */
-
-static void describe(const dm_measurement *m, char *buf, size_t n)
-{
-    const char *unit = "s";
-    double t = m->stats.median;
-    if (t < 1e-6) {
-        t *= 1e9;
-        unit = "ns";
-    } else if (t < 1e-3) {
-        t *= 1e6;
-        unit = "us";
-    } else if (t < 1) {
-        t *= 1e3;
-        unit = "ms";
-    }
-    snprintf(buf, n, "ok, median %.4g %s, noise %.2f%%, %zu samples (%s)%s", t, unit,
-             m->stats.noise * 100, m->n, m->stop_reason, m->n_throttled ? ", THROTTLED" : "");
-}
 
 /* The runner's watch over a point's first run: the kernels it launches, noted by CUPTI
  * into cp. */
@@ -415,7 +395,7 @@ static int run_point(worker *wk, const dm_sweep_point *sp, dm_point_result *r,
     r->dataset_id = wk->ds_id;
     if (ensure_reference(wk, pt, &err) != 0) {
         if (err.code == DM_EINPUT) {
-            char params[KEY_MAX];
+            char params[DM_KEY_MAX];
             dm_point_format(pt, params, sizeof params);
             dm_err_set(fatal, DM_EINPUT, "%s (point %s %s)", err.msg, v->name, params);
             return DM_EINPUT;
@@ -640,7 +620,7 @@ static int run_one(worker *wk, size_t idx)
     run_state *rs = wk->rs;
     const dm_sweep_point *sp = &rs->e->points[idx];
     dm_err *err = &wk->err;
-    char label[KEY_MAX + 64], params[KEY_MAX];
+    char label[DM_KEY_MAX + 64], params[DM_KEY_MAX];
     int rc;
     dm_point_format(&sp->point, params, sizeof params);
     snprintf(label, sizeof label, "%s %s", sp->point.variant->name, params);
@@ -696,9 +676,9 @@ static int run_one(worker *wk, size_t idx)
     r.verify_detail = detail;
     write_job job = { .kind = WRITE_POINT, .r = &r, .err = err };
     rc = write_sink(rs, &job);
-    char outcome[DM_ERR_MAX + 64];
+    char outcome[sizeof reason + 64];
     if (r.m)
-        describe(&m, outcome, sizeof outcome);
+        progress_outcome(&m, outcome, sizeof outcome);
     else
         snprintf(outcome, sizeof outcome, "%s: %s", r.status, reason);
     measure_free(&m);
@@ -728,7 +708,7 @@ static int run_one(worker *wk, size_t idx)
 static void abandon_point(run_state *rs, worker *wk)
 {
     const dm_point *pt = &wk->busy_sp->point;
-    char reason[256], params[KEY_MAX];
+    char reason[256], params[DM_KEY_MAX];
     dm_err err = { 0 };
     snprintf(reason, sizeof reason, "ran past the point time limit of %g s (--point-timeout); "
              "the process was ended", rs->point_timeout);

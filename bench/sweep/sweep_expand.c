@@ -209,7 +209,7 @@ static int xprune(const dm_sweep *s, const xplan *p, const dm_device *dev, size_
         expr_val r;
         dm_err why;
         if (expr_eval(x->c->expr, x->vals, &r, &why)) {
-            char params[1024];
+            char params[DM_KEY_MAX];
             dm_point_format(pt, params, sizeof params);
             return dm_err_set(err, DM_EINPUT, "%s: constraint '%s' is undefined at point #%zu "
                               "(%s %s): %s", s->path, x->c->text, k, pt->variant->name,

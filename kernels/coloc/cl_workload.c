@@ -72,6 +72,8 @@ int cl_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *d
         snprintf(ds->name, sizeof ds->name, "%s", src->generator);
     }
     dm_point_dataset_key(pt, ds->params, sizeof ds->params);
+    snprintf(ds->shape, sizeof ds->shape, "%" PRIu32 " instances of %d features", p->n,
+             p->nfeat);
     uint64_t h = DM_HASH_INIT;
     for (int f = 0; f < p->nfeat; f++) /* each name with its terminator, not past it */
         h = dm_hash_bytes(h, p->names[f], strlen(p->names[f]) + 1);

@@ -169,6 +169,8 @@ int ep_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *d
         snprintf(ds->name, sizeof ds->name, "%s", src->generator);
     }
     dm_point_dataset_key(pt, ds->params, sizeof ds->params);
+    snprintf(ds->shape, sizeof ds->shape, "%" PRId64 " events of %d types over %.6g s",
+             d->s.n, d->s.ntypes, d->s.n ? d->s.time[d->s.n - 1] - d->s.time[0] : 0.0);
     uint64_t h = dm_hash_bytes(DM_HASH_INIT, d->s.type, (size_t)d->s.n * sizeof *d->s.type);
     h = dm_hash_bytes(h, d->s.time, (size_t)d->s.n * sizeof *d->s.time);
     snprintf(ds->hash, sizeof ds->hash, "%016" PRIx64, h);

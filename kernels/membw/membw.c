@@ -71,6 +71,7 @@ int membw_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset
     memset(ds, 0, sizeof *ds);
     snprintf(ds->name, sizeof ds->name, "random");
     dm_point_dataset_key(pt, ds->params, sizeof ds->params);
+    snprintf(ds->shape, sizeof ds->shape, "3 arrays of %" PRId64 " floats", n);
     uint64_t h = dm_hash_bytes(DM_HASH_INIT, arrays, 3 * (size_t)n * sizeof(float));
     snprintf(ds->hash, sizeof ds->hash, "%016" PRIx64, h);
     ds->size_bytes = 3 * n * (int64_t)sizeof(float);

@@ -91,13 +91,13 @@ int rl_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *d
     if (!t)
         return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
     memset(ds, 0, sizeof *ds);
-    int64_t n = dm_point_int(pt, "instances");
-    uint64_t seed = (uint64_t)dm_point_int(pt, "seed");
     if (src->path[0]) {
         if ((rc = rl_table_load(src->path, NULL, t, err)) != 0)
             goto fail;
         dm_dataset_file(ds, src->path);
     } else {
+        int64_t n = dm_point_int(pt, "instances");
+        uint64_t seed = (uint64_t)dm_point_int(pt, "seed");
         if (strcmp(src->generator, "synthetic") == 0)
             rc = rl_synth_generate(n, (int)dm_point_int(pt, "attributes"), 0, seed, t, err);
         else if (strcmp(src->generator, "poker") == 0)
@@ -110,6 +110,8 @@ int rl_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *d
         snprintf(ds->name, sizeof ds->name, "%s", src->generator);
     }
     dm_point_dataset_key(pt, ds->params, sizeof ds->params);
+    snprintf(ds->shape, sizeof ds->shape, "%" PRId64 " instances, %d attributes",
+             (int64_t)t->n, t->ncols);
     snprintf(ds->hash, sizeof ds->hash, "%016" PRIx64, rl_table_hash(t));
     ds->size_bytes = rl_table_bytes(t);
     ds->data = t;
@@ -291,10 +293,10 @@ int rl_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
 
 void rl_work(const dm_point *pt, const dm_dataset *ds, const void *ref, dm_work *w)
 {
-    (void)ds, (void)ref;
-    double instances = (double)dm_point_int(pt, "instances");
+    (void)ref;
+    double instances = (double)((const rl_table *)ds->data)->n;
     int generated = strcmp(dm_point_str(pt, "rules_file"), "-") == 0;
-    w->bytes = instances * (double)dm_point_int(pt, "attributes") * (double)sizeof(double);
+    w->bytes = (double)ds->size_bytes;
     w->ops = generated ? instances * (double)dm_point_int(pt, "rules") *
                              (double)dm_point_int(pt, "symbols")
                        : 0;

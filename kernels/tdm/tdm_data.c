@@ -150,7 +150,6 @@ int tdm_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *
                      dm_err *err)
 {
     int64_t length = dm_point_int(pt, "length");
-    uint64_t seed = (uint64_t)dm_point_int(pt, "seed");
     int rc = DM_ERUNTIME;
     tdm_data *d = calloc(1, sizeof *d);
     if (!d)
@@ -177,6 +176,7 @@ int tdm_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *
                             length);
             goto fail;
         }
+        uint64_t seed = (uint64_t)dm_point_int(pt, "seed");
         if (planted)
             tdm_generate_planted(seed, dm_point_real(pt, "plant_rate"), d);
         else
@@ -184,6 +184,7 @@ int tdm_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *
         snprintf(ds->name, sizeof ds->name, "%s", src->generator);
     }
     dm_point_dataset_key(pt, ds->params, sizeof ds->params);
+    snprintf(ds->shape, sizeof ds->shape, "%" PRId64 " letters", length);
     snprintf(ds->hash, sizeof ds->hash, "%016" PRIx64,
              dm_hash_bytes(DM_HASH_INIT, d->sym, (size_t)length));
     ds->size_bytes = length;

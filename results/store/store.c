@@ -20,7 +20,6 @@
 extern const char dm_schema_sql[]; /* results/schema.sql, embedded by cmake/EmbedText */
 
 #define STORE_BUSY_MS 10000
-#define STORE_KEY_MAX 4096
 
 /* schema.sql is a run of sections, each opening with a line that starts with this
  * mark and the version it makes; the section of version N migrates from N - 1. */
@@ -758,7 +757,7 @@ static const char *param_type(dm_ptype t)
 /* Inserts the points row. Returns SQLITE_DONE or an SQLite error code. */
 static int insert_point_row(dm_store *st, const dm_point_result *r)
 {
-    char params[STORE_KEY_MAX], key[STORE_KEY_MAX];
+    char params[DM_KEY_MAX], key[DM_KEY_MAX];
     sqlite3_stmt *s = store_stmt(st, SQL_POINT);
     if (!s)
         return SQLITE_ERROR;
@@ -783,15 +782,17 @@ static int insert_point_row(dm_store *st, const dm_point_result *r)
 static int insert_params(dm_store *st, int64_t point_id, const dm_point *pt)
 {
     for (int i = 0; i < pt->nparams; i++) {
-        char text[64];
+        const dm_value *v = &pt->values[i];
+        char num[64];
         sqlite3_stmt *s = store_stmt(st, SQL_PARAM);
         if (!s)
             return SQLITE_ERROR;
-        dm_value_format(&pt->values[i], text, sizeof text);
+        if (v->type != DM_P_ENUM)
+            dm_value_format(v, num, sizeof num);
         int bad = bind_int(s, ":point_id", point_id) ||
                   bind_text(s, ":name", pt->specs[i]->name) ||
                   bind_text(s, ":type", param_type(pt->values[i].type)) ||
-                  bind_text_exact(s, ":text", text) ||
+                  bind_text_exact(s, ":text", v->type == DM_P_ENUM ? v->s : num) ||
                   bind_real(s, ":num", dm_value_num(&pt->values[i]));
         int rc = bad ? SQLITE_ERROR : step_done(s);
         if (rc != SQLITE_DONE)

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "json.h"
+#include "measure.h"
 #include "samples.h"
 #include "store.h"
 
@@ -286,9 +287,11 @@ static void show_fingerprint(sqlite3_stmt *r, FILE *out)
 
     line[0] = '\0';
     if (!col_null(r, "measure_mode"))
-        dm_append(line, sizeof line, "%s; %lld to %lld samples, stopping at %.2f%% noise (%s) or "
-               "after %g s", col_text(r, "measure_mode"), col_int(r, "min_samples"),
-               col_int(r, "max_samples"), col_real(r, "max_noise") * 100,
+        dm_append(line, sizeof line, "%s; %lld to %lld samples, stopping at %s %.2f%% "
+               "(criterion %s) or after %g s", col_text(r, "measure_mode"),
+               col_int(r, "min_samples"), col_int(r, "max_samples"),
+               criterion_figure(col_null(r, "criterion") ? NULL : col_text(r, "criterion")),
+               col_real(r, "max_noise") * 100,
                col_null(r, "criterion") ? "stdrel" : col_text(r, "criterion"),
                col_real(r, "max_time"));
     if (!col_null(r, "outlier_k"))
@@ -321,7 +324,9 @@ static int show_counts_notes(dm_store *st, sqlite3_stmt *r, int64_t id, FILE *ou
         dm_append(line, sizeof line, " none");
     show_line(out, "points", line);
 
-    /* How the measured points stopped: on the noise criterion, or on a limit first. */
+    /* How the measured points stopped: on the criterion's figure, or on a limit first. */
+    const char *figure = criterion_figure(col_null(r, "criterion") ? NULL
+                                                                   : col_text(r, "criterion"));
     s = read_prepare(st, "SELECT stop_reason, count(*), sum(n_outliers > 0) FROM point_stats"
                          " WHERE point_id IN (SELECT id FROM points WHERE run_id = ?1)"
                          " GROUP BY stop_reason ORDER BY count(*) DESC", id);
@@ -333,8 +338,9 @@ static int show_counts_notes(dm_store *st, sqlite3_stmt *r, int64_t id, FILE *ou
         long long k = sqlite3_column_int64(s, 1);
         measured += k;
         with_outliers += sqlite3_column_int64(s, 2);
+        const char *why = (const char *)sqlite3_column_text(s, 0);
         dm_append(line, sizeof line, "%s%lld on %s", line[0] ? ", " : "", k,
-                  sqlite3_column_text(s, 0) ? (const char *)sqlite3_column_text(s, 0) : "-");
+                  !why ? "-" : strcmp(why, "noise") == 0 ? figure : why);
     }
     if ((rc = read_end(st, s, rc, "reading how the points stopped", err)) != 0)
         return rc;
@@ -524,7 +530,9 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
     sqlite3_stmt *s = read_prepare(
         st,
         "SELECT s.point_id, s.idx, s.variant, s.params, s.status, s.reason, s.n, s.median,"
-        " CASE WHEN s.criterion IS NULL THEN s.noise ELSE s.criterion_value END AS noise,"
+        " s.noise AS rsd, s.criterion,"
+        " CASE WHEN s.criterion = 'median' THEN s.criterion_value WHEN s.median > 0"
+        "  THEN (s.median_hi - s.median_lo) / 2.0 / s.median END AS ci95,"
         " s.min,"
         " s.max, s.gb_per_s, s.ops_per_s, sp.speedup, s.verification, s.verification_detail,"
         " s.stop_reason, s.n_outliers, ps.outlier_k, ps.n_throttled, ps.throttle_reasons,"
@@ -554,9 +562,9 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
                 snprintf(ops_head, sizeof ops_head, "%s/s", col_text(s, "ops_unit"));
             opsw = ops_head[0] ? (int)strlen(ops_head) : 0;
             opsw = opsw && opsw < 9 ? 9 : opsw;
-            fprintf(out, "\n%5s  %-*s  %-*s  %-7s  %6s  %9s  %7s  %-7s  %5s  %9s  %9s", "idx",
-                    vw, "variant", pw, "params", "status", "n", "median", "noise", "stop",
-                    "outl", "min", "max");
+            fprintf(out, "\n%5s  %-*s  %-*s  %-7s  %6s  %9s  %7s  %7s  %-7s  %5s  %9s  %9s",
+                    "idx", vw, "variant", pw, "params", "status", "n", "median", "ci95", "rsd",
+                    "stop", "outl", "min", "max");
             if (gbs)
                 fprintf(out, "  %8s", "GB/s");
             if (opsw)
@@ -565,23 +573,27 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
                 fprintf(out, "  %8s", "speedup");
             fprintf(out, "  %s\n", "verify");
         }
-        char n[24], median[24], noise[24], mn[24], mx[24], gb[24], ops[24], sp[24], outl[24];
+        char n[24], median[24], ci95[24], rsd[24], mn[24], mx[24], gb[24], ops[24], sp[24],
+            outl[24];
         snprintf(n, sizeof n, col_null(s, "n") ? "-" : "%lld", col_int(s, "n"));
         snprintf(outl, sizeof outl, col_null(s, "n_outliers") ? "-" : "%lld",
                  col_int(s, "n_outliers"));
         const char *stop = col_null(s, "stop_reason") ? "-" : col_text(s, "stop_reason");
         stop = strcmp(stop, "max_time") == 0 ? "time" : strcmp(stop, "max_samples") == 0 ? "samples" : stop;
+        if (strcmp(stop, "noise") == 0) /* the figure it stopped on */
+            stop = criterion_figure(col_null(s, "criterion") ? NULL : col_text(s, "criterion"));
         samples_fmt_seconds(col_real(s, "median"), median, sizeof median);
-        fmt_or_dash(noise, sizeof noise, "%.2f%%", col_real(s, "noise") * 100);
+        fmt_or_dash(ci95, sizeof ci95, "%.2f%%", col_real(s, "ci95") * 100);
+        fmt_or_dash(rsd, sizeof rsd, "%.2f%%", col_real(s, "rsd") * 100);
         samples_fmt_seconds(col_real(s, "min"), mn, sizeof mn);
         samples_fmt_seconds(col_real(s, "max"), mx, sizeof mx);
         fmt_sig3(col_real(s, "gb_per_s"), gb, sizeof gb);
         fmt_or_dash(ops, sizeof ops, "%.3g", col_real(s, "ops_per_s"));
         fmt_or_dash(sp, sizeof sp, "%.2fx", col_real(s, "speedup"));
         const char *verify = col_text(s, "verification");
-        fprintf(out, "%5lld  %-*s  %-*s  %-7s  %6s  %9s  %7s  %-7s  %5s  %9s  %9s",
+        fprintf(out, "%5lld  %-*s  %-*s  %-7s  %6s  %9s  %7s  %7s  %-7s  %5s  %9s  %9s",
                 col_int(s, "idx"), vw, col_text(s, "variant"), pw, col_text(s, "params"),
-                col_text(s, "status"), n, median, noise, stop, outl, mn, mx);
+                col_text(s, "status"), n, median, ci95, rsd, stop, outl, mn, mx);
         if (gbs)
             fprintf(out, "  %8s", gb);
         if (opsw)

@@ -156,24 +156,27 @@ static int cl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
 
 static const char *const cl_generators[] = { "synthetic", NULL };
 
+/* Every dataset parameter describes the generator's data: a point on a file (the Seattle
+ * crimes, say) has none of them (registry_point_on_file). */
 static const dm_param_spec cl_dataset_params[] = {
     { .name = "instances", .type = DM_P_INT, .def = "250000", .allowed = "100..100000000",
       .help = "synthetic: points in all (each feature instances / features of them)",
-      .tune = DM_TUNE_SIZE },
+      .generated = 1, .tune = DM_TUNE_SIZE },
     { .name = "clumpiness", .type = DM_P_INT, .def = "1", .allowed = "1..1000",
-      .help = "synthetic: row instances of a pattern overlaid in one neighbourhood" },
+      .help = "synthetic: row instances of a pattern overlaid in one neighbourhood",
+      .generated = 1 },
     { .name = "area", .type = DM_P_REAL, .def = "10000", .allowed = "100..1000000",
       .help = "synthetic: side of the square study area (patterns are planted in "
-              "squares of 0.7 x the paper's d = 10)" },
+              "squares of 0.7 x the paper's d = 10)", .generated = 1 },
     { .name = "max_size", .type = DM_P_INT, .def = "5", .allowed = "2..16",
-      .help = "synthetic: features of each maximal pattern" },
+      .help = "synthetic: features of each maximal pattern", .generated = 1 },
     { .name = "patterns", .type = DM_P_INT, .def = "2", .allowed = "1..32",
       .help = "synthetic: maximal patterns, on disjoint features (patterns x max_size + "
-              "noise_features is at most 64)" },
+              "noise_features is at most 64)", .generated = 1 },
     { .name = "noise_features", .type = DM_P_INT, .def = "2", .allowed = "0..62",
-      .help = "synthetic: features in no pattern, spread uniformly" },
+      .help = "synthetic: features in no pattern, spread uniformly", .generated = 1 },
     { .name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..4294967295",
-      .help = "synthetic: seed of the generator", .tune = DM_TUNE_ANY },
+      .help = "synthetic: seed of the generator", .generated = 1, .tune = DM_TUNE_ANY },
     { 0 },
 };
 

@@ -331,7 +331,9 @@ static const dm_param_spec ep_problem_params[] = {
       .allowed = "open-closed|closed",
       .help = "open-closed: lo < gap <= hi (the papers'); closed: lo <= gap <= hi" },
     { .name = "relax", .type = DM_P_INT, .def = "0", .allowed = "0..1",
-      .help = "1: count the relaxed problem, every link [0, hi] (PreElim's upper bound)" },
+      .help = "1: count the relaxed problem, every link [0, hi] (PreElim's upper bound)",
+      .bound = "upper bounds: each count is of the relaxed problem (every link [0, hi]), "
+               "at least the exact count" },
     { .name = "support", .type = DM_P_INT, .def = "0", .allowed = "0..",
       .help = "0: count the level's episodes; > 0: mine level-wise, the episodes counted "
               "at least this often at every level up to `level`" },

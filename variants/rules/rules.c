@@ -156,15 +156,17 @@ static void rl_multigpu_teardown(void *state)
 
 static const char *const rl_generators[] = {"synthetic", "poker", NULL};
 
+/* Every dataset parameter describes the generators' tables: a point on a file has none
+ * of them (registry_point_on_file), its table's shape being what was loaded. */
 static const dm_param_spec rl_dataset_params[] = {
     {.name = "instances", .type = DM_P_INT, .def = "1025010", .allowed = "1..100000000",
-     .help = "rows generated (1,025,010: the paper's Poker set); from a file, its size as "
-             "the sweep states it, for the work per execution", .tune = DM_TUNE_SIZE },
+     .help = "rows generated (1,025,010: the paper's Poker set)", .generated = 1,
+     .tune = DM_TUNE_SIZE },
     {.name = "attributes", .type = DM_P_INT, .def = "10", .allowed = "1..1000",
-     .help = "synthetic: numeric columns uniform in [0, 1); from a file or poker, the "
-             "table's columns as the sweep states them, for the work per execution"},
+     .help = "synthetic: numeric columns uniform in [0, 1) (poker has its own 10 and the "
+             "class)", .generated = 1},
     {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
-     .help = "seed of the generator", .tune = DM_TUNE_ANY },
+     .help = "seed of the generator", .generated = 1, .tune = DM_TUNE_ANY },
     {0},
 };
 

@@ -419,11 +419,12 @@ static const dm_param_spec tdm_dataset_params[] = {
     {.name = "length", .type = DM_P_INT, .def = "393019", .allowed = "1..1073741824",
      .help = "letters in the database (a file: its first length letters)", .tune = DM_TUNE_SIZE },
     {.name = "seed", .type = DM_P_INT, .def = "1", .allowed = "0..",
-     .help = "seed of the generator", .tune = DM_TUNE_ANY },
+     .help = "seed of the generator", .generated = 1, .tune = DM_TUNE_ANY },
     {.name = "plant", .type = DM_P_ENUM, .def = "ABC", .allowed = NULL,
-     .help = "planted: episodes to plant, comma-separated, no letter twice (\"ABC,XYZ\")"},
+     .help = "planted: episodes to plant, comma-separated, no letter twice (\"ABC,XYZ\")",
+     .generated = 1},
     {.name = "plant_rate", .type = DM_P_REAL, .def = "0.001", .allowed = "0..1",
-     .help = "planted: chance that a copy starts at a letter"},
+     .help = "planted: chance that a copy starts at a letter", .generated = 1},
     {0},
 };
 

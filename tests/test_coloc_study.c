@@ -1,8 +1,8 @@
 /* test_coloc_study.c - the coloc study's twelve rules judged on fabricated medians: the
  * points of the real coloc sweeps (expanded for an H100-like device), timed by a model
  * shaped like the paper's findings, with tweaks that make each rule give every verdict it
- * can; the H100 medians of docs/coloc.md; and those read back from a results database by
- * the claims engine. */
+ * can; the H100 medians of docs/records/coloc-h100.md; and those read back from a results
+ * database by the claims engine. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,8 +56,9 @@ static double paper_model(const char *sweep, const char *variant, const char *pa
     return NAN;
 }
 
-/* The H100 medians of docs/coloc.md ("Measured on the GPU", 2026-11-25): the Table 2 sweep
- * at every threshold and the Fig. 6(a) sweep at 2,000,000 instances, nothing else. */
+/* The H100 medians of docs/records/coloc-h100.md ("Measured on the GPU", 2026-11-25): the
+ * Table 2 sweep at every threshold and the Fig. 6(a) sweep at 2,000,000 instances, nothing
+ * else. */
 static double h100_model(const char *sweep, const char *variant, const char *params)
 {
     static const char *const v[7] = { "cpu", "cpu-mt", "MG", "MH", "CG", "CH", "none" };

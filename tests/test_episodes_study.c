@@ -2,8 +2,9 @@
  * the points of the real episodes sweeps (the multi-GPU one also with the 2.5x stream's
  * parameters, as it was run), timed by a model shaped like the papers' findings, with
  * tweaks that make each rule give every verdict it can; the H200 medians of the multi-GPU
- * runs of docs/episodes.md; and those read back from a results database by the claims
- * engine, each stream's points from its own run of the one sweep. */
+ * runs of docs/records/episodes-multigpu-h200-2026-11-26.md; and those read back from a
+ * results database by the claims engine, each stream's points from its own run of the one
+ * sweep. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,8 +78,8 @@ static double paper_model(const char *sweep, const char *variant, const char *pa
 
 /* The medians of the multi-GPU runs on four H200s, 2026-11-26 (ms, as the databases
  * results/episodes-multigpu-{sym26,large}-h200x4-2026-11-26.sqlite hold them to four
- * digits; docs/episodes.md rounds them): cpu-mt, then PTPE, hybrid and two-pass on 1, 2 and
- * 4 GPUs, per support; nothing else was measured. */
+ * digits; docs/records/episodes-multigpu-h200-2026-11-26.md rounds them): cpu-mt, then
+ * PTPE, hybrid and two-pass on 1, 2 and 4 GPUs, per support; nothing else was measured. */
 static const struct {
     int neurons, support;
     double cpu, t[3][3];

@@ -328,7 +328,7 @@ static void test_seattle(void **state)
     static const int blocks[] = {256};
     static const int64_t slices[] = {0, 65536}, device_mb[] = {0};
     const grid_of grid = {blocks, 1, slices, 2, device_mb, 1};
-    /* 18 prevalent patterns at 0.5 (docs/coloc.md) */
+    /* 18 prevalent patterns at 0.5 (docs/records/coloc-cpu-dev-2026-11-25.md) */
     assert_int_equal(check_all(*state, &p, 10, 0.5, &grid), 18);
     cl_points_free(&p);
 }

@@ -2,7 +2,8 @@
  * points of the sweeps its claims read (expanded for an H100-like device), timed by a model
  * shaped like the paper's findings, with tweaks that make each rule give every verdict it
  * can; the medians measured on 2026-11-26 on an H100 and on two and four H200s
- * (docs/rules.md); and those read back from a results database by the claims engine. */
+ * (docs/records/rules-interpreter.md); and those read back from a results database by the
+ * claims engine. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,11 +79,11 @@ static double paper_model(const char *sweep, const char *variant, const char *pa
     return gpu_model(ops, !strcmp(variant, "serial"), params);
 }
 
-/* The medians measured on 2026-11-26 (docs/rules.md), in ms. On the H100, the fastest
- * serial and concurrent points of rules-interpreter (block 256, 4 instances a thread); on
- * the H200s, those of rules-multigpu (block 256) that the claims read, each from the newer
- * of the 2- and 4-GPU machines' runs that has it (the 4-GPU one's from 250,000 instances
- * on). Nothing else. */
+/* The medians measured on 2026-11-26 (docs/records/rules-interpreter.md), in ms. On the
+ * H100, the fastest serial and concurrent points of rules-interpreter (block 256, 4
+ * instances a thread); on the H200s, those of rules-multigpu (block 256) that the claims
+ * read, each from the newer of the 2- and 4-GPU machines' runs that has it (the 4-GPU
+ * one's from 250,000 instances on). Nothing else. */
 static double measured_model(const char *sweep, const char *variant, const char *params)
 {
     static const struct {

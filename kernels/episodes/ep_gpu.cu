@@ -49,7 +49,8 @@ __global__ void ep_preelim_kernel(ep_events ev, const ep_episode *__restrict__ e
  * T = R x N threads per episode). A warp holds one machine of the segments of one to a
  * few episodes, so its threads read the same nodes and start alike (a machine past the
  * first starts only where an occurrence may straddle its segment's start): 1.15x faster
- * on an H100 than m fastest, and than i fastest (docs/episodes.md, fourth round). */
+ * on an H100 than m fastest, and than i fastest (docs/records/episodes-papers-variants.md,
+ * fourth round). */
 template <ep_read R>
 __global__ void ep_mtpe_count_kernel(ep_events ev, const ep_episode *__restrict__ eps,
                                      int64_t neps, ep_interval iv, int cap, int64_t r, int k,

@@ -26,7 +26,7 @@
  * exactly for t in (first + lo, last + hi]: one pair of times stands for the run. In
  * floating point the gaps are rounded (monotonically); margin, a few units in the last
  * place of the stream's largest time, keeps "touch" true after rounding, so the test
- * below gives Algorithm 1's answer bit for bit (proof in docs/episodes.md, "Lists as
+ * below gives Algorithm 1's answer bit for bit (proof in docs/episodes-gpu.md, "Lists as
  * runs"; tests/test_episodes_machine.c checks it against ep_count on random streams with
  * gaps on the bounds). A run is dropped when t - last > hi. Live runs' lasts lie within
  * hi of now and each starts more than g after the one before, so a list never holds more

@@ -30,10 +30,10 @@ template <int SIDE> __device__ static int rl_start(int e)
 }
 
 /* The stack in two 32-bit registers: the top (0 or 1) in t, the 32 levels below it in s
- * (bit 0 the next). The coverage kernel is bound by the ALU pipe (docs/rules.md), and a
- * 64-bit stack in one register spent several ALU instructions on every push and
- * operator; here a push is one multiply-add (s = 2s + t) and an operator one logic
- * instruction and a shift. */
+ * (bit 0 the next). The coverage kernel is bound by the ALU pipe
+ * (docs/records/rules-interpreter.md), and a 64-bit stack in one register spent several
+ * ALU instructions on every push and operator; here a push is one multiply-add
+ * (s = 2s + t) and an operator one logic instruction and a shift. */
 struct rl_reg_stack {
     uint32_t s = 0, t = 0;
     __device__ void push(unsigned v)

@@ -15,7 +15,8 @@
  * At level 3 that is an OR and a compare-and-move per letter for the group's 24
  * episodes, plus a compare and a branch for the last letter, which the threads of a
  * warp mostly share (groups are ordered by it); compiled, about 12 instructions per
- * letter (docs/tdm-performance.md). Completions are counted in bit-sliced counters (bit i of
+ * letter (docs/records/tdm-performance.md). Completions are counted in bit-sliced
+ * counters (bit i of
  * every episode's count in one word); their ripple carry rarely goes past a level or
  * two. The database is first expanded to one word 1 << x per letter (one small kernel
  * per run), so no thread decodes letters.

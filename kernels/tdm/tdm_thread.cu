@@ -24,7 +24,7 @@
  *     1 blocks; constant or readonly 32, 32, 32, 16, 8, 4, 2.
  * At 393,019 letters and levels 1-3 (26 to 15,600 threads, at most 8 blocks of 16 per
  * SM on 132 SMs) every grid fits in one wave under each table, so these limits do not
- * bind there (docs/tdm-performance.md, "Where the masks are"). */
+ * bind there (docs/records/tdm-performance.md, "Shared memory and occupancy"). */
 #include <stdint.h>
 
 #include <cuda_runtime.h>

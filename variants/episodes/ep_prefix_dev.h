@@ -31,7 +31,7 @@ typedef struct ep_prefix_dev {
  * kernel for many at block; switch_at 0: as many as the device holds at once of the
  * kernel for few (its multiprocessors times the blocks of block_few threads each holds):
  * on an H100 it counted most rounds of up to some 800 steps faster than the kernel for
- * many, and rounds of 2,400 and more slower (docs/episodes.md). Synchronises. Returns 0, DM_EINPUT as
+ * many, and rounds of 2,400 and more slower (docs/records/episodes-prefix.md). Synchronises. Returns 0, DM_EINPUT as
  * ep_prefix_open, or DM_ERUNTIME with err set; close d either way. Batches are counted
  * through ep_prefix_cb and ep_prefix_ext_cb on &d->st. */
 int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_interval iv,

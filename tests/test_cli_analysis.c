@@ -165,8 +165,11 @@ static void test_tune_refuses_bad_input(void **state)
     usage_error(f, "tune membw --bogus", "unknown option '--bogus'");
     usage_error(f, "tune membw --db /nonexistent/r.sqlite",
                 "/nonexistent/r.sqlite: no results database here");
-    snprintf(args, sizeof args, "tune membw --db %s --json /nonexistent/t.json", b->db.path);
-    usage_error(f, args, "/nonexistent/t.json: cannot write");
+    snprintf(args, sizeof args, "tune membw --db %s --json %s/t.json", b->db.path, b->db.path);
+    usage_error(f, args, "results.sqlite/t.json: /tmp/");
+    assert_non_null(strstr(slurp(f->errf), "results.sqlite is a file, not a directory"));
+    snprintf(args, sizeof args, "tune membw --db %s --json %s", b->db.path, b->db.dir);
+    usage_error(f, args, ": cannot write: Is a directory");
     assert_int_equal(dmbench(f, "tune --help"), 0);
     assert_non_null(strstr(slurp(f->out), "usage: dmbench tune"));
 }
@@ -256,8 +259,10 @@ static void test_characterize_refuses_bad_input(void **state)
                 "/nonexistent/r.sqlite: no results database here");
     snprintf(args, sizeof args, "characterize tdm --db %s --card 'No Such Card'", b->db.path);
     usage_error(f, args, "No Such Card");
-    snprintf(args, sizeof args, "characterize tdm --db %s --out /nonexistent/c.md", b->db.path);
-    usage_error(f, args, "/nonexistent/c.md: cannot write");
+    snprintf(args, sizeof args, "characterize tdm --db %s --out %s/c.md", b->db.path,
+             b->db.path);
+    usage_error(f, args, "results.sqlite/c.md: /tmp/");
+    assert_non_null(strstr(slurp(f->errf), "results.sqlite is a file, not a directory"));
     usage_error(f, "characterize tdm --bogus", "unknown option '--bogus'");
     assert_int_equal(dmbench(f, "characterize --help"), 0);
     assert_non_null(strstr(slurp(f->out), "usage: dmbench characterize"));

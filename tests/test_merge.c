@@ -264,7 +264,7 @@ static void bad_inputs_are_refused_and_change_nothing(void **state)
     assert_int_equal(sqlite3_exec(db, "PRAGMA application_id = 42; CREATE TABLE runs (id);",
                                   NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
-    refused(f, out, 1, path, "not a dmbench results database (application id 0x2a)");
+    refused(f, out, 1, path, "not a dmbench results database (application id 0x2a,");
     snprintf(path, sizeof path, "%s/shards.yaml", f->dir);
     refused(f, out, 1, path, "not an SQLite database");
     snprintf(path, sizeof path, "%s/missing.sqlite", f->dir);

@@ -4,6 +4,8 @@
 #ifndef DM_STORE_INT_H
 #define DM_STORE_INT_H
 
+#include <sys/stat.h>
+
 #include <sqlite3.h>
 
 #include "store.h"
@@ -47,5 +49,14 @@ int store_fail(dm_store *st, dm_err *err, const char *fmt, ...)
 int store_exec(dm_store *st, const char *sql, dm_err *err, const char *what);
 /* Ends an open transaction after a failure; err already holds the cause. */
 void store_rollback(dm_store *st);
+
+/* Opens the database file at path read-only (sqlite3_open_v2's code; *db to close in
+ * any case) so that nothing is written beside it: when no -wal, -shm or -journal file
+ * is there (no other connection has it open), as immutable (*immutable 1: no locks, no
+ * -wal or -shm made, and a read right only while nobody writes the file: compare its
+ * stat before and after, store_file_same); else read-only with locks (*immutable 0). */
+int store_reader_open(const char *path, sqlite3 **db, int *immutable);
+/* 1 when two stats of one path show the same file, unwritten between them. */
+int store_file_same(const struct stat *a, const struct stat *b);
 
 #endif

@@ -3,7 +3,10 @@
  * migrations of its schema, one transaction each. */
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 
 #include <sqlite3.h>
 
+#include "path.h"
 #include "store_int.h"
 
 extern const char dm_schema_sql[]; /* results/schema.sql, embedded by cmake/EmbedText */
@@ -42,55 +46,68 @@ static char *store_section(int version)
     return strndup(p, end ? (size_t)(end - p) : strlen(p));
 }
 
-/* Creates path's parent directory when missing. Returns 0 or DM_ERUNTIME. */
-static int store_make_dir(const char *path, dm_err *err)
+/* Refuses the database file at path: sets err to "PATH: " and fmt's text, then that
+ * nothing was written to it and how to look at it (sqlite3 running look, an SQL
+ * statement), and returns DM_EINPUT. */
+static int store_refuse_file(dm_err *err, const char *path, const char *look,
+                             const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int store_refuse_file(dm_err *err, const char *path, const char *look,
+                             const char *fmt, ...)
 {
-    const char *slash = strrchr(path, '/');
-    if (!slash || slash == path)
-        return 0;
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return dm_err_set(err, DM_ERUNTIME, "%s: creating directory %s: %s", path, dir,
-                          strerror(errno));
-    return 0;
+    char what[DM_ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return dm_err_set(err, DM_EINPUT, "%s: %s; nothing was written to it; look with: sqlite3 "
+                      "'%s' '%s'", path, what, path, look);
 }
 
-/* Reads PRAGMA user_version. Returns 0, DM_EINPUT when the file is not an SQLite
- * database, or DM_ERUNTIME. */
-static int store_user_version(dm_store *st, int *version, dm_err *err)
+#define STORE_LOOK "PRAGMA integrity_check"
+
+/* Sets err for the failure the connection just had while doing what: DM_EINPUT when it
+ * says the file is not a database, is damaged or holds another program's unfinished
+ * write (store_refuse_file); else store_fail's DM_ERUNTIME. */
+static int store_refuse(dm_store *st, dm_err *err, const char *what)
 {
-    sqlite3_stmt *s = NULL;
-    int rc = sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        *version = sqlite3_column_int(s, 0);
-        sqlite3_finalize(s);
-        return 0;
+    const char *p = st->path;
+    switch (sqlite3_extended_errcode(st->db)) {
+    case SQLITE_NOTADB:
+        return store_refuse_file(err, p, STORE_LOOK, "not an SQLite database (%s)",
+                                 sqlite3_errmsg(st->db));
+    case SQLITE_READONLY_ROLLBACK:
+        return store_refuse_file(err, p, STORE_LOOK, "holds another program's interrupted "
+                                 "write, not rolled back (%s-journal; sqlite3 rolls it back)",
+                                 p);
     }
-    if (sqlite3_extended_errcode(st->db) == SQLITE_NOTADB)
-        rc = dm_err_set(err, DM_EINPUT, "%s: not an SQLite database (%s)", st->path,
-                        sqlite3_errmsg(st->db));
-    else
-        rc = store_fail(st, err, "reading the schema version");
-    sqlite3_finalize(s);
-    return rc;
+    if (sqlite3_errcode(st->db) == SQLITE_CORRUPT)
+        return store_refuse_file(err, p, STORE_LOOK, "the database is damaged (%s while %s)",
+                                 sqlite3_errmsg(st->db), what);
+    return store_fail(st, err, "%s", what);
 }
 
-/* An int read by a one-value query (a pragma, a count). Returns 0, or DM_ERUNTIME. */
+/* An int read by a one-value query (a pragma, a count). Returns 0, store_refuse's
+ * DM_EINPUT, or DM_ERUNTIME. */
 static int store_query_int(dm_store *st, const char *sql, int *value, dm_err *err)
 {
+    char what[160];
     sqlite3_stmt *s = NULL;
     int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
     if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
         *value = sqlite3_column_int(s, 0);
         rc = 0;
     } else {
-        rc = store_fail(st, err, "reading the database (%s)", sql);
+        snprintf(what, sizeof what, "reading the database (%s)", sql);
+        rc = store_refuse(st, err, what);
     }
     sqlite3_finalize(s);
     return rc;
+}
+
+/* Reads PRAGMA user_version. Returns 0, store_refuse's DM_EINPUT, or DM_ERUNTIME. */
+static int store_user_version(dm_store *st, int *version, dm_err *err)
+{
+    return store_query_int(st, "PRAGMA user_version", version, err);
 }
 
 /* Returns 0 when the file is dmbench's: its application id is dmbench's, or it is empty
@@ -117,10 +134,173 @@ static int store_check_owner(dm_store *st, int version, int *id, dm_err *err)
 static int store_check_version(dm_store *st, int version, dm_err *err)
 {
     if (version > store_schema_version())
-        return dm_err_set(err, DM_EINPUT,
-                          "%s: database schema version %d is newer than this dmbench (%d)",
-                          st->path, version, store_schema_version());
+        return store_refuse_file(err, st->path, "SELECT * FROM schema_version",
+                                 "database schema version %d is newer than this dmbench's %d "
+                                 "(a later dmbench wrote it)", version, store_schema_version());
     return 0;
+}
+
+/* ---- the file checked before a connection that can write opens it ---- */
+
+/* 1 when the file path + suffix exists. */
+static int store_side_file(const char *path, const char *suffix)
+{
+    char side[PATH_MAX + 16];
+    snprintf(side, sizeof side, "%s%s", path, suffix);
+    return access(side, F_OK) == 0;
+}
+
+/* The URI of path opened read-only, and immutable when asked ("file:PATH?mode=ro..."),
+ * with the characters a URI gives a meaning escaped. */
+static void store_check_uri(const char *path, int immutable, char *uri, size_t n)
+{
+    size_t used = (size_t)snprintf(uri, n, "file:");
+    for (const char *p = path; *p && used + 4 < n; p++)
+        used += (size_t)(strchr("%?#", *p) ? snprintf(uri + used, n - used, "%%%02X",
+                                                      (unsigned char)*p)
+                                           : snprintf(uri + used, n - used, "%c", *p));
+    snprintf(uri + used, n - used, "?mode=ro%s", immutable ? "&immutable=1" : "");
+}
+
+/* The first thing PRAGMA quick_check finds wrong in st's database, one line in what
+ * ("ok" when nothing is). Returns 0, store_refuse's DM_EINPUT, or DM_ERUNTIME. */
+static int store_quick_check(dm_store *st, char *what, size_t n, dm_err *err)
+{
+    sqlite3_stmt *s = NULL;
+    int rc = sqlite3_prepare_v2(st->db, "PRAGMA quick_check(1)", -1, &s, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(s, 0);
+        snprintf(what, n, "%s", t ? t : "?");
+        for (char *c = what; *c; c++)
+            if (*c == '\n' || *c == '\r')
+                *c = ' ';
+        rc = 0;
+    } else {
+        rc = store_refuse(st, err, "checking its pages (PRAGMA quick_check)");
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* The big-endian number of n bytes at p. */
+static uint32_t store_be(const unsigned char *p, int n)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* Checks that the database file of size bytes, the whole database, is as long as its
+ * header says. Returns 0, or DM_EINPUT. */
+static int store_check_length(const char *path, long long size, dm_err *err)
+{
+    unsigned char h[100];
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(h, 1, sizeof h, f) : 0;
+    if (f)
+        fclose(f);
+    if (got < 16 || memcmp(h, "SQLite format 3", 16) != 0)
+        return 0; /* not SQLite's: SQLite says so */
+    if (got < sizeof h)
+        return store_refuse_file(err, path, STORE_LOOK, "the database is truncated: %lld "
+                                 "bytes, shorter than its header", size);
+    /* the page count at offset 28 holds when its "valid for" (92) is the change counter
+     * (24); when it does not, SQLite counts the pages by the file's length */
+    if (store_be(h + 92, 4) != store_be(h + 24, 4))
+        return 0;
+    long long page = store_be(h + 16, 2) == 1 ? 65536 : store_be(h + 16, 2);
+    long long pages = store_be(h + 28, 4);
+    if (pages * page <= size)
+        return 0;
+    return store_refuse_file(err, path, STORE_LOOK, "the database is truncated: %lld bytes, "
+                             "where its header says %lld pages of %lld bytes (%lld bytes)",
+                             size, pages, page, pages * page);
+}
+
+/* store_check on the database through connection st (read-only): readable, dmbench's,
+ * not newer than this build, and every page sound. */
+static int store_check_db(dm_store *st, dm_err *err)
+{
+    int rc, version = 0, id = 0;
+    char found[512];
+    if ((rc = store_exec(st, "BEGIN", err, "reading the schema")) != 0)
+        return rc;
+    if ((rc = store_user_version(st, &version, err)) != 0 ||
+        (rc = store_check_owner(st, version, &id, err)) != 0 ||
+        (rc = store_check_version(st, version, err)) != 0)
+        goto done;
+    if ((rc = store_quick_check(st, found, sizeof found, err)) == 0 && strcmp(found, "ok") != 0)
+        rc = store_refuse_file(err, st->path, STORE_LOOK, "the database is damaged (SQLite's "
+                               "quick_check: %s)", found);
+done:
+    store_rollback(st);
+    return rc;
+}
+
+int store_reader_open(const char *path, sqlite3 **db, int *immutable)
+{
+    char uri[3 * PATH_MAX + 32];
+    /* With no -wal, -shm or -journal beside it, no connection has the file open: read
+     * as immutable, it gets neither locks nor files beside it. Else read-only, with
+     * locks, sharing the files that are there. */
+    *immutable = !store_side_file(path, "-wal") && !store_side_file(path, "-shm") &&
+                 !store_side_file(path, "-journal");
+    store_check_uri(path, *immutable, uri, sizeof uri);
+    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    if (rc == SQLITE_OK)
+        sqlite3_busy_timeout(*db, STORE_BUSY_MS);
+    return rc;
+}
+
+int store_file_same(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* One store_check of the file stat gave sb for. *immutable says whether the check read
+ * it as immutable (store_reader_open). */
+static int store_check_once(const char *path, const struct stat *sb, int *immutable,
+                            dm_err *err)
+{
+    dm_store st = { .path = (char *)path };
+    int rc;
+    /* with no -wal or -journal beside it, the file holds the whole database */
+    if (!store_side_file(path, "-wal") && !store_side_file(path, "-journal") &&
+        (rc = store_check_length(path, (long long)sb->st_size, err)) != 0)
+        return rc;
+    if (store_reader_open(path, &st.db, immutable) != SQLITE_OK)
+        rc = dm_err_set(err, DM_EINPUT, "%s: cannot open the database file (%s)", path,
+                        sqlite3_errmsg(st.db));
+    else
+        rc = store_check_db(&st, err);
+    sqlite3_close(st.db);
+    return rc;
+}
+
+int store_check(const char *path, dm_err *err)
+{
+    struct stat before, after;
+    if (stat(path, &before) != 0)
+        return errno == ENOENT ? 0 : dm_path_fail(err, errno, "%s: the database file", path);
+    if (S_ISDIR(before.st_mode))
+        return dm_err_set(err, DM_EINPUT, "%s: is a directory, expected a results database "
+                          "file", path);
+    if (!S_ISREG(before.st_mode))
+        return dm_err_set(err, DM_EINPUT, "%s: is not a regular file, expected a results "
+                          "database file", path);
+    if (before.st_size == 0)
+        return 0; /* a new database */
+    for (int tries = 0;; tries++) {
+        int immutable, rc = store_check_once(path, &before, &immutable, err);
+        /* An immutable read is right only if nobody wrote the file meanwhile: a refusal
+         * of a file that changed under it is looked at again. */
+        if (rc != DM_EINPUT || !immutable || tries == 3 || stat(path, &after) != 0 ||
+            store_file_same(&before, &after))
+            return rc;
+        before = after;
+    }
 }
 
 /* Applies the migration from version `from` inside the caller's transaction, recording
@@ -216,17 +396,21 @@ static void store_sql_process_gone(sqlite3_context *ctx, int argc, sqlite3_value
                                                    sqlite3_value_int64(argv[1])));
 }
 
-/* store_open, or store_open_readonly when readonly. */
-static int store_open_as(const char *path, int readonly, dm_store **out, dm_err *err)
+/* store_open, or store_open_readonly when readonly; store_check first unless checked
+ * (it was, by the caller). */
+static int store_open_as(const char *path, int readonly, int checked, dm_store **out,
+                         dm_err *err)
 {
     int rc, version, id = 0;
     *out = NULL;
+    if (!checked && (rc = store_check(path, err)) != 0)
+        return rc;
     dm_store *st = calloc(1, sizeof *st);
     if (!st || !(st->path = strdup(path))) {
         free(st);
         return dm_err_set(err, DM_ERUNTIME, "%s: out of memory opening the database", path);
     }
-    if (!readonly && (rc = store_make_dir(path, err)) != 0)
+    if (!readonly && (rc = dm_make_parent_dirs(path, err)) != 0)
         goto fail;
     if (sqlite3_open_v2(path, &st->db,
                         readonly ? SQLITE_OPEN_READONLY
@@ -258,7 +442,7 @@ static int store_open_as(const char *path, int readonly, dm_store **out, dm_err 
     if (readonly && version < store_schema_version()) {
         /* dmbench's, but older: migrated once, by opening it to write */
         store_close(st);
-        return store_open_as(path, 0, out, err);
+        return store_open_as(path, 0, 1, out, err);
     }
     if (!readonly && ((rc = store_use_wal(st, err)) != 0 ||
                       (version < store_schema_version() && (rc = store_migrate(st, err)) != 0)))
@@ -283,12 +467,12 @@ fail:
 
 int store_open(const char *path, dm_store **out, dm_err *err)
 {
-    return store_open_as(path, 0, out, err);
+    return store_open_as(path, 0, 0, out, err);
 }
 
 int store_open_readonly(const char *path, dm_store **out, dm_err *err)
 {
-    return store_open_as(path, 1, out, err);
+    return store_open_as(path, 1, 0, out, err);
 }
 
 void store_close(dm_store *st)

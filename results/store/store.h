@@ -30,7 +30,8 @@ typedef struct dm_store dm_store;
  * schema version newer than this build's is DM_EINPUT, one line saying what is wrong
  * and how to look. It reads through a read-only connection, immutable (no locks, no
  * -wal or -shm made beside it) when no other connection has the file open, so a refused
- * file keeps every byte and gets no file beside it. Returns 0, DM_EINPUT, or
+ * file keeps every byte and gets no file beside it. A file that passed is not read again
+ * by this process (its later opens: the same device and inode). Returns 0, DM_EINPUT, or
  * DM_ERUNTIME. */
 int store_check(const char *path, dm_err *err);
 /* Checks (store_check), then opens (creating the file and its folders when missing) and

@@ -4,6 +4,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -150,6 +151,13 @@ static int store_side_file(const char *path, const char *suffix)
     return access(side, F_OK) == 0;
 }
 
+/* 1 when no -wal, -shm or -journal file is beside path: no connection has it open. */
+static int store_alone(const char *path)
+{
+    return !store_side_file(path, "-wal") && !store_side_file(path, "-shm") &&
+           !store_side_file(path, "-journal");
+}
+
 /* The URI of path opened read-only, and immutable when asked ("file:PATH?mode=ro..."),
  * with the characters a URI gives a meaning escaped. */
 static void store_check_uri(const char *path, int immutable, char *uri, size_t n)
@@ -244,8 +252,7 @@ int store_reader_open(const char *path, sqlite3 **db, int *immutable)
     /* With no -wal, -shm or -journal beside it, no connection has the file open: read
      * as immutable, it gets neither locks nor files beside it. Else read-only, with
      * locks, sharing the files that are there. */
-    *immutable = !store_side_file(path, "-wal") && !store_side_file(path, "-shm") &&
-                 !store_side_file(path, "-journal");
+    *immutable = store_alone(path);
     store_check_uri(path, *immutable, uri, sizeof uri);
     int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
     if (rc == SQLITE_OK)
@@ -279,26 +286,59 @@ static int store_check_once(const char *path, const struct stat *sb, int *immuta
     return rc;
 }
 
+/* The files store_check passed in this process (device and inode): a command opens its
+ * database more than once (run: the per-card store, then to write; the point watchdog's
+ * own connection), and reads a big one whole only the first time. */
+#define STORE_PASSED_MAX 8
+static struct {
+    dev_t dev;
+    ino_t ino;
+} store_passed[STORE_PASSED_MAX];
+static int store_npassed;
+static pthread_mutex_t store_passed_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether sb's file passed store_check here before; with add, records that it did. */
+static int store_was_checked(const struct stat *sb, int add)
+{
+    int found = 0;
+    pthread_mutex_lock(&store_passed_lock);
+    for (int i = 0; i < store_npassed && !found; i++)
+        found = store_passed[i].dev == sb->st_dev && store_passed[i].ino == sb->st_ino;
+    if (!found && add) {
+        int i = store_npassed < STORE_PASSED_MAX ? store_npassed++ : STORE_PASSED_MAX - 1;
+        store_passed[i].dev = sb->st_dev;
+        store_passed[i].ino = sb->st_ino;
+    }
+    pthread_mutex_unlock(&store_passed_lock);
+    return found;
+}
+
 int store_check(const char *path, dm_err *err)
 {
     struct stat before, after;
     if (stat(path, &before) != 0)
-        return errno == ENOENT ? 0 : dm_path_fail(err, errno, "%s: the database file", path);
+        /* none there (or a file where a folder should be): making it says what is wrong */
+        return errno == ENOENT || errno == ENOTDIR
+                   ? 0
+                   : dm_path_fail(err, errno, "%s: the database file", path);
     if (S_ISDIR(before.st_mode))
         return dm_err_set(err, DM_EINPUT, "%s: is a directory, expected a results database "
                           "file", path);
     if (!S_ISREG(before.st_mode))
         return dm_err_set(err, DM_EINPUT, "%s: is not a regular file, expected a results "
                           "database file", path);
-    if (before.st_size == 0)
-        return 0; /* a new database */
+    if (before.st_size == 0 || store_was_checked(&before, 0))
+        return 0; /* a new database, or one checked already */
     for (int tries = 0;; tries++) {
         int immutable, rc = store_check_once(path, &before, &immutable, err);
         /* An immutable read is right only if nobody wrote the file meanwhile: a refusal
          * of a file that changed under it is looked at again. */
         if (rc != DM_EINPUT || !immutable || tries == 3 || stat(path, &after) != 0 ||
-            store_file_same(&before, &after))
+            store_file_same(&before, &after)) {
+            if (rc == 0)
+                store_was_checked(&before, 1);
             return rc;
+        }
         before = after;
     }
 }
@@ -412,9 +452,15 @@ static int store_open_as(const char *path, int readonly, int checked, dm_store *
     }
     if (!readonly && (rc = dm_make_parent_dirs(path, err)) != 0)
         goto fail;
+    /* A reader of a WAL database that no connection has open makes its -wal and -shm
+     * files; read-only, it could not remove them when done. So where none is there it
+     * opens the file to write, and writes nothing (query_only): the last connection to
+     * close removes them. */
+    int query_only = readonly && store_alone(path);
     if (sqlite3_open_v2(path, &st->db,
-                        readonly ? SQLITE_OPEN_READONLY
-                                 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                        query_only ? SQLITE_OPEN_READWRITE
+                        : readonly ? SQLITE_OPEN_READONLY
+                                   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                         NULL) != SQLITE_OK) {
         /* The path is the user's: a missing, unwritable or special place is bad input. */
         rc = dm_err_set(err, DM_EINPUT, "%s: cannot %s the database file (%s)", path,
@@ -422,6 +468,8 @@ static int store_open_as(const char *path, int readonly, int checked, dm_store *
         goto fail;
     }
     sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+    if (query_only && (rc = store_exec(st, "PRAGMA query_only = 1", err, "opening it to read")))
+        goto fail;
     if (sqlite3_create_function(st->db, "dm_process_gone", 2, SQLITE_UTF8, NULL,
                                 store_sql_process_gone, NULL, NULL) != SQLITE_OK) {
         rc = store_fail(st, err, "registering dm_process_gone");

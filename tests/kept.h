@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define KEPT_MAX 16
+#define KEPT_MAX 128
 
 typedef struct kept_file {
     char path[256];

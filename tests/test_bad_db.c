@@ -3,7 +3,8 @@
  * SQLite and a directory given for one are refused by every command that opens a
  * database (run, mine --db, show, export, report, compare, plot, tune --store, merge's
  * output and inputs), each with exit status 2 and one line, the file kept byte for byte
- * and no -wal, -shm or -journal left beside it; a directory given for a sweep or a
+ * and no -wal, -shm or -journal left beside it; so is one holding another program's
+ * interrupted write (a hot -journal, kept to roll back); a directory given for a sweep or a
  * dataset is bad input too; a --db in folders that do not exist gets them made by the
  * commands that write, and is refused by those that read. */
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -241,6 +243,41 @@ static void missing_db_folders_are_made_to_write_and_refused_to_read(void **stat
     assert_int_equal(db_int(db, "SELECT count(*) FROM runs"), 1);
 }
 
+/* A database with another program's interrupted write (a hot -journal: the program died
+ * inside a transaction that had written pages) is refused as it is: rolling the journal
+ * back would write it. */
+static void an_interrupted_write_is_left_to_roll_back(void **state)
+{
+    fixture *f = *state;
+    char path[160], journal[192], yaml[160];
+    write_file(in_dir(f, "tiny.yaml", yaml, sizeof yaml), sweep);
+    in_dir(f, "hot.sqlite", path, sizeof path);
+    snprintf(journal, sizeof journal, "%s-journal", path);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        sqlite3 *db;
+        if (sqlite3_open(path, &db) != SQLITE_OK ||
+            sqlite3_exec(db, "CREATE TABLE t (x); WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL"
+                             " SELECT i + 1 FROM k WHERE i < 2000) INSERT INTO t SELECT"
+                             " randomblob(500) FROM k; PRAGMA cache_size = 2; BEGIN;"
+                             " UPDATE t SET x = randomblob(500);", NULL, NULL, NULL) != SQLITE_OK)
+            _exit(1);
+        _exit(0); /* dies inside the transaction, its pages spilled into the file */
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(exists(journal));
+    kept ks = { 0 };
+    keep(&ks, 1, (const char *[]){ path });
+    refused_keeping(f, &ks, "holds another program's interrupted write, not rolled back",
+                    "show --db %s", path);
+    refused_keeping(f, &ks, "holds another program's interrupted write, not rolled back",
+                    "run %s --db %s", yaml, path);
+    kept_free(&ks);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +285,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(refusals_say_what_and_how_to_look, setup, teardown),
         cmocka_unit_test_setup_teardown(a_sound_database_still_opens, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_interrupted_write_is_left_to_roll_back, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(directories_for_files_are_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(missing_db_folders_are_made_to_write_and_refused_to_read,
                                         setup, teardown),

@@ -141,7 +141,7 @@ static int store_check_version(dm_store *st, int version, dm_err *err)
     return 0;
 }
 
-/* ---- the file checked before a connection that can write opens it ---- */
+/* ---- the file checked before any use of it ---- */
 
 /* 1 when the file path + suffix exists. */
 static int store_side_file(const char *path, const char *suffix)
@@ -162,7 +162,8 @@ static int store_alone(const char *path)
  * with the characters a URI gives a meaning escaped. */
 static void store_check_uri(const char *path, int immutable, char *uri, size_t n)
 {
-    size_t used = (size_t)snprintf(uri, n, "file:");
+    /* an absolute path after an empty authority, so that "//x" stays a path */
+    size_t used = (size_t)snprintf(uri, n, path[0] == '/' ? "file://" : "file:");
     for (const char *p = path; *p && used + 4 < n; p++)
         used += (size_t)(strchr("%?#", *p) ? snprintf(uri + used, n - used, "%%%02X",
                                                       (unsigned char)*p)

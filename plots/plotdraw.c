@@ -24,24 +24,6 @@ int plotdraw_find_scripts(const char *name, char *dir, size_t n, dm_err *err)
     return dm_find_source_dir("DMBENCH_PLOTS", "plots", file, dir, n, err);
 }
 
-/* mkdir -p. Returns 0, or DM_ERUNTIME. */
-int plotdraw_make_dirs(const char *path, dm_err *err)
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char c = *p;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return dm_err_set(err, DM_ERUNTIME, "creating %s: %s", buf, strerror(errno));
-        if (c == '\0')
-            return 0;
-        *p = c;
-    }
-}
-
 /* Appends "name='value'; " to the gnuplot command text (quotes doubled, gnuplot's way);
  * cmd is sized for the longest paths and labels, so nothing is cut. */
 static void gp_set(char *cmd, size_t n, const char *name, const char *value)

@@ -5,14 +5,13 @@
 
 #include <stddef.h>
 
+#include "path.h"
 #include "plotdata.h"
 
 /* The folder holding NAME.gp, in dir: $DMBENCH_PLOTS, else <dmbench's folder>/../plots,
  * else the configured source tree's plots/. Returns 0, or DM_ERUNTIME naming the places
  * looked in. */
 int plotdraw_find_scripts(const char *name, char *dir, size_t n, dm_err *err);
-/* mkdir -p path. Returns 0, or DM_ERUNTIME. */
-int plotdraw_make_dirs(const char *path, dm_err *err);
 /* Draws the data file dat of plot name (meta m) into path as ext ("png" or "svg") with
  * scripts/NAME.gp. Returns 0 when gnuplot exits 0 and wrote path (its warnings go to
  * stderr); DM_ERUNTIME saying "gnuplot not found" when it is missing, or with

@@ -98,15 +98,30 @@ static inline int exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
-/* The integer the query gives on the database at path, opened read-only; -1 when there
+/* Opens the existing database at path to query it only: not read-only, which would leave
+ * the -wal and -shm files of a WAL database no one had open beside it, but writing
+ * nothing (query_only), so the last connection to close removes them. Returns 0, or -1
+ * (*db to close in any case). */
+static inline int db_open_query(const char *path, sqlite3 **db)
+{
+    *db = NULL;
+    return exists(path) && sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+                   sqlite3_exec(*db, "PRAGMA query_only = 1", NULL, NULL, NULL) == SQLITE_OK
+               ? 0
+               : -1;
+}
+
+/* The integer the query gives on the database at path (db_open_query); -1 when there
  * is no such database yet, the query fails or gives no row. */
 static inline int64_t db_int(const char *path, const char *sql)
 {
     sqlite3 *db;
     sqlite3_stmt *q = NULL;
     int64_t v = -1;
-    if (!exists(path) || sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+    if (db_open_query(path, &db) != 0) {
+        sqlite3_close(db);
         return -1;
+    }
     if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
         v = sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
@@ -114,15 +129,17 @@ static inline int64_t db_int(const char *path, const char *sql)
     return v;
 }
 
-/* The text the query gives on the database at path, opened read-only, into buf (of size
+/* The text the query gives on the database at path (db_open_query) into buf (of size
  * n): "" when there is no such database, the query fails or gives no row or NULL. */
 static inline const char *db_text(const char *path, const char *sql, char *buf, size_t n)
 {
     sqlite3 *db;
     sqlite3_stmt *q = NULL;
     buf[0] = '\0';
-    if (!exists(path) || sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+    if (db_open_query(path, &db) != 0) {
+        sqlite3_close(db);
         return buf;
+    }
     if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW &&
         sqlite3_column_text(q, 0))
         snprintf(buf, n, "%s", (const char *)sqlite3_column_text(q, 0));

@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cli_fixture.h"
+#include "kept.h"
 
 static const char tiny_sweep[] = "name: tiny\n"
                                  "workload: membw\n"
@@ -73,20 +74,19 @@ static void every_command_has_help(void **state)
 static void bad_flags_exit_2_with_one_line(void **state)
 {
     fixture *f = *state;
-    assert_int_equal(dmbench(f, "run --bogus x.yaml"), 2);
-    assert_int_equal(count_lines(slurp(f->errf)), 1);
-    assert_non_null(strstr(slurp(f->errf), "--bogus"));
-    assert_int_equal(dmbench(f, "run"), 2);
-    assert_non_null(strstr(slurp(f->errf), "no sweep file"));
-    assert_int_equal(dmbench(f, "run x.yaml --max-noise -1"), 2);
-    assert_non_null(strstr(slurp(f->errf), "--max-noise -1: expected a number in [0, 1]"));
-    assert_int_equal(dmbench(f, "run x.yaml --mode lukewarm"), 2);
-    assert_non_null(strstr(slurp(f->errf), "--mode lukewarm: expected one of cold|hot"));
-    assert_int_equal(dmbench(f, "run x.yaml --device 1.5"), 2);
-    assert_non_null(strstr(slurp(f->errf), "--device 1.5: expected an integer in 0..1023"));
-    assert_int_equal(dmbench(f, "export --format xml --db %s", f->db), 2);
-    assert_int_equal(dmbench(f, "show nonsense --db %s", f->db), 2);
-    assert_false(exists(f->db));
+    kept ks = { 0 };
+    keep(&ks, 1, (const char *[]){ f->db }); /* none: none is made */
+    refused_keeping(f, &ks, "--bogus", "run --bogus x.yaml");
+    refused_keeping(f, &ks, "no sweep file", "run");
+    refused_keeping(f, &ks, "--max-noise -1: expected a number in [0, 1]",
+                    "run x.yaml --max-noise -1");
+    refused_keeping(f, &ks, "--mode lukewarm: expected one of cold|hot",
+                    "run x.yaml --mode lukewarm");
+    refused_keeping(f, &ks, "--device 1.5: expected an integer in 0..1023",
+                    "run x.yaml --device 1.5");
+    refused_keeping(f, &ks, "xml", "export --format xml --db %s", f->db);
+    refused_keeping(f, &ks, "nonsense", "show nonsense --db %s", f->db);
+    kept_free(&ks);
 }
 
 static void bad_shard_is_a_one_line_error_naming_the_flag(void **state)
@@ -138,16 +138,12 @@ static void bad_sweep_names_file_line_column_and_writes_nothing(void **state)
     char path[160];
     snprintf(path, sizeof path, "%s/bad.yaml", f->dir);
     write_file(path, "workload: membw\ndataset: { generator: random }\nvariants: [cpu, kernal]\n");
-    assert_int_equal(dmbench(f, "run %s --db %s", path, f->db), 2);
-    const char *err = slurp(f->errf);
-    assert_int_equal(count_lines(err), 1);
-    assert_non_null(strstr(err, "bad.yaml:3:"));
-    assert_non_null(strstr(err, "kernel"));
-    assert_false(exists(f->db));
-
-    assert_int_equal(dmbench(f, "run %s/missing.yaml --db %s", f->dir, f->db), 2);
-    assert_non_null(strstr(slurp(f->errf), "missing.yaml"));
-    assert_false(exists(f->db));
+    kept ks = { 0 };
+    keep(&ks, 2, (const char *[]){ f->db, path });
+    refused_keeping(f, &ks, "bad.yaml:3:", "run %s --db %s", path, f->db);
+    assert_non_null(strstr(slurp(f->errf), "kernel"));
+    refused_keeping(f, &ks, "missing.yaml", "run %s/missing.yaml --db %s", f->dir, f->db);
+    kept_free(&ks);
 }
 
 static void bad_axis_override_is_rejected(void **state)
@@ -156,10 +152,10 @@ static void bad_axis_override_is_rejected(void **state)
     char path[160];
     snprintf(path, sizeof path, "%s/tiny.yaml", f->dir);
     write_file(path, tiny_sweep);
-    assert_int_equal(dmbench(f, "run %s --db %s -a 'n=[0]'", path, f->db), 2);
-    assert_int_equal(count_lines(slurp(f->errf)), 1);
-    assert_non_null(strstr(slurp(f->errf), "-a n=[0]"));
-    assert_false(exists(f->db));
+    kept ks = { 0 };
+    keep(&ks, 2, (const char *[]){ f->db, path });
+    refused_keeping(f, &ks, "-a n=[0]", "run %s --db %s -a 'n=[0]'", path, f->db);
+    kept_free(&ks);
 }
 
 static void dry_run_counts_points_and_runs_nothing(void **state)
@@ -239,10 +235,10 @@ static void bad_dataset_is_rejected_before_anything_is_stored(void **state)
     char path[160];
     snprintf(path, sizeof path, "%s/file.yaml", f->dir);
     write_file(path, "workload: membw\ndataset: { path: no-such-file.bin }\nvariants: [cpu]\n");
-    assert_int_equal(dmbench(f, "run %s --db %s", path, f->db), 2);
-    assert_int_equal(count_lines(slurp(f->errf)), 1);
-    assert_non_null(strstr(slurp(f->errf), "no-such-file.bin"));
-    assert_false(exists(f->db));
+    kept ks = { 0 };
+    keep(&ks, 2, (const char *[]){ f->db, path });
+    refused_keeping(f, &ks, "no-such-file.bin", "run %s --db %s", path, f->db);
+    kept_free(&ks);
 }
 
 /* Starts `dmbench run path --db db --quiet` (with --resume when resume) in a child

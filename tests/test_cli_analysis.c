@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cli_fixture.h"
+#include "kept.h"
 #include "registry.h"
 #include "store_fixture.h"
 #include "tdm_fixture.h"
@@ -48,13 +49,14 @@ static int both_teardown(void **state)
     return rc;
 }
 
-/* Checks that "dmbench ARGS" exits 2 with one line on stderr containing says. */
-static void usage_error(fixture *f, const char *args, const char *says)
+/* Checks that "dmbench ARGS" exits 2 with one line on stderr containing says, the
+ * database kept byte for byte (kept.h). */
+static void usage_error(both *b, const char *args, const char *says)
 {
-    assert_int_equal(dmbench(f, "%s", args), 2);
-    const char *err = slurp(f->errf);
-    if (count_lines(err) != 1 || !strstr(err, says))
-        fail_msg("dmbench %s said: %s", args, err);
+    kept ks = { 0 };
+    keep(&ks, 1, (const char *[]){ b->db.path });
+    refused_keeping(b->cli, &ks, says, "%s", args);
+    kept_free(&ks);
 }
 
 /* ---- a membw run: cpu n ns; kernel n/2 ns + c at block 128, and 20% slower at 256 ---- */
@@ -154,19 +156,22 @@ static void test_tune_refuses_bad_input(void **state)
     fixture *f = b->cli;
     char args[256];
     plant_membw(&b->db);
-    usage_error(f, "tune", "expected one workload");
+    usage_error(b, "tune", "expected one workload");
     snprintf(args, sizeof args, "tune nosuch --db %s", b->db.path);
-    usage_error(f, args, "unknown workload 'nosuch'");
+    usage_error(b, args, "unknown workload 'nosuch'");
     snprintf(args, sizeof args, "tune membw --variant kernal --db %s", b->db.path);
-    usage_error(f, args, "unknown variant 'kernal'");
-    usage_error(f, "tune membw --alpha 2", "--alpha 2: expected a number in [0, 1]");
-    usage_error(f, "tune membw --tolerance x", "--tolerance x: expected a number in [0, 1]");
-    usage_error(f, "tune membw --axis", "option --axis needs a value");
-    usage_error(f, "tune membw --bogus", "unknown option '--bogus'");
-    usage_error(f, "tune membw --db /nonexistent/r.sqlite",
+    usage_error(b, args, "unknown variant 'kernal'");
+    usage_error(b, "tune membw --alpha 2", "--alpha 2: expected a number in [0, 1]");
+    usage_error(b, "tune membw --tolerance x", "--tolerance x: expected a number in [0, 1]");
+    usage_error(b, "tune membw --axis", "option --axis needs a value");
+    usage_error(b, "tune membw --bogus", "unknown option '--bogus'");
+    usage_error(b, "tune membw --db /nonexistent/r.sqlite",
                 "/nonexistent/r.sqlite: no results database here");
-    snprintf(args, sizeof args, "tune membw --db %s --json /nonexistent/t.json", b->db.path);
-    usage_error(f, args, "/nonexistent/t.json: cannot write");
+    snprintf(args, sizeof args, "tune membw --db %s --json %s/t.json", b->db.path, b->db.path);
+    usage_error(b, args, "results.sqlite/t.json: /tmp/");
+    assert_non_null(strstr(slurp(f->errf), "results.sqlite is a file, not a directory"));
+    snprintf(args, sizeof args, "tune membw --db %s --json %s", b->db.path, b->db.dir);
+    usage_error(b, args, ": cannot write: Is a directory");
     assert_int_equal(dmbench(f, "tune --help"), 0);
     assert_non_null(strstr(slurp(f->out), "usage: dmbench tune"));
 }
@@ -201,17 +206,17 @@ static void test_crossover_refuses_bad_input(void **state)
     fixture *f = b->cli;
     char args[256];
     plant_membw(&b->db);
-    usage_error(f, "crossover membw cpu", "expected a workload and two variants");
-    usage_error(f, "crossover membw cpu kernel", "--axis is required");
+    usage_error(b, "crossover membw cpu", "expected a workload and two variants");
+    usage_error(b, "crossover membw cpu kernel", "--axis is required");
     snprintf(args, sizeof args, "crossover membw cpu kernal --axis n --db %s", b->db.path);
-    usage_error(f, args, "unknown variant 'kernal'");
-    usage_error(f, "crossover membw cpu kernel --axis n --resamples 5",
+    usage_error(b, args, "unknown variant 'kernal'");
+    usage_error(b, "crossover membw cpu kernel --axis n --resamples 5",
                 "--resamples 5: expected an integer in 10..1000000");
-    usage_error(f, "crossover membw cpu kernel --axis n --level 1",
+    usage_error(b, "crossover membw cpu kernel --axis n --level 1",
                 "--level 1: expected a number in (0, 1)");
-    usage_error(f, "crossover membw cpu kernel --axis n --seed x",
+    usage_error(b, "crossover membw cpu kernel --axis n --seed x",
                 "--seed x: expected an integer in 0..18446744073709551615");
-    usage_error(f, "crossover membw cpu kernel --axis n --db /nonexistent/r.sqlite",
+    usage_error(b, "crossover membw cpu kernel --axis n --db /nonexistent/r.sqlite",
                 "/nonexistent/r.sqlite: no results database here");
     assert_int_equal(dmbench(f, "crossover --help"), 0);
     assert_non_null(strstr(slurp(f->out), "usage: dmbench crossover"));
@@ -250,15 +255,17 @@ static void test_characterize_refuses_bad_input(void **state)
     fixture *f = b->cli;
     char args[256];
     fx_card(&b->db, "GTX 280", 1500, 1000, paper_card, 1.0, 1.0, 3);
-    usage_error(f, "characterize", "characterize");
-    usage_error(f, "characterize membw", "characterize");
-    usage_error(f, "characterize tdm --db /nonexistent/r.sqlite",
+    usage_error(b, "characterize", "characterize");
+    usage_error(b, "characterize membw", "characterize");
+    usage_error(b, "characterize tdm --db /nonexistent/r.sqlite",
                 "/nonexistent/r.sqlite: no results database here");
     snprintf(args, sizeof args, "characterize tdm --db %s --card 'No Such Card'", b->db.path);
-    usage_error(f, args, "No Such Card");
-    snprintf(args, sizeof args, "characterize tdm --db %s --out /nonexistent/c.md", b->db.path);
-    usage_error(f, args, "/nonexistent/c.md: cannot write");
-    usage_error(f, "characterize tdm --bogus", "unknown option '--bogus'");
+    usage_error(b, args, "No Such Card");
+    snprintf(args, sizeof args, "characterize tdm --db %s --out %s/c.md", b->db.path,
+             b->db.path);
+    usage_error(b, args, "results.sqlite/c.md: /tmp/");
+    assert_non_null(strstr(slurp(f->errf), "results.sqlite is a file, not a directory"));
+    usage_error(b, "characterize tdm --bogus", "unknown option '--bogus'");
     assert_int_equal(dmbench(f, "characterize --help"), 0);
     assert_non_null(strstr(slurp(f->out), "usage: dmbench characterize"));
 }

@@ -1,7 +1,8 @@
 /* test_hostile.c - the hostile-input corpus (tests/data/hostile, README there): every sweep
  * in it, and every dataset its sweeps point at, is refused by `dmbench run` with exit
  * status 2 and one line naming the problem, within 30 s, without crashing, without a
- * results database left behind, and without a run added to a database that was there. */
+ * results database left behind, a database that was there kept byte for byte (no -wal
+ * or -shm left beside it), and every file of the corpus as it was. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "cli_fixture.h"
+#include "kept.h"
 
 #define CORPUS DM_SOURCE_DIR "/tests/data/hostile"
 
@@ -24,8 +26,9 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Runs `dmbench run` on each of names[0..n) in the corpus, into f->db: each must exit 2
- * with one error line; when had_db, the database keeps its one run, else none is left. */
-static void refuse_each(fixture *f, char **names, int n, int had_db)
+ * with one error line and leave the files of ks as they were; when had_db, the database
+ * keeps its one run, else none is left. */
+static void refuse_each(fixture *f, char **names, int n, int had_db, const kept *ks)
 {
     for (int i = 0; i < n; i++) {
         char cmd[1024];
@@ -40,6 +43,7 @@ static void refuse_each(fixture *f, char **names, int n, int had_db)
             fail_msg("%s: expected one error line, got:\n%s", names[i], said);
         if (!had_db && exists(f->db))
             fail_msg("%s: left a database behind", names[i]);
+        kept_check(ks, names[i]);
         if (had_db && db_int(f->db, "SELECT count(*) FROM runs") != 1)
             fail_msg("%s: changed the runs of the database that was there", names[i]);
     }
@@ -51,22 +55,29 @@ static void every_hostile_sweep_is_refused_cleanly(void **state)
     DIR *d = opendir(CORPUS);
     assert_non_null(d);
     char *names[256];
+    static kept ks; /* every file of the corpus, and then the database */
     int n = 0;
     for (struct dirent *e; (e = readdir(d)) && n < 256;) {
         size_t len = strlen(e->d_name);
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", CORPUS, e->d_name);
+        if (e->d_name[0] != '.')
+            keep(&ks, 1, (const char *[]){ path });
         if (len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0)
             names[n++] = strdup(e->d_name);
     }
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, by_name);
     assert_true(n >= 50);
-    refuse_each(f, names, n, 0);
+    refuse_each(f, names, n, 0, &ks);
     char good[160];
     snprintf(good, sizeof good, "%s/good.yaml", f->dir);
     write_file(good, "workload: membw\ndataset: { generator: random }\nvariants: [cpu]\n"
                      "axes: { n: [16] }\nmeasure: { max_time: 0.05 }\n");
     assert_int_equal(dmbench(f, "run %s --db %s --quiet", good, f->db), 0);
-    refuse_each(f, names, n, 1);
+    keep(&ks, 1, (const char *[]){ f->db });
+    refuse_each(f, names, n, 1, &ks);
+    kept_free(&ks);
     for (int i = 0; i < n; i++)
         free(names[i]);
     fprintf(stderr, "%d hostile sweeps refused with one line each\n", n);

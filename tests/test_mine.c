@@ -411,11 +411,29 @@ static void input_errors_exit_2_with_one_line(void **state)
     snprintf(args, sizeof args, "tdm -v cpu -p length=5 --data %s", bad);
     mine_fails(f, 2, args, "bad.txt: byte 0x31 at offset 6 is not a letter A-Z or whitespace");
     snprintf(args, sizeof args, "tdm -v cpu -p length=50 --data %s/none.txt", f->dir);
-    mine_fails(f, 2, args, "none.txt: No such file or directory");
-    /* --out into a folder that does not exist */
-    assert_int_equal(dmbench(f, "mine tdm -v cpu -p length=10 -p level=1 --out %s/no/x.csv",
-                             f->dir), 2);
-    assert_non_null(strstr(slurp(f->errf), "no/x.csv: No such file or directory"));
+    mine_fails(f, 2, args, "none.txt: cannot open: No such file or directory");
+    /* a directory given for the data file, or for --out */
+    snprintf(args, sizeof args, "tdm -v cpu -p length=50 --data %s", f->dir);
+    mine_fails(f, 2, args, ": is a directory, expected a file");
+    assert_int_equal(dmbench(f, "mine tdm -v cpu -p length=10 -p level=1 --out %s", f->dir), 2);
+    assert_int_equal(count_lines(slurp(f->errf)), 1);
+    assert_non_null(strstr(slurp(f->errf), ": Is a directory"));
+    /* --out in a folder that is a file */
+    snprintf(args, sizeof args, "tdm -v cpu -p length=10 -p level=1 --out %s/bad.txt/x.csv",
+             f->dir);
+    assert_int_equal(dmbench(f, "mine %s", args), 2);
+    assert_int_equal(count_lines(slurp(f->errf)), 1);
+    assert_non_null(strstr(slurp(f->errf), "bad.txt is a file, not a directory"));
+}
+
+/* --out in folders that do not exist makes them, as --db and report --out do. */
+static void out_makes_missing_folders(void **state)
+{
+    fixture *f = *state;
+    char path[192];
+    snprintf(path, sizeof path, "%s/no/such/x.csv", f->dir);
+    assert_int_equal(dmbench(f, "mine tdm -v cpu -p length=10 -p level=1 --out %s", path), 0);
+    assert_true(exists(path));
 }
 
 static void gpu_variant_without_a_gpu_exits_1(void **state)
@@ -444,6 +462,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(help_describes_the_command, setup, teardown),
         cmocka_unit_test_setup_teardown(input_errors_exit_2_with_one_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(out_makes_missing_folders, setup, teardown),
         cmocka_unit_test_setup_teardown(gpu_variant_without_a_gpu_exits_1, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

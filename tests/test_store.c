@@ -278,9 +278,10 @@ static void test_newer_version_is_rejected(void **state)
     sqlite3_close(db);
     assert_int_equal(store_open(f->path, &f->st, &err), DM_EINPUT);
     assert_null(f->st);
-    char want[256];
-    snprintf(want, sizeof want, "%s: database schema version 11 is newer than this dmbench (%d)",
-             f->path, store_schema_version());
+    char want[512];
+    snprintf(want, sizeof want, "%s: database schema version 11 is newer than this dmbench's "
+             "%d (a later dmbench wrote it); nothing was written to it; look with: sqlite3 "
+             "'%s' 'SELECT * FROM schema_version'", f->path, store_schema_version(), f->path);
     assert_string_equal(err.msg, want);
 }
 

@@ -11,9 +11,11 @@
 #include <sqlite3.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store_fixture.h"
 #include "cli_fixture.h"
+#include "kept.h"
 #include "registry.h"
 #include "sweep.h"
 #include "tune.h"
@@ -288,6 +290,15 @@ static void command_writes_each_tuned_workloads_header_file(void **state)
     assert_non_null(strstr(slurp(f->out), "has no choices in"));
     /* --header takes no value */
     assert_int_equal(dmbench(f, "tune %s --header=x.h --db %s", tuned, f->db), 2);
+    /* a directory where the header file is: bad input, one line, the database kept */
+    snprintf(path, sizeof path, "%s/variants/%s/tuned.h", f->dir, tuned);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0700), 0);
+    struct kept ks = { 0 }; /* "kept" names a workload here */
+    keep(&ks, 2, (const char *[]){ f->db, path });
+    refused_keeping(f, &ks, "tuned.h: is a directory, expected a file", "tune %s --header --db %s",
+                    tuned, f->db);
+    kept_free(&ks);
     unsetenv("DMBENCH_VARIANTS");
 }
 

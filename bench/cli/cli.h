@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "dm.h"
+#include "path.h"
 #include "sink.h"
 
 enum {

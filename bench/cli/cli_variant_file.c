@@ -15,9 +15,9 @@ int cli_write_variant_file(const char *workload, const char *file, const char *t
     if ((rc = dm_find_source_dir("DMBENCH_VARIANTS", "variants", rel, dir, sizeof dir, err)))
         return rc;
     snprintf(path, n, "%s/%s", dir, rel);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return dm_err_set(err, DM_ERUNTIME, "%s: cannot write", path);
+    FILE *f;
+    if ((rc = dm_open_output(path, "w", &f, err)))
+        return rc;
     size_t put = fwrite(text, 1, len, f);
     if (fclose(f) != 0 || put != len)
         return dm_err_set(err, DM_ERUNTIME, "%s: write failed", path);

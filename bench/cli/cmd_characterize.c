@@ -116,11 +116,9 @@ int cmd_characterize(int argc, char **argv)
         goto fail;
     }
     preamble(pre, sizeof pre, &ctx, dbs, &run, s);
-    f = out_path ? fopen(out_path, "w") : stdout;
-    if (!f) {
-        dm_err_set(&err, DM_EINPUT, "%s: cannot write", out_path);
+    f = stdout;
+    if (out_path && dm_open_output(out_path, "w", &f, &err))
         goto fail;
-    }
     snprintf(title, sizeof title, "%s: %s on the %s", w->name, s->claims_title, run.gpu);
     if (report_characterize_write(f, &ctx, s, title, pre, counts, &err))
         goto fail;

@@ -44,6 +44,10 @@ int cmd_merge(int argc, char **argv)
     dm_err err = { 0 };
     dm_store *st = NULL;
     store_merge_counts c;
+    /* every input checked before OUT is opened (and maybe made or migrated) */
+    for (int i = first + 1; i < argc; i++)
+        if (store_check(argv[i], &err) != 0)
+            return cli_fail(&err);
     if (store_open(out, &st, &err) != 0 ||
         store_merge(st, (const char *const *)argv + first + 1, argc - first - 1, combine, &c,
                     &err) != 0) {

@@ -131,15 +131,22 @@ static int too_long(const char *flag, const char *path)
 }
 
 /* Makes an empty file beside path (path.XXXXXX, named in tmp) with the mode a new file
- * gets, and opens it. Returns 0, DM_EINPUT when path's folder does not exist, or
- * DM_ERUNTIME. */
+ * gets, its missing folders made first, and opens it. Returns 0, DM_EINPUT when path is
+ * a directory or its folder cannot be made (dm_path_is_bad), or DM_ERUNTIME. */
 static int open_beside(const char *path, char *tmp, size_t n, FILE **f, dm_err *err)
 {
+    struct stat sb;
+    int rc;
+    if ((rc = dm_make_parent_dirs(path, err)) != 0) {
+        dm_err_prefix(err, "--out");
+        return rc;
+    }
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return dm_path_fail(err, EISDIR, "--out %s", path);
     snprintf(tmp, n, "%s.XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0)
-        return dm_err_set(err, errno == ENOENT || errno == ENOTDIR ? DM_EINPUT : DM_ERUNTIME,
-                          "--out %s: %s", path, strerror(errno));
+        return dm_path_fail(err, errno, "--out %s", path);
     mode_t mask = umask(0);
     umask(mask);
     if (fchmod(fd, 0666 & ~mask) != 0 || !(*f = fdopen(fd, "w"))) {

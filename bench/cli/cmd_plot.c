@@ -97,18 +97,12 @@ static int plot(const dm_plot_kind *k, const char *db, const dm_plot_opts *o, co
     }
     rc = plotdata_export(st, k, o, fp, &m, err);
     fclose(fp);
-    if (rc || (rc = plotdraw_make_dirs(outdir, err)))
+    if (rc || (rc = dm_make_dirs(outdir, err)))
         goto done;
     base_name(k->name, m.run_id, o, base, sizeof base);
     snprintf(dat, sizeof dat, "%s/%s.dat", outdir, base);
-    fp = fopen(dat, "w");
-    int bad = !fp || fwrite(text, 1, len, fp) != len;
-    if (fp && fclose(fp) != 0)
-        bad = 1;
-    if (bad) {
-        rc = dm_err_set(err, DM_ERUNTIME, "writing %s: %s", dat, strerror(errno));
+    if ((rc = dm_write_file(dat, text, len, err)))
         goto done;
-    }
     printf("%s: %d series, %d rows in %s\n", k->name, m.series + m.fits, m.rows, dat);
     for (int f = 0; f < 2 && rc == 0; f++) {
         if (!(f == 0 ? png : svg))

@@ -59,15 +59,13 @@ int cli_write_report(const char *db, const dm_report_opts *o, dm_err *err)
     dm_store *st = NULL;
     FILE *md = NULL, *html = NULL;
     int rc;
-    if ((rc = cli_open_existing(db, 0, &st, err)) || (rc = plotdraw_make_dirs(o->outdir, err)))
+    if ((rc = cli_open_existing(db, 0, &st, err)) || (rc = dm_make_dirs(o->outdir, err)))
         goto done;
     snprintf(md_path, sizeof md_path, "%s/report.md", o->outdir);
     snprintf(html_path, sizeof html_path, "%s/report.html", o->outdir);
-    if (!(md = fopen(md_path, "w")) || !(html = fopen(html_path, "w"))) {
-        rc = dm_err_set(err, DM_ERUNTIME, "creating %s: %s", md ? html_path : md_path,
-                        strerror(errno));
+    if ((rc = dm_open_output(md_path, "w", &md, err)) ||
+        (rc = dm_open_output(html_path, "w", &html, err)))
         goto done;
-    }
     rc = report_write(st, o, md, html, err);
     int bad_md = fclose(md) != 0, bad_html = fclose(html) != 0;
     md = html = NULL;

@@ -249,12 +249,10 @@ int cmd_reproduce(int argc, char **argv)
             goto fail;
     if (t.t->sweep && chz_latest_run(&ctx, t.t->sweep, card, &run, &err))
         goto fail;
-    md = out_path ? fopen(out_path, "w") : stdout;
-    html = html_path ? fopen(html_path, "w") : NULL;
-    if (!md || (html_path && !html)) {
-        dm_err_set(&err, DM_EINPUT, "%s: cannot write", !md ? out_path : html_path);
+    md = stdout;
+    if ((out_path && dm_open_output(out_path, "w", &md, &err)) ||
+        (html_path && dm_open_output(html_path, "w", &html, &err)))
         goto fail;
-    }
     dm_report_doc doc = { .md = md, .html = html };
     if (repro_write(&ctx, &pub, &t, &run, &doc, &err))
         goto fail;

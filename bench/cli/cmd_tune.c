@@ -41,9 +41,10 @@ static int write_json(const char *path, const dm_tune_result *r, const dm_tune_o
                       dm_err *err)
 {
     int to_stdout = path[0] == '-' && path[1] == '\0';
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f)
-        return dm_err_set(err, DM_EINPUT, "%s: cannot write", path);
+    FILE *f = stdout;
+    int rc;
+    if (!to_stdout && (rc = dm_open_output(path, "w", &f, err)))
+        return rc;
     tune_write_json(r, o, f);
     if ((to_stdout ? fflush(f) : fclose(f)) != 0)
         return dm_err_set(err, DM_ERUNTIME, "%s: write failed", path);

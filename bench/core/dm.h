@@ -236,8 +236,9 @@ void dm_dataset_file(dm_dataset *ds, const char *path);
 const char *dm_path_base(const char *path);
 
 /* Reads the whole file at path into *data (malloc'd, NUL-terminated; its length in *len
- * when len is not NULL). Returns 0, DM_EINPUT when it cannot be opened (naming it and
- * why), or DM_ERUNTIME on a read error or without memory (file.c). */
+ * when len is not NULL). Returns 0, DM_EINPUT when the path is wrong (missing, a
+ * directory, not allowed: path.h says, naming it and why), or DM_ERUNTIME on a read error
+ * or without memory (file.c). */
 int dm_read_file(const char *path, char **data, size_t *len, dm_err *err);
 /* The same for a dataset: the text gunzipped when the file is gzip (its first bytes
  * 1f 8b; one member or several, concatenated), its length in *len. Returns as

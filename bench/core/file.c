@@ -10,15 +10,17 @@
 #include <zlib.h>
 
 #include "dm.h"
+#include "path.h"
 
 int dm_read_file(const char *path, char **data, size_t *len, dm_err *err)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     char *buf = NULL;
     size_t n = 0, cap = 0;
     *data = NULL;
-    if (!f)
-        return dm_err_set(err, DM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    int rc = dm_open_input(path, &f, err);
+    if (rc != 0)
+        return rc;
     for (;;) {
         if (cap - n < 4096) {
             char *b = realloc(buf, cap = cap ? 2 * cap : 65536);

@@ -46,10 +46,15 @@ int dm_find_source_dir(const char *env, const char *sub, const char *file, char 
     char exe[PATH_MAX], path[2 * PATH_MAX + 256], src[PATH_MAX + 64];
     const char *set = getenv(env);
     if (set && set[0]) {
+        struct stat sb;
         snprintf(path, sizeof path, "%s/%s", set, file);
+        /* the user's setting: a folder without the file is bad input */
         if (!is_file(path))
-            return dm_err_set(err, DM_ERUNTIME, "%s: no such file (%s=%s names the folder "
-                              "of the %s files)", path, env, set, sub);
+            return dm_err_set(err, DM_EINPUT, "%s: %s (%s=%s names the folder of the %s "
+                              "files)", path, stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)
+                                                  ? "is a directory, expected a file"
+                                                  : "no such file",
+                              env, set, sub);
         snprintf(dir, n, "%s", set);
         return 0;
     }

@@ -313,6 +313,16 @@ static int ensure_reference(worker *wk, const dm_point *pt, dm_err *err)
     return 0;
 }
 
+/* Sets fatal to err, a problem of pt its CPU reference refuses as input, naming the
+ * point; returns DM_EINPUT. */
+static int reference_refused(const dm_point *pt, const dm_err *err, dm_err *fatal)
+{
+    char params[DM_KEY_MAX];
+    dm_point_format(pt, params, sizeof params);
+    return dm_err_set(fatal, DM_EINPUT, "%s (point %s %s)", err->msg, pt->variant->name,
+                      params);
+}
+
 /* ---- one point ---- */
 
 /* The runner's watch over a point's first run: the kernels it launches, noted by CUPTI
@@ -394,12 +404,8 @@ static int run_point(worker *wk, const dm_sweep_point *sp, dm_point_result *r,
     }
     r->dataset_id = wk->ds_id;
     if (ensure_reference(wk, pt, &err) != 0) {
-        if (err.code == DM_EINPUT) {
-            char params[DM_KEY_MAX];
-            dm_point_format(pt, params, sizeof params);
-            dm_err_set(fatal, DM_EINPUT, "%s (point %s %s)", err.msg, v->name, params);
-            return DM_EINPUT;
-        }
+        if (err.code == DM_EINPUT)
+            return reference_refused(pt, &err, fatal);
         r->verify = "error";
         snprintf(reason, rlen, "%s", err.msg);
         return 0;
@@ -955,13 +961,20 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
                           wks[i].no_code);
     if (nw == 1 && o->device && has_gpu_variants(s) && (rc = open_cupti(&rs, o, err)) != 0)
         goto out;
-    /* Bad data is found before the run is recorded: open the first point's dataset. */
+    /* Bad data is found before the run is recorded (so the database is not touched):
+     * open the first point's dataset, and make its CPU reference (its worker needs it
+     * first anyway), which refuses a bad problem input (an episodes file, say). */
     for (size_t i = 0; i < norder; i++) {
         const dm_sweep_point *sp = &e->points[order[i]];
+        dm_err ref_err = { 0 };
         if (sp->pruned || (sp->point.variant->needs_gpu && !o->device))
             continue;
         if ((rc = ensure_dataset(&wks[0], &sp->point, err)) != 0)
             goto out;
+        if (ensure_reference(&wks[0], &sp->point, &ref_err) == DM_EINPUT) {
+            rc = reference_refused(&sp->point, &ref_err, err);
+            goto out;
+        }
         break;
     }
     if ((rc = SINK(&rs, open, err)) != 0)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "path.h"
 #include "rng.h"
 #include "tdm/tdm.h"
 
@@ -96,10 +97,10 @@ int tdm_load_file(const char *path, int64_t length, uint8_t **sym, dm_err *err)
     int64_t offset = 0, n = 0;
     int rc = DM_ERUNTIME;
     *sym = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dm_err_set(err, errno == ENOENT ? DM_EINPUT : DM_ERUNTIME, "%s: %s", path,
-                          strerror(errno));
+    FILE *f;
+    int opened = dm_open_input(path, &f, err);
+    if (opened != 0)
+        return opened;
     out = malloc((size_t)length);
     if (!out) {
         dm_err_set(err, DM_ERUNTIME, "%s: out of memory for %" PRId64 " letters", path, length);

@@ -1,11 +1,11 @@
 /* tdm_episodes.c - the episodes a tdm problem counts: every ordered sequence of `level`
  * distinct letters in lexicographic order, or a list read from a file. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "path.h"
 #include "tdm/tdm.h"
 
 int64_t tdm_episodes_count(int level)
@@ -215,9 +215,12 @@ int tdm_episodes_load(const char *path, int level, int64_t count, tdm_episodes *
         return dm_err_set(err, DM_EINPUT, "level %d: an episode has 1 to %d distinct letters",
                           level, TDM_MAX_LEVEL);
     e->level = level;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return dm_err_set(err, DM_EINPUT, "episodes file %s: %s", path, strerror(errno));
+    FILE *f;
+    int opened = dm_open_input(path, &f, err);
+    if (opened != 0) {
+        dm_err_prefix(err, "episodes file");
+        return opened;
+    }
     while (fgets(text, sizeof text, f)) {
         line++;
         size_t len = strlen(text);

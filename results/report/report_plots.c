@@ -17,16 +17,6 @@ static const char *const report_plot_kinds[] = { "time-vs-block", "throughput-vs
                                                  "speedup-vs-size", "occupancy-vs-block",
                                                  "timeline", "stage-times", NULL };
 
-/* Writes text to path. Returns 0 or DM_ERUNTIME. */
-static int write_file(const char *path, const char *text, size_t len, dm_err *err)
-{
-    FILE *fp = fopen(path, "w");
-    int bad = !fp || fwrite(text, 1, len, fp) != len;
-    if (fp && fclose(fp) != 0)
-        bad = 1;
-    return bad ? dm_err_set(err, DM_ERUNTIME, "writing %s: %s", path, strerror(errno)) : 0;
-}
-
 typedef struct plot_state {
     char scripts[PATH_MAX + 128];
     char dir[PATH_MAX];
@@ -61,7 +51,7 @@ static int draw(const dm_report_ctx *c, plot_state *ps, const dm_plot_kind *k, i
     snprintf(rel, sizeof rel, "plots/%s-run%lld.svg", k->name, (long long)run);
     snprintf(dat, sizeof dat, "%s/%s-run%lld.dat", ps->dir, k->name, (long long)run);
     snprintf(path, sizeof path, "%s/%s-run%lld.svg", ps->dir, k->name, (long long)run);
-    if ((rc = write_file(dat, data, len, err)))
+    if ((rc = dm_write_file(dat, data, len, err)))
         goto done;
     if (!*headed) {
         char title[64], anchor[48];
@@ -104,7 +94,7 @@ int report_plots(const dm_report_ctx *c, dm_err *err)
         return 0;
     }
     snprintf(ps.dir, sizeof ps.dir, "%s/plots", c->o->outdir);
-    if ((rc = plotdraw_make_dirs(ps.dir, err)))
+    if ((rc = dm_make_dirs(ps.dir, err)))
         return rc;
     for (size_t i = 0; i < c->nruns && rc == 0 && !ps.stop; i++) {
         int headed = 0;

@@ -22,10 +22,21 @@ typedef struct dm_store dm_store;
 /* The application id of dmbench's databases (PRAGMA application_id): "dmb1". */
 #define STORE_APPLICATION_ID 0x646d6231
 
-/* Opens (creating the file and its directory when missing) and migrates the database to
- * the current schema version. A database newer than this dmbench, or one that is not
- * dmbench's (another application id, or tables without dmbench's schema), is DM_EINPUT,
- * and nothing is written to it. */
+/* Checks the file at path before anything opens it to use (a new or empty file passes):
+ * a directory or special file, a file that is not SQLite, a truncated or damaged one
+ * (PRAGMA quick_check: every page of every table and index read and its structure
+ * checked; its cost on a big database is in docs/records/store-checks.md), one that is not
+ * dmbench's (another application id, or tables without dmbench's schema) or one of a
+ * schema version newer than this build's is DM_EINPUT, one line saying what is wrong
+ * and how to look. It reads through a read-only connection, immutable (no locks, no
+ * -wal or -shm made beside it) when no other connection has the file open, so a refused
+ * file keeps every byte and gets no file beside it. A file that passed is not read again
+ * by this process (its later opens: the same device and inode). Returns 0, DM_EINPUT, or
+ * DM_ERUNTIME. */
+int store_check(const char *path, dm_err *err);
+/* Checks (store_check), then opens (creating the file and its folders when missing) and
+ * migrates the database to the current schema version; a database store_check refuses
+ * is DM_EINPUT, and nothing is written to it. */
 int store_open(const char *path, dm_store **out, dm_err *err);
 /* As store_open, for commands that only read: the file is opened read-only, and written
  * only to migrate a dmbench database of an older version. A missing file is an error. */
@@ -90,7 +101,8 @@ typedef struct store_merge_counts {
     int fits_present;  /* crossover fits skipped: the output has them */
 } store_merge_counts;
 
-/* Copies every run of the dmbench databases at inputs[0..n) into st with everything
+/* Copies every run of the dmbench databases at inputs[0..n) (each checked beforehand
+ * with store_check: a damaged one fails the merge as DM_ERUNTIME) into st with everything
  * stored under it (notes, points and what hangs off them, their datasets), keeping its
  * fingerprint and uid; a run whose uid st has already is skipped, so merging twice
  * writes nothing the second time. Then each input's per-card store: its tuned choices

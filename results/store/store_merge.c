@@ -16,7 +16,6 @@
 
 #define MERGE_UID_MAX 64
 #define MERGE_KEY_MAX 256
-#define MERGE_BUSY_MS 10000
 
 /* The columns of a run that a combined run sets (merge_combined); a plain copy keeps
  * them all. */
@@ -237,17 +236,17 @@ static int pragma_int(sqlite3 *db, const char *sql, int *v)
  * such file, or DM_EINPUT saying what it is. */
 static int src_open(merge_ctx *m, merge_src *src)
 {
-    struct stat in, out;
+    struct stat *in = &src->seen, out;
     int id = 0, version = 0;
-    if (stat(src->path, &in) != 0)
+    if (stat(src->path, in) != 0)
         return MERGE_MISSING;
-    if (stat(store_path(m->st), &out) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+    if (stat(store_path(m->st), &out) == 0 && in->st_dev == out.st_dev &&
+        in->st_ino == out.st_ino)
         return dm_err_set(m->err, DM_EINPUT, "%s: is the output database; merging it into "
                           "itself changes nothing", src->path);
-    if (sqlite3_open_v2(src->path, &src->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+    if (store_reader_open(src->path, &src->db, &src->immutable) != SQLITE_OK)
         return dm_err_set(m->err, DM_EINPUT, "%s: cannot open (%s)", src->path,
                           sqlite3_errmsg(src->db));
-    sqlite3_busy_timeout(src->db, MERGE_BUSY_MS);
     if (pragma_int(src->db, "PRAGMA application_id", &id) != SQLITE_ROW ||
         pragma_int(src->db, "PRAGMA user_version", &version) != SQLITE_ROW)
         return dm_err_set(m->err, DM_EINPUT, "%s: not an SQLite database (%s)", src->path,
@@ -654,8 +653,15 @@ int store_merge(dm_store *st, const char *const *inputs, int n, int combine,
         rc = merge_runs(&m, runs, nruns);
     for (int i = 0; i < n && !rc; i++)
         rc = merge_cards(&m, &srcs[i]);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        struct stat now;
+        /* an input read as immutable must not have been written meanwhile */
+        if (!rc && srcs[i].immutable &&
+            (stat(srcs[i].path, &now) != 0 || !store_file_same(&srcs[i].seen, &now)))
+            rc = dm_err_set(err, DM_ERUNTIME, "%s: another process wrote it while it was "
+                            "merged; nothing was merged, merge again", srcs[i].path);
         src_close(&srcs[i]);
+    }
     if (!rc && sqlite3_exec(m.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         rc = merge_fail(m.db, store_path(st), err, "committing the merge");
     if (rc) {

@@ -5,10 +5,11 @@
 #define DM_STORE_MERGE_INT_H
 
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store_int.h"
 
 #define MERGE_MAX_TABLES 32
 #define MERGE_MAX_COLS 64
@@ -36,6 +37,8 @@ typedef struct merge_copy {
 typedef struct merge_src {
     const char *path;
     sqlite3 *db;
+    struct stat seen; /* the file when opened */
+    int immutable;    /* read as immutable (store_reader_open): it must stay as seen */
     merge_copy runs, points, under_runs[MERGE_MAX_TABLES], under_points[MERGE_MAX_TABLES];
     int nunder_runs, nunder_points;
     sqlite3_stmt *dataset; /* a dataset's identifying columns by id */

@@ -1,0 +1,62 @@
+/* store_int.h - what the parts of the results database share (store.c writes, store_open.c
+ * opens, checks and migrates): the connection with the writers' statements, and the
+ * error helpers. Private to results/store. */
+#ifndef DM_STORE_INT_H
+#define DM_STORE_INT_H
+
+#include <sys/stat.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* The statements the writers use, prepared once per connection. */
+enum {
+    SQL_RUN_BEGIN,
+    SQL_RUN_END,
+    SQL_RUN_DISCARD,
+    SQL_RUN_NOTE,
+    SQL_RUN_REOPEN,
+    SQL_FIND_RESUMABLE,
+    SQL_POINT_DONE,
+    SQL_DATASET_INSERT,
+    SQL_DATASET_FIND,
+    SQL_POINT,
+    SQL_PARAM,
+    SQL_SAMPLE,
+    SQL_STATS,
+    SQL_VERIFY,
+    SQL_LAUNCH,
+    SQL_METRIC,
+    SQL_KERNEL_ATTRS,
+    SQL_ACTIVITY,
+    SQL_TIMELINE,
+    SQL_FACT,
+    SQL_COUNT
+};
+
+struct dm_store {
+    sqlite3 *db;
+    char *path;
+    sqlite3_stmt *stmt[SQL_COUNT];
+};
+
+/* Sets err to "PATH: what: SQLite's message" (what is a printf format) and returns
+ * DM_ERUNTIME. Call before anything else touches the connection. */
+int store_fail(dm_store *st, dm_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Runs sql (no results wanted). Returns 0, or DM_ERUNTIME saying what was being done. */
+int store_exec(dm_store *st, const char *sql, dm_err *err, const char *what);
+/* Ends an open transaction after a failure; err already holds the cause. */
+void store_rollback(dm_store *st);
+
+/* Opens the database file at path read-only (sqlite3_open_v2's code; *db to close in
+ * any case) so that nothing is written beside it: when no -wal, -shm or -journal file
+ * is there (no other connection has it open), as immutable (*immutable 1: no locks, no
+ * -wal or -shm made, and a read right only while nobody writes the file: compare its
+ * stat before and after, store_file_same); else read-only with locks (*immutable 0). */
+int store_reader_open(const char *path, sqlite3 **db, int *immutable);
+/* 1 when two stats of one path show the same file, unwritten between them. */
+int store_file_same(const struct stat *a, const struct stat *b);
+
+#endif

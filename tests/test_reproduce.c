@@ -360,7 +360,7 @@ static void test_the_command(void **state)
     assert_int_equal(dmbench_output(args, &out), 0);
     assert_non_null(strstr(out, "sweeps/tdm-fig9.yaml --db"));
     assert_non_null(strstr(out, "sweeps/episodes-table1.yaml --db "));
-    assert_non_null(strstr(out, " -a instances=[25000,250000,1000000] -a rules=[25,200]"));
+    assert_non_null(strstr(out, " -a instances=[25000,1000000] -a rules=[25,200]"));
     assert_non_null(strstr(out, "sweeps/coloc-fig6a.yaml --db "));
     assert_int_equal(dmbench_output("reproduce --main tdm-fig7", &out), 2);
     assert_non_null(strstr(out, "--main takes --db PATH, --out DIR and run options"));

@@ -21,9 +21,9 @@
 
 #define PUB_DIR DM_SOURCE_DIR "/results/published"
 
-/* repro_write of target name, with the latest run of its sweep on card, as markdown in a
- * malloc'd string. */
-static char *write_target(afx *f, const char *name, const char *card)
+/* Target name, with the latest run of its sweep on card, in a malloc'd string: as
+ * repro_write's markdown, or with summary as the main job's repro_summary. */
+static char *target_text(afx *f, const char *name, const char *card, int summary)
 {
     repro_target t;
     chz_ctx c = { .st = { f->st }, .nst = 1 };
@@ -38,11 +38,17 @@ static char *write_target(afx *f, const char *name, const char *card)
     size_t len = 0;
     FILE *md = open_memstream(&buf, &len);
     dm_report_doc d = { .md = md };
-    if (repro_write(&c, &pub, &t, &run, &d, &err))
+    if (summary ? repro_summary(&c, &pub, &t, &run, md, &err)
+                : repro_write(&c, &pub, &t, &run, &d, &err))
         fail_msg("%s", err.msg);
     fclose(md);
     published_free(&pub);
     return buf;
+}
+
+static char *write_target(afx *f, const char *name, const char *card)
+{
+    return target_text(f, name, card, 0);
 }
 
 static void test_every_target_has_its_sweep_and_published_rows(void **state)
@@ -297,45 +303,24 @@ static void test_the_report_reproduces_the_newest_run_per_card(void **state)
     free(html);
 }
 
-/* repro_summary of target name, with the latest run of its sweep on card, in a malloc'd
- * string. */
-static char *summary_of(afx *f, const char *name, const char *card)
-{
-    repro_target t;
-    chz_ctx c = { .st = { f->st }, .nst = 1 };
-    dm_pub_table pub = { 0 };
-    dm_err err = { 0 };
-    chz_run run = { 0 };
-    assert_int_equal(published_load_dir(PUB_DIR, &pub, &err), 0);
-    assert_true(repro_find(&pub, name, &t));
-    assert_int_equal(chz_latest_run(&c, t.t->sweep, card, &run, &err), 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_int_equal(repro_summary(&c, &pub, &t, &run, out, &err), 0);
-    fclose(out);
-    published_free(&pub);
-    return buf;
-}
-
 /* The main job's closing screen, a target in a few lines: its run and card, each headline
  * published beside measured (a speedup from two published times), each claim's verdict. */
 static void test_the_main_jobs_summary(void **state)
 {
     afx *f = *state;
-    char *s = summary_of(f, "tdm-fig9", NULL);
+    char *s = target_text(f, "tdm-fig9", NULL, 1);
     assert_non_null(strstr(s, "tdm, Fig. 9 (tdm-fig9, papers/tdm-characterization-ipdps09.txt)\n"
                               "  not measured: no complete run of sweeps/tdm-fig9.yaml\n"));
     free(s);
     fx_sweep_card(f, "tdm-fig9", "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
-    s = summary_of(f, "tdm-fig9", NULL);
+    s = target_text(f, "tdm-fig9", NULL, 1);
     assert_non_null(strstr(s, "  run 1 on H100, started "));
     assert_non_null(strstr(s, "  claims: C1 holds, C2 "));
     assert_non_null(strstr(s, ", C8 not measurable here\n")); /* it compares two cards */
     free(s);
     /* Table 4's headline, one core's time over the GTX 480's (C5's 3,183x) */
     fx_sweep_card(f, "rules-table4", "H100", 1980, 1600, modern_card, 1.0, 2.0, 3);
-    s = summary_of(f, "rules-table4", NULL);
+    s = target_text(f, "rules-table4", NULL, 1);
     assert_non_null(strstr(s, "  1 GPU over 1 CPU core, instances=1000000;rules=200: published "
                               "3.18e+03x (GeForce GTX 480 against Intel Core i7 (quad-core, "
                               "3.0 GHz)), not measured here\n"));

@@ -91,22 +91,22 @@ static int merge_tuned(merge_ctx *m, merge_src *src)
                                           "copying the tuned choices of %s", src->path);
 }
 
-/* 1 when the output has the fit of the current row of c (the same card, workload, pair,
- * axis, group, form and time), 0 when not, -1 on an error. */
-static int fit_present(merge_ctx *m, const merge_copy *c)
+/* q (fits_present_sql on the output) with the current row of c: 1 when the output has
+ * that fit (the same card, workload, pair, axis, group, form and time), 0 when not, -1
+ * on an error. */
+static const char fits_present_sql[] =
+    "SELECT 1 FROM crossover_fits WHERE created_at = ?1 AND card = ?2 AND workload = ?3 AND"
+    " variant_a = ?4 AND variant_b = ?5 AND axis = ?6 AND grp = ?7 AND form = ?8";
+
+static int fit_present(sqlite3_stmt *q, const merge_copy *c)
 {
     static const char *const key[] = { "created_at", "card", "workload", "variant_a",
                                        "variant_b", "axis", "grp", "form" };
-    sqlite3_stmt *q = NULL;
-    int rc = sqlite3_prepare_v2(m->db, "SELECT 1 FROM crossover_fits WHERE created_at = ?1 AND"
-                                " card = ?2 AND workload = ?3 AND variant_a = ?4 AND"
-                                " variant_b = ?5 AND axis = ?6 AND grp = ?7 AND form = ?8",
-                                -1, &q, NULL);
+    int rc = sqlite3_reset(q);
     for (int i = 0; rc == SQLITE_OK && i < (int)(sizeof key / sizeof *key); i++)
         rc = sqlite3_bind_value(q, i + 1, sqlite3_column_value(c->sel, merge_copy_col(c, key[i])));
     if (rc == SQLITE_OK)
         rc = sqlite3_step(q);
-    sqlite3_finalize(q);
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -114,16 +114,21 @@ static int fit_present(merge_ctx *m, const merge_copy *c)
 static int merge_fits(merge_ctx *m, merge_src *src)
 {
     merge_copy fits, groups[MERGE_MAX_TABLES];
+    sqlite3_stmt *present_q = NULL;
     int ngroups = 0, rc = DM_ERUNTIME, step;
     memset(groups, 0, sizeof groups);
     if (merge_copy_make(&fits, m->db, src, "crossover_fits", "id > ?1 ORDER BY id", NULL, 0,
                         "id", m->err) ||
         merge_copies_under(src, m->db, "crossover_fits", NULL, groups, &ngroups, m->err))
         goto out;
+    if (sqlite3_prepare_v2(m->db, fits_present_sql, -1, &present_q, NULL) != SQLITE_OK) {
+        merge_fail(m->db, store_path(m->st), m->err, "looking up crossover fits");
+        goto out;
+    }
     int id_col = merge_copy_col(&fits, "id");
     sqlite3_bind_int64(fits.sel, 1, 0);
     while ((step = sqlite3_step(fits.sel)) == SQLITE_ROW) {
-        int present = fit_present(m, &fits);
+        int present = fit_present(present_q, &fits);
         if (present < 0 || (!present && merge_copy_row(&fits, NULL) != SQLITE_DONE)) {
             merge_fail(m->db, store_path(m->st), m->err, "copying the crossover fits of %s",
                        src->path);
@@ -142,6 +147,7 @@ static int merge_fits(merge_ctx *m, merge_src *src)
     rc = step == SQLITE_DONE ? 0
                              : merge_fail(src->db, src->path, m->err, "reading its crossover fits");
 out:
+    sqlite3_finalize(present_q);
     merge_copy_free(&fits);
     for (int i = 0; i < ngroups; i++)
         merge_copy_free(&groups[i]);

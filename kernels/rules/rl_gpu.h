@@ -75,6 +75,10 @@ typedef struct rl_gpu_launch {
     void *stream;  /* cudaStream_t */
 } rl_gpu_launch;
 
+/* Puts t on the device at *d (allocated on stream): column-major, each column's values as
+ * doubles at column x pitch (pitch >= t->n; codes of a categorical column converted,
+ * exactly). Synchronises stream. Returns 0, or DM_ERUNTIME. */
+int rl_gpu_put_table(const rl_table *t, int64_t pitch, void *stream, double **d, dm_err *err);
 /* Enqueues the copy of a chunk's side into constant memory: ntok tokens and nexpr + 1
  * expression starts (host memory; pinned for the copy to be asynchronous). */
 int rl_gpu_put_rules(int side, const rl_token *tok, int ntok, const int32_t *start, int nexpr,

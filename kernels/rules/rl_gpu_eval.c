@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "rules/rl_bitmap_eval.h"
 #include "rules/rl_gpu.h"
 #include "rules/rl_gpu_eval.h"
 
@@ -22,6 +23,7 @@
 
 struct rl_gpu_eval {
     rl_answer out; /* first: what output() gives */
+    rl_bm_eval *bm; /* the bitmap evaluation, which then does everything */
     const rl_ruleset *rs; /* the caller's */
     rl_gpu_plan plan;
     int concurrent;
@@ -68,6 +70,7 @@ void rl_gpu_free(rl_gpu_eval *g)
 {
     if (!g)
         return;
+    rl_bm_free(g->bm);
     /* The engine's stream joins the others at the end of a run: once it is done, no copy
      * reads or writes the host buffers freed below. */
     DM_CUDA_WARN(cudaStreamSynchronize(g->stream));
@@ -95,24 +98,21 @@ void rl_gpu_free(rl_gpu_eval *g)
     free(g);
 }
 
-/* Puts t on the device column-major, each column's values as doubles at column x pitch
- * (codes of a categorical column converted, exactly). Synchronises. Returns 0, or
- * DM_ERUNTIME. */
-static int rl_upload_table(rl_gpu_eval *g, const rl_table *t, dm_err *err)
+int rl_gpu_put_table(const rl_table *t, int64_t pitch, void *stream, double **d, dm_err *err)
 {
-    size_t n = (size_t)t->ncols * (size_t)g->la.pitch;
+    size_t n = (size_t)t->ncols * (size_t)pitch;
     double *h = calloc(n, sizeof *h);
     if (!h)
         return dm_err_set(err, DM_ERUNTIME, "rules: out of memory for the table's upload");
     for (int c = 0; c < t->ncols; c++) {
-        double *col = h + (size_t)c * (size_t)g->la.pitch;
+        double *col = h + (size_t)c * (size_t)pitch;
         for (int64_t i = 0; i < t->n; i++)
             col[i] = t->cols[c].kind == RL_NUMERIC ? t->cols[c].num[i] : t->cols[c].code[i];
     }
-    int rc = dm_gpu_alloc(g->stream, n * sizeof *h, (void **)&g->d_table, err) ||
-                     DM_CUDA(err, cudaMemcpyAsync(g->d_table, h, n * sizeof *h,
-                                                  cudaMemcpyHostToDevice, g->stream)) ||
-                     DM_CUDA(err, cudaStreamSynchronize(g->stream))
+    int rc = dm_gpu_alloc(stream, n * sizeof *h, (void **)d, err) ||
+                     DM_CUDA(err, cudaMemcpyAsync(*d, h, n * sizeof *h, cudaMemcpyHostToDevice,
+                                                  (cudaStream_t)stream)) ||
+                     DM_CUDA(err, cudaStreamSynchronize((cudaStream_t)stream))
                  ? DM_ERUNTIME
                  : 0;
     free(h);
@@ -160,10 +160,15 @@ static int rl_gpu_buffers(rl_gpu_eval *g, dm_err *err)
     return 0;
 }
 
-void rl_gpu_opts_of(const dm_point *pt, int concurrent, rl_gpu_opts *o)
+void rl_gpu_opts_of(const dm_point *pt, const char *pipeline, rl_gpu_opts *o)
 {
-    *o = (rl_gpu_opts){.concurrent = concurrent, .block = (int)dm_point_int(pt, "block"),
-                       .per_thread = (int)dm_point_int(pt, "per_thread")};
+    *o = (rl_gpu_opts){.concurrent = strcmp(pipeline, "concurrent") == 0,
+                       .bitmap = strcmp(pipeline, "bitmap") == 0,
+                       .block = (int)dm_point_int(pt, "block")};
+    if (o->bitmap)
+        o->chunk = dm_point_int(pt, "chunk");
+    else
+        o->per_thread = (int)dm_point_int(pt, "per_thread");
 }
 
 int rl_gpu_open(const rl_table *t, const rl_ruleset *rs, const rl_gpu_opts *o, void *stream,
@@ -176,6 +181,15 @@ int rl_gpu_open(const rl_table *t, const rl_ruleset *rs, const rl_gpu_opts *o, v
     g->concurrent = o->concurrent;
     g->stream = (cudaStream_t)stream;
     g->rs = rs;
+    if (o->bitmap) {
+        int rc = rl_bm_open(t, rs, o->block, o->chunk, stream, &g->bm, err);
+        if (rc) {
+            rl_gpu_free(g);
+            return rc;
+        }
+        *out = g;
+        return 0;
+    }
     int rc = rl_ruleset_check(rs, t, NULL, err);
     if (!rc)
         rc = rl_gpu_plan_make(rs, &g->plan, err);
@@ -187,7 +201,8 @@ int rl_gpu_open(const rl_table *t, const rl_ruleset *rs, const rl_gpu_opts *o, v
     g->la = (rl_gpu_launch){.n = t->n, .pitch = (t->n + 31) / 32 * 32, .words = words,
                             .row = (words + 31) / 32 * 32, .block = o->block,
                             .per_thread = o->per_thread};
-    if (rl_upload_table(g, t, err) || rl_gpu_buffers(g, err)) {
+    if (rl_gpu_put_table(t, g->la.pitch, g->stream, &g->d_table, err) ||
+        rl_gpu_buffers(g, err)) {
         rl_gpu_free(g);
         return DM_ERUNTIME;
     }
@@ -337,6 +352,8 @@ static int rl_run_concurrent(rl_gpu_eval *g, dm_err *err)
 
 int rl_gpu_run(rl_gpu_eval *g, dm_err *err)
 {
+    if (g->bm)
+        return rl_bm_run(g->bm, err);
     if (DM_CUDA(err, cudaEventRecord(g->begin, g->stream)) ||
         (g->concurrent ? rl_run_concurrent(g, err) : rl_run_serial(g, err)) ||
         DM_CUDA(err, cudaEventRecord(g->end, g->stream)))
@@ -384,6 +401,8 @@ static int rl_stage_times(rl_gpu_eval *g, dm_err *err)
 
 int rl_gpu_wait(rl_gpu_eval *g, const rl_answer **out, dm_err *err)
 {
+    if (g->bm)
+        return rl_bm_wait(g->bm, out, err);
     if (DM_CUDA(err, cudaStreamSynchronize(g->stream)))
         return DM_ERUNTIME;
     rl_result *res = &g->out.res;
@@ -407,6 +426,8 @@ int rl_gpu_wait(rl_gpu_eval *g, const rl_answer **out, dm_err *err)
 
 int rl_gpu_output(rl_gpu_eval *g, const rl_answer **out, dm_err *err)
 {
+    if (g->bm)
+        return rl_bm_output(g->bm, out, err);
     if (rl_gpu_wait(g, out, err) || rl_stage_times(g, err))
         return DM_ERUNTIME;
     g->out.stages = &g->stages;

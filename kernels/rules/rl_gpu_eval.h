@@ -5,7 +5,8 @@
  * Concurrent: antecedents and consequents in a stream each and fitness in the given
  * one, asynchronous copies from pinned memory, the fitness kernel overlapping the
  * reductions (Fig. 3 bottom). The table, a whole one (serial and concurrent) or one GPU's
- * slice of it (multigpu, rl_gpu_multi.h), is copied to the device once, at open. */
+ * slice of it (multigpu, rl_gpu_multi.h), is copied to the device once, at open. With
+ * the bitmap option every call goes to the bitmap evaluation instead. */
 #ifndef DM_RL_GPU_EVAL_H
 #define DM_RL_GPU_EVAL_H
 
@@ -17,14 +18,18 @@ extern "C" {
 
 typedef struct rl_gpu_eval rl_gpu_eval;
 
-/* How a GPU evaluation runs: serially or concurrently (the paper's Fig. 3), threads a
- * block (a multiple of 32) and instances a coverage thread takes (1, 2 or 4). */
+/* How a GPU evaluation runs: the paper's pipeline serially or concurrently (Fig. 3),
+ * threads a block (a multiple of 32) and instances a coverage thread takes (1, 2, 4 or
+ * 32); or the bitmap evaluation (rl_bitmap_eval.h), its rules kernel's threads a block
+ * and chunk instances a chunk (0: all that fit). */
 typedef struct rl_gpu_opts {
-    int concurrent, block, per_thread;
+    int concurrent, bitmap, block, per_thread;
+    int64_t chunk;
 } rl_gpu_opts;
 
-/* pt's block and per_thread into *o, with concurrent. */
-void rl_gpu_opts_of(const dm_point *pt, int concurrent, rl_gpu_opts *o);
+/* The options of pipeline ("serial", "concurrent" or "bitmap") from pt's block and, as
+ * the pipeline has them, per_thread or chunk. */
+void rl_gpu_opts_of(const dm_point *pt, const char *pipeline, rl_gpu_opts *o);
 
 /* Makes *g: the rule set rs (the caller's, kept until rl_gpu_free) on the rows of t (at
  * least one), uploaded, its buffers, streams and events, on the current device, run as o

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fits.h"
+#include "rules/rl_bitmap.h"
 #include "rules/rl_gpu.h"
 #include "rules/rl_gpu_eval.h"
 #include "rules/rl_gpu_multi.h"
@@ -54,7 +55,7 @@ static void rl_cpu_teardown(void *state)
     rl_evaluation_free(state);
 }
 
-/* ---- serial, concurrent ------------------------------------------------------------ */
+/* ---- serial, concurrent, bitmap ---------------------------------------------------- */
 
 /* Refuses a block that is not whole warps (the coverage kernel's ballots need them) or
  * that the device or the kernels' registers do not allow, and a per_thread the coverage
@@ -70,7 +71,13 @@ static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
     return dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
 }
 
-/* serial, concurrent: the point's rule set and its evaluation on the whole table. */
+/* bitmap: a block of whole warps that the device and the rules kernel allow. */
+static int rl_bitmap_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    return dm_point_block_refused(pt, dev, rl_bm_max_block(), why, n);
+}
+
+/* serial, concurrent, bitmap: the point's rule set and its evaluation on the whole table. */
 typedef struct rl_gpu_state {
     rl_ruleset rs;
     rl_gpu_eval *g;
@@ -85,14 +92,14 @@ static void rl_gpu_teardown(void *state)
 }
 
 static int rl_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
-                        int concurrent, void **state, dm_err *err)
+                        const char *pipeline, void **state, dm_err *err)
 {
     rl_gpu_state *s = calloc(1, sizeof *s);
     *state = NULL;
     if (!s)
         return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
     rl_gpu_opts o;
-    rl_gpu_opts_of(pt, concurrent, &o);
+    rl_gpu_opts_of(pt, pipeline, &o);
     int rc = rl_point_rules(ds->data, pt, &s->rs, err);
     if (!rc)
         rc = rl_gpu_open(ds->data, &s->rs, &o, ex->stream, &s->g, err);
@@ -107,13 +114,19 @@ static int rl_gpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point 
 static int rl_serial_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                            void **state, dm_err *err)
 {
-    return rl_gpu_setup(ex, ds, pt, 0, state, err);
+    return rl_gpu_setup(ex, ds, pt, "serial", state, err);
 }
 
 static int rl_concurrent_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                                void **state, dm_err *err)
 {
-    return rl_gpu_setup(ex, ds, pt, 1, state, err);
+    return rl_gpu_setup(ex, ds, pt, "concurrent", state, err);
+}
+
+static int rl_bitmap_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
+                           void **state, dm_err *err)
+{
+    return rl_gpu_setup(ex, ds, pt, "bitmap", state, err);
 }
 
 static int rl_gpu_variant_run(void *state, dm_err *err)
@@ -132,7 +145,7 @@ static int rl_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_p
                              void **state, dm_err *err)
 {
     rl_gpu_opts o;
-    rl_gpu_opts_of(pt, strcmp(dm_point_str(pt, "pipeline"), "concurrent") == 0, &o);
+    rl_gpu_opts_of(pt, dm_point_str(pt, "pipeline"), &o);
     return rl_gpu_multi_open(ds->data, pt, ex, (int)dm_point_int(pt, "gpus"), &o,
                              (rl_gpu_multi **)state, err);
 }
@@ -205,13 +218,30 @@ static const dm_param_spec rl_gpu_params[] = {
     {0},
 };
 
+/* The bitmap evaluation's chunk of instances. */
+#define RL_CHUNK_PARAM                                                                    \
+    {.name = "chunk", .type = DM_P_INT, .def = "0", .allowed = "0..100000000",            \
+     .help = "instances whose conditions' bitmaps are made and used before the next "     \
+             "ones', rounded up to 4,096 (0: all, unless their bitmaps would take more "     \
+             "than a quarter of the GPU's memory)"}
+
+static const dm_param_spec rl_bitmap_params[] = {
+    {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",
+     .help = "threads per block of the rules kernel, a multiple of 32: a warp a rule"},
+    RL_CHUNK_PARAM,
+    {0},
+};
+
 static const dm_param_spec rl_multigpu_params[] = {
     {.name = "gpus", .type = DM_P_INT, .def = "1", .allowed = "1..16",
      .help = "GPUs the instances are split across, a contiguous slice each: the first of "
              "the run's (run --devices)"},
     RL_GPU_PARAMS,
-    {.name = "pipeline", .type = DM_P_ENUM, .def = "serial", .allowed = "serial|concurrent",
-     .help = "each GPU's pipeline, as the variant of that name runs it"},
+    {.name = "pipeline", .type = DM_P_ENUM, .def = "serial",
+     .allowed = "serial|concurrent|bitmap",
+     .help = "each GPU's evaluation, as the variant of that name runs it (per_thread: "
+             "serial and concurrent; chunk: bitmap)"},
+    RL_CHUNK_PARAM,
     {0},
 };
 
@@ -244,6 +274,12 @@ static const dm_variant rl_variants[] = {
                     "asynchronous copies from pinned memory (the paper's Fig. 3)",
      .needs_gpu = 1, .params = rl_gpu_params, .supports = rl_gpu_supports,
      .setup = rl_concurrent_setup, .run = rl_gpu_variant_run, .output = rl_gpu_variant_output,
+     .teardown = rl_gpu_teardown},
+    {.name = "bitmap",
+     .description = "each distinct condition evaluated once into a bitmap, then the rules as "
+                    "word-wide logic on them and popcounts (docs/rules-gpu.md)",
+     .needs_gpu = 1, .params = rl_bitmap_params, .supports = rl_bitmap_supports,
+     .setup = rl_bitmap_setup, .run = rl_gpu_variant_run, .output = rl_gpu_variant_output,
      .teardown = rl_gpu_teardown},
     {.name = "multigpu",
      .description = "the instances split across the run's GPUs, a slice each, their partial "

@@ -1,0 +1,275 @@
+/* rl_bitmap_eval.c - a rule set's bitmap evaluation on one GPU (rl_bitmap.h): the table
+ * (or one GPU's slice of it) uploaded once; per run the plan into device memory and the
+ * sums zeroed, then chunk after chunk of instances the conditions' bitmaps and the rules
+ * over them, the fitness from the sums, the supports and fitness back, with CUDA events
+ * around each stage. Chunks fitted to the L2 cache did not pay on an H100 at 10^6
+ * instances (docs/records/rules-bitmap.md): by default every instance is one chunk. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "rules/rl_bitmap_eval.h"
+#include "rules/rl_gpu.h"
+
+/* The plan's arrays, in the order they are copied to the device. */
+enum { RL_BM_A_COND, RL_BM_A_COL, RL_BM_A_FIRST, RL_BM_A_RULE, RL_BM_A_CODE, RL_BM_A_CL,
+       RL_BM_ARRAYS };
+
+struct rl_bm_eval {
+    rl_answer out; /* first: what output() gives */
+    const rl_ruleset *rs;
+    rl_bm_plan plan;
+    cudaStream_t stream;
+    int64_t n, pitch, words;
+    int64_t width;  /* words of a chunk, a multiple of 128 */
+    int64_t chunks;
+    int warps;      /* of a rules kernel's block */
+    double *d_table;
+    uint32_t *d_bm;
+    void *h_arr[RL_BM_ARRAYS], *d_arr[RL_BM_ARRAYS];
+    size_t bytes[RL_BM_ARRAYS];
+    unsigned long long *d_sum, *h_sup; /* d_sum: the tokens' supports, then each rule's n(AC) */
+    rl_rule_result *d_fit, *h_fit;
+    int64_t *tok_support;
+    cudaEvent_t *ev; /* begin, plan in, per chunk (conditions, rules), fitness, end */
+    int nev;
+    rl_stages stages;
+};
+
+void rl_bm_free(rl_bm_eval *g)
+{
+    if (!g)
+        return;
+    DM_CUDA_WARN(cudaStreamSynchronize(g->stream));
+    for (int k = 0; k < g->nev; k++)
+        DM_CUDA_WARN(cudaEventDestroy(g->ev[k]));
+    free(g->ev);
+    dm_gpu_free(g->stream, g->d_table);
+    dm_gpu_free(g->stream, g->d_bm);
+    dm_gpu_free(g->stream, g->d_sum);
+    dm_gpu_free(g->stream, g->d_fit);
+    for (int k = 0; k < RL_BM_ARRAYS; k++) {
+        dm_gpu_free(g->stream, g->d_arr[k]);
+        if (g->h_arr[k])
+            DM_CUDA_WARN(cudaFreeHost(g->h_arr[k]));
+    }
+    if (g->h_sup)
+        DM_CUDA_WARN(cudaFreeHost(g->h_sup));
+    if (g->h_fit)
+        DM_CUDA_WARN(cudaFreeHost(g->h_fit));
+    free(g->tok_support);
+    rl_bm_plan_free(&g->plan);
+    free(g);
+}
+
+/* A chunk's words: chunk instances (0: every instance, unless their bitmaps would take
+ * more than a quarter of the device's memory, then as many as that holds), rounded up to
+ * 128 words, at most the table's. Returns 0, or DM_ERUNTIME. */
+static int rl_bm_width(rl_bm_eval *g, int64_t chunk, dm_err *err)
+{
+    const int64_t all = (g->words + 127) / 128 * 128;
+    int64_t w = (chunk + 31) / 32;
+    if (chunk == 0) {
+        size_t free_b, total;
+        if (DM_CUDA(err, cudaMemGetInfo(&free_b, &total)))
+            return DM_ERUNTIME;
+        w = (int64_t)(total / 4 / 4) / (g->plan.nconds ? g->plan.nconds : 1);
+        w = w > all ? all : w;
+    }
+    w = (w + 127) / 128 * 128;
+    g->width = w < 128 ? 128 : w > all ? all : w;
+    g->chunks = (g->words + g->width - 1) / g->width;
+    return 0;
+}
+
+/* The plan's arrays in pinned memory and on the device, the bitmaps, sums and fitness.
+ * Returns 0, or DM_ERUNTIME. */
+static int rl_bm_buffers(rl_bm_eval *g, dm_err *err)
+{
+    const rl_bm_plan *p = &g->plan;
+    const void *src[RL_BM_ARRAYS] = {p->cond, p->col, p->first, p->rule, p->code, p->cl};
+    g->bytes[RL_BM_A_COND] = (size_t)p->nconds * sizeof *p->cond;
+    g->bytes[RL_BM_A_COL] = (size_t)p->ncols * sizeof *p->col;
+    g->bytes[RL_BM_A_FIRST] = (size_t)(p->ncols + 1) * sizeof *p->first;
+    g->bytes[RL_BM_A_RULE] = (size_t)p->nrules * sizeof *p->rule;
+    g->bytes[RL_BM_A_CODE] = (size_t)p->ntok;
+    g->bytes[RL_BM_A_CL] = (size_t)p->ncl * sizeof *p->cl;
+    for (int k = 0; k < RL_BM_ARRAYS; k++) {
+        size_t b = g->bytes[k] ? g->bytes[k] : 1;
+        if (DM_CUDA(err, cudaMallocHost(&g->h_arr[k], b)) ||
+            dm_gpu_alloc(g->stream, b, &g->d_arr[k], err))
+            return DM_ERUNTIME;
+        memcpy(g->h_arr[k], src[k], g->bytes[k]);
+    }
+    const size_t sums = (size_t)(p->ntok + p->nrules) * sizeof *g->d_sum;
+    if (dm_gpu_alloc(g->stream, (size_t)p->nconds * (size_t)g->width * sizeof *g->d_bm,
+                     (void **)&g->d_bm, err) ||
+        dm_gpu_alloc(g->stream, sums, (void **)&g->d_sum, err) ||
+        dm_gpu_alloc(g->stream, (size_t)p->nrules * sizeof *g->d_fit, (void **)&g->d_fit,
+                     err) ||
+        DM_CUDA(err, cudaMallocHost((void **)&g->h_sup, (size_t)p->ntok * sizeof *g->h_sup)) ||
+        DM_CUDA(err, cudaMallocHost((void **)&g->h_fit, (size_t)p->nrules * sizeof *g->h_fit)))
+        return DM_ERUNTIME;
+    if (!(g->tok_support = calloc((size_t)g->rs->ntok, sizeof *g->tok_support)) ||
+        !(g->ev = calloc((size_t)(4 + 2 * g->chunks), sizeof *g->ev)))
+        return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
+    for (; g->nev < 4 + 2 * g->chunks; g->nev++)
+        if (DM_CUDA(err, cudaEventCreate(&g->ev[g->nev])))
+            return DM_ERUNTIME;
+    return 0;
+}
+
+/* What the rules kernel reads, on the device. */
+static rl_bm_rules_args rl_bm_args(const rl_bm_eval *g)
+{
+    const rl_bm_plan *p = &g->plan;
+    return (rl_bm_rules_args){.rule = g->d_arr[RL_BM_A_RULE], .code = g->d_arr[RL_BM_A_CODE],
+                              .cl = g->d_arr[RL_BM_A_CL], .nrules = p->nrules,
+                              .depth = p->depth, .sup = g->d_sum,
+                              .nac = g->d_sum + p->ntok};
+}
+
+/* Fits block's warps of the rules kernel with their stacks into a block's shared memory.
+ * Returns 0, or DM_ERUNTIME with err's code DM_ENOMEM (the point is skipped) when it
+ * cannot. */
+static int rl_bm_fit_block(rl_bm_eval *g, int block, dm_err *err)
+{
+    rl_bm_rules_args a = rl_bm_args(g);
+    int limit, smem = block / 32 * rl_bm_warp_smem(&a);
+    if (rl_bm_smem_limit(&limit, err))
+        return DM_ERUNTIME;
+    if (smem > limit) {
+        dm_err_set(err, DM_ENOMEM,
+                   "bitmap at block %d keeps %d bytes of stacks (expressions %d deep) in a "
+                   "block's shared memory; the GPU allows %d",
+                   block, smem, g->plan.depth, limit);
+        return DM_ERUNTIME;
+    }
+    g->warps = block / 32;
+    return rl_bm_allow(smem, err);
+}
+
+int rl_bm_open(const rl_table *t, const rl_ruleset *rs, int block, int64_t chunk, void *stream,
+               rl_bm_eval **out, dm_err *err)
+{
+    rl_bm_eval *g = calloc(1, sizeof *g);
+    *out = NULL;
+    if (!g)
+        return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");
+    g->stream = (cudaStream_t)stream;
+    g->rs = rs;
+    g->n = t->n;
+    g->words = (t->n + 31) / 32;
+    g->pitch = g->words * 32;
+    int rc = rl_ruleset_check(rs, t, NULL, err);
+    if (!rc)
+        rc = rl_bm_plan_make(rs, &g->plan, err);
+    if (!rc && (rl_bm_width(g, chunk, err) ||
+                rl_gpu_put_table(t, g->pitch, stream, &g->d_table, err) ||
+                rl_bm_buffers(g, err) || rl_bm_fit_block(g, block, err)))
+        rc = DM_ERUNTIME;
+    if (rc) {
+        rl_bm_free(g);
+        return rc;
+    }
+    g->out.t = t;
+    g->out.rs = rs;
+    g->stages.chunks = (int)g->chunks;
+    *out = g;
+    return 0;
+}
+
+int rl_bm_run(rl_bm_eval *g, dm_err *err)
+{
+    const rl_bm_plan *p = &g->plan;
+    cudaStream_t st = g->stream;
+    cudaEvent_t *e = g->ev;
+    if (DM_CUDA(err, cudaEventRecord(e[0], st)))
+        return DM_ERUNTIME;
+    for (int k = 0; k < RL_BM_ARRAYS; k++)
+        if (g->bytes[k] && DM_CUDA(err, cudaMemcpyAsync(g->d_arr[k], g->h_arr[k], g->bytes[k],
+                                                        cudaMemcpyHostToDevice, st)))
+            return DM_ERUNTIME;
+    if (DM_CUDA(err, cudaMemsetAsync(g->d_sum, 0,
+                                     (size_t)(p->ntok + p->nrules) * sizeof *g->d_sum, st)) ||
+        DM_CUDA(err, cudaEventRecord(e[1], st)))
+        return DM_ERUNTIME;
+    const rl_bm_rules_args a = rl_bm_args(g);
+    for (int64_t c = 0; c < g->chunks; c++) {
+        const int64_t w0 = c * g->width;
+        if (rl_bm_conditions(g->d_table, g->pitch, g->n, w0, g->width, p->ncols,
+                             g->d_arr[RL_BM_A_COL], g->d_arr[RL_BM_A_FIRST],
+                             g->d_arr[RL_BM_A_COND], g->d_bm, st, err) ||
+            DM_CUDA(err, cudaEventRecord(e[2 + 2 * c], st)) ||
+            rl_bm_rules(&a, g->d_bm, g->n, w0, g->width, g->warps, 1, st, err) ||
+            DM_CUDA(err, cudaEventRecord(e[3 + 2 * c], st)))
+            return DM_ERUNTIME;
+    }
+    const int64_t last = 2 + 2 * g->chunks;
+    if (rl_bm_fitness(&a, g->n, g->d_fit, st, err) ||
+        DM_CUDA(err, cudaEventRecord(e[last], st)) ||
+        DM_CUDA(err, cudaMemcpyAsync(g->h_sup, g->d_sum, (size_t)p->ntok * sizeof *g->h_sup,
+                                     cudaMemcpyDeviceToHost, st)) ||
+        DM_CUDA(err, cudaMemcpyAsync(g->h_fit, g->d_fit, (size_t)p->nrules * sizeof *g->h_fit,
+                                     cudaMemcpyDeviceToHost, st)) ||
+        DM_CUDA(err, cudaEventRecord(e[last + 1], st)))
+        return DM_ERUNTIME;
+    return 0;
+}
+
+/* Adds the time from event a to event b to *sum. Returns 0, or DM_ERUNTIME. */
+static int rl_bm_add(cudaEvent_t a, cudaEvent_t b, double *sum, dm_err *err)
+{
+    float ms;
+    if (DM_CUDA(err, cudaEventElapsedTime(&ms, a, b)))
+        return DM_ERUNTIME;
+    *sum += (double)ms * 1e-3;
+    return 0;
+}
+
+int rl_bm_wait(rl_bm_eval *g, const rl_answer **out, dm_err *err)
+{
+    if (DM_CUDA(err, cudaStreamSynchronize(g->stream)))
+        return DM_ERUNTIME;
+    const rl_ruleset *rs = g->rs;
+    rl_result *res = &g->out.res;
+    *res = (rl_result){.n = g->n, .nrules = rs->nrules, .rule = g->h_fit, .ntok = rs->ntok,
+                       .tok_support = g->tok_support};
+    for (int r = 0; r < rs->nrules; r++) {
+        const rl_rule *u = &rs->rules[r];
+        const int64_t k0 = g->plan.rule[r].tok0;
+        const unsigned long long *sup = g->h_sup + k0;
+        const int32_t *orig = g->plan.orig + k0;
+        for (int j = 0; j < u->nante; j++)
+            g->tok_support[u->ante + orig[j]] = (int64_t)sup[j];
+        for (int j = 0; j < u->ncons; j++)
+            g->tok_support[u->cons + orig[u->nante + j]] = (int64_t)sup[u->nante + j];
+        res->gpops += (int64_t)(u->nante + u->ncons) * res->n;
+    }
+    g->out.stages = NULL;
+    *out = &g->out;
+    return 0;
+}
+
+int rl_bm_output(rl_bm_eval *g, const rl_answer **out, dm_err *err)
+{
+    if (rl_bm_wait(g, out, err))
+        return DM_ERUNTIME;
+    rl_stages *s = &g->stages;
+    const cudaEvent_t *e = g->ev;
+    const int64_t last = 2 + 2 * g->chunks;
+    memset(s->s, 0, sizeof s->s);
+    s->total_s = 0;
+    if (rl_bm_add(e[0], e[1], &s->s[RL_STAGE_COPY_IN], err) ||
+        rl_bm_add(e[last], e[last + 1], &s->s[RL_STAGE_COPY_OUT], err) ||
+        rl_bm_add(e[last - 1], e[last], &s->s[RL_STAGE_FITNESS], err) ||
+        rl_bm_add(e[0], e[last + 1], &s->total_s, err))
+        return DM_ERUNTIME;
+    for (int64_t c = 0; c < g->chunks; c++)
+        if (rl_bm_add(e[1 + 2 * c], e[2 + 2 * c], &s->s[RL_STAGE_COVERAGE], err) ||
+            rl_bm_add(e[2 + 2 * c], e[3 + 2 * c], &s->s[RL_STAGE_REDUCTION], err))
+            return DM_ERUNTIME;
+    g->out.stages = s;
+    return 0;
+}

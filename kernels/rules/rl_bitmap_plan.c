@@ -1,0 +1,213 @@
+/* rl_bitmap_plan.c - a rule set prepared for the bitmap kernels (rl_bitmap.h): each
+ * condition token as an interval of its column, the distinct ones sorted by column, each
+ * rule's tokens as codes and its conditions as indexes of those. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/rl_bitmap.h"
+
+void rl_bm_plan_free(rl_bm_plan *p)
+{
+    free(p->cond);
+    free(p->col);
+    free(p->first);
+    free(p->rule);
+    free(p->code);
+    free(p->cl);
+    free(p->orig);
+    memset(p, 0, sizeof *p);
+}
+
+/* Condition token k as an interval, in *c, and whether it is negated. */
+static int rl_bm_interval(const rl_token *k, rl_bm_cond *c)
+{
+    *c = (rl_bm_cond){.attr = k->attr};
+    int lower = RL_BM_NONE, upper = RL_BM_NONE, neg = 0;
+    double lo = k->lo, hi = k->lo;
+    switch (k->op) {
+    case RL_NE: /* the complement of = */
+    case RL_EQ: lower = RL_BM_BELOW, upper = RL_BM_ATMOST, neg = k->op == RL_NE; break;
+    case RL_LT: upper = RL_BM_BELOW; break;
+    case RL_LE: upper = RL_BM_ATMOST; break;
+    case RL_GT: lower = RL_BM_ATMOST; break;
+    case RL_GE: lower = RL_BM_BELOW; break;
+    case RL_IN: lower = RL_BM_BELOW, upper = RL_BM_ATMOST, hi = k->hi; break;
+    }
+    c->kind[RL_BM_LOWER] = lower;
+    c->kind[RL_BM_UPPER] = upper;
+    c->v[RL_BM_LOWER] = lower ? lo : 0;
+    c->v[RL_BM_UPPER] = upper ? hi : 0;
+    return neg;
+}
+
+int rl_bm_cond_holds(const rl_bm_cond *c, double x)
+{
+    for (int s = 0; s < 2; s++) {
+        int kind = c->kind[s];
+        double v = c->v[s];
+        /* A side counts the values below v, or at most v: on the lower side x must not
+         * be among them, on the upper side it must. */
+        int counted = kind == RL_BM_BELOW ? x < v : x <= v;
+        if (kind != RL_BM_NONE && counted != (s == RL_BM_UPPER))
+            return 0;
+    }
+    return 1;
+}
+
+/* Orders conditions by column, then sides (kinds and values). */
+static int rl_bm_cmp(const rl_bm_cond *a, const rl_bm_cond *b)
+{
+    if (a->attr != b->attr)
+        return a->attr < b->attr ? -1 : 1;
+    for (int s = 0; s < 2; s++) {
+        if (a->kind[s] != b->kind[s])
+            return a->kind[s] < b->kind[s] ? -1 : 1;
+        if (a->v[s] != b->v[s])
+            return a->v[s] < b->v[s] ? -1 : 1;
+    }
+    return 0;
+}
+
+/* A condition token's interval and where it came from, sorted to find the distinct ones. */
+typedef struct rl_bm_item {
+    rl_bm_cond c;
+    int64_t at; /* its index in cl */
+} rl_bm_item;
+
+static int rl_bm_item_cmp(const void *a, const void *b)
+{
+    const rl_bm_item *x = a, *y = b;
+    int d = rl_bm_cmp(&x->c, &y->c);
+    return d ? d : (x->at > y->at) - (x->at < y->at);
+}
+
+/* Work space for reordering one expression: per token its operands (-1: none) and the
+ * stack its subexpression needs; a stack of (token, operands emitted) for the walk. */
+typedef struct rl_bm_tree {
+    int32_t (*kid)[2];
+    int32_t *need;
+    int32_t (*todo)[2];
+} rl_bm_tree;
+
+/* Appends the tokens of expression tok[0..n) to p (at p->ntok), its operands reordered so
+ * that of AND's and OR's two the one whose evaluation needs the deeper stack comes first
+ * (Sethi and Ullman's order: the stack then grows with the logarithm of the expression's
+ * conditions at most, where a chain nested to the right needs one level each): codes,
+ * each token's index in tok (orig), and its conditions to items (at p->ncl). The value
+ * of every subexpression, so every token's support, is the order's either way: AND and
+ * OR commute. Returns the stack the new order needs. */
+static int rl_bm_expr(rl_bm_plan *p, const rl_token *tok, int n, rl_bm_tree *w,
+                      rl_bm_item *items)
+{
+    int sp = 0;
+    for (int k = 0; k < n; k++) { /* the tree: a stack of subexpressions' last tokens */
+        int32_t *kid = w->kid[k];
+        kid[0] = kid[1] = -1;
+        if (tok[k].op == RL_NOT)
+            kid[0] = w->todo[--sp][0];
+        else if (tok[k].op == RL_AND || tok[k].op == RL_OR) {
+            kid[1] = w->todo[--sp][0];
+            kid[0] = w->todo[--sp][0];
+        }
+        int a = kid[0] < 0 ? 1 : w->need[kid[0]], b = kid[1] < 0 ? 0 : w->need[kid[1]];
+        w->need[k] = kid[1] >= 0 && a == b ? a + 1 : a > b ? a : b;
+        w->todo[sp++][0] = k;
+    }
+    int top = 0;
+    w->todo[top][0] = n - 1;
+    w->todo[top++][1] = 0;
+    while (top > 0) { /* post-order, the needier operand first */
+        int k = w->todo[top - 1][0], *kid = w->kid[k];
+        if (kid[0] >= 0 && !w->todo[top - 1][1]) {
+            w->todo[top - 1][1] = 1;
+            int first = kid[1] >= 0 && w->need[kid[1]] > w->need[kid[0]];
+            if (kid[1] >= 0) {
+                w->todo[top][0] = kid[!first];
+                w->todo[top++][1] = 0;
+            }
+            w->todo[top][0] = kid[first];
+            w->todo[top++][1] = 0;
+            continue;
+        }
+        top--;
+        uint8_t code;
+        switch (tok[k].op) {
+        case RL_NOT: code = RL_BM_NOT; break;
+        case RL_AND: code = RL_BM_AND; break;
+        case RL_OR: code = RL_BM_OR; break;
+        default:
+            items[p->ncl].at = p->ncl;
+            code = RL_BM_COND | (rl_bm_interval(&tok[k], &items[p->ncl].c) ? RL_BM_NEG : 0);
+            p->ncl++;
+        }
+        p->orig[p->ntok] = k;
+        p->code[p->ntok++] = code;
+    }
+    return w->need[n - 1];
+}
+
+/* The distinct conditions of items[0..p->ncl) (sorted) into p->cond, p->cl the index of
+ * each one's, and the columns they read. Returns 0, or DM_ERUNTIME. */
+static int rl_bm_distinct(rl_bm_plan *p, rl_bm_item *items, dm_err *err)
+{
+    qsort(items, (size_t)p->ncl, sizeof *items, rl_bm_item_cmp);
+    p->cond = malloc((size_t)(p->ncl ? p->ncl : 1) * sizeof *p->cond);
+    p->col = malloc((size_t)(p->ncl ? p->ncl : 1) * sizeof *p->col);
+    p->first = malloc((size_t)(p->ncl + 1) * sizeof *p->first);
+    if (!p->cond || !p->col || !p->first)
+        return dm_err_set(err, DM_ERUNTIME, "rules: out of memory for the bitmap plan");
+    for (int64_t i = 0; i < p->ncl; i++) {
+        if (i == 0 || rl_bm_cmp(&items[i].c, &items[i - 1].c)) {
+            if (i == 0 || items[i].c.attr != items[i - 1].c.attr) {
+                p->col[p->ncols] = items[i].c.attr;
+                p->first[p->ncols++] = p->nconds;
+            }
+            p->cond[p->nconds++] = items[i].c;
+        }
+        p->cl[items[i].at] = p->nconds - 1;
+    }
+    p->first[p->ncols] = p->nconds;
+    return 0;
+}
+
+int rl_bm_plan_make(const rl_ruleset *rs, rl_bm_plan *p, dm_err *err)
+{
+    memset(p, 0, sizeof *p);
+    int longest = 1;
+    for (int r = 0; r < rs->nrules; r++) {
+        const rl_rule *u = &rs->rules[r];
+        longest = u->nante > longest ? u->nante : longest;
+        longest = u->ncons > longest ? u->ncons : longest;
+    }
+    const size_t ntok = (size_t)(rs->ntok ? rs->ntok : 1);
+    p->nrules = rs->nrules;
+    p->rule = malloc((size_t)(rs->nrules ? rs->nrules : 1) * sizeof *p->rule);
+    p->code = malloc(ntok);
+    p->orig = malloc(ntok * sizeof *p->orig);
+    p->cl = malloc(ntok * sizeof *p->cl);
+    rl_bm_item *items = malloc(ntok * sizeof *items);
+    rl_bm_tree w = {.kid = malloc((size_t)longest * sizeof *w.kid),
+                    .need = malloc((size_t)longest * sizeof *w.need),
+                    .todo = malloc((size_t)longest * sizeof *w.todo)};
+    int rc = 0;
+    if (!p->rule || !p->code || !p->orig || !p->cl || !items || !w.kid || !w.need || !w.todo)
+        rc = dm_err_set(err, DM_ERUNTIME, "rules: out of memory for the bitmap plan");
+    for (int r = 0; r < rs->nrules && !rc; r++) {
+        const rl_rule *u = &rs->rules[r];
+        p->rule[r] = (rl_bm_rule){.tok0 = p->ntok, .cl0 = p->ncl, .nante = u->nante,
+                                  .ncons = u->ncons};
+        int da = rl_bm_expr(p, rs->tok + u->ante, u->nante, &w, items),
+            dc = rl_bm_expr(p, rs->tok + u->cons, u->ncons, &w, items);
+        p->depth = da > p->depth ? da : p->depth;
+        p->depth = dc > p->depth ? dc : p->depth;
+    }
+    if (!rc)
+        rc = rl_bm_distinct(p, items, err);
+    free(items);
+    free(w.kid);
+    free(w.need);
+    free(w.todo);
+    if (rc)
+        rl_bm_plan_free(p);
+    return rc;
+}

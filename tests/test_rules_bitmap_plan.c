@@ -1,0 +1,228 @@
+/* test_rules_bitmap_plan.c - the bitmap evaluation's plan (rl_bitmap_plan.c), on the
+ * host: the plan's codes, walked as the rules kernel walks them with each condition
+ * decided by its interval (rl_bm_cond_holds), give every token of every rule the support
+ * the interpreter (rl_evaluate) gives it, through the reordered expressions and orig;
+ * on generated rule sets, on a file's categorical columns, and on numbers that tie with
+ * the rules' values, signed zeros and infinities. The distinct conditions are distinct,
+ * sorted by column and partitioned by first; = and != of one value share one; a rule set
+ * twice over has the conditions of once; a chain nested 400 deep needs a stack of 2. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rules/rl_bitmap.h"
+
+/* Every token's support as the plan's codes give it on t, by original index, into sup
+ * (rs->ntok of them); checks on the way that no expression's stack exceeds p->depth. */
+static void plan_supports(const rl_bm_plan *p, const rl_ruleset *rs, const rl_table *t,
+                          int64_t *sup)
+{
+    memset(sup, 0, (size_t)rs->ntok * sizeof *sup);
+    uint8_t *stack = malloc((size_t)(p->depth + 1));
+    assert_non_null(stack);
+    for (int r = 0; r < rs->nrules; r++) {
+        const rl_bm_rule *u = &p->rule[r];
+        for (int64_t i = 0; i < t->n; i++) {
+            int64_t ci = u->cl0;
+            for (int side = 0; side < 2; side++) {
+                int64_t k0 = u->tok0 + (side ? u->nante : 0);
+                int n = side ? u->ncons : u->nante;
+                int64_t base = side ? rs->rules[r].cons : rs->rules[r].ante;
+                int sp = 0;
+                for (int k = 0; k < n; k++) {
+                    uint8_t code = p->code[k0 + k];
+                    if ((code & 3) == RL_BM_COND) {
+                        const rl_bm_cond *c = &p->cond[p->cl[ci++]];
+                        const rl_column *col = &t->cols[c->attr];
+                        double x = col->kind == RL_NUMERIC ? col->num[i] : col->code[i];
+                        assert_true(sp < p->depth);
+                        stack[sp++] = (uint8_t)(rl_bm_cond_holds(c, x) ^ !!(code & RL_BM_NEG));
+                    } else if (code == RL_BM_NOT) {
+                        stack[sp - 1] ^= 1;
+                    } else {
+                        sp--;
+                        stack[sp - 1] = code == RL_BM_AND ? stack[sp - 1] & stack[sp]
+                                                          : stack[sp - 1] | stack[sp];
+                    }
+                    sup[base + p->orig[k0 + k]] += stack[sp - 1];
+                }
+                assert_int_equal(sp, 1);
+            }
+        }
+    }
+    free(stack);
+}
+
+/* The plan's conditions: distinct, in order, partitioned by column. */
+static void check_distinct(const rl_bm_plan *p)
+{
+    assert_true(p->ncols >= 1 && p->first[0] == 0 && p->first[p->ncols] == p->nconds);
+    for (int k = 0; k < p->ncols; k++) {
+        assert_true(p->first[k] < p->first[k + 1]);
+        for (int c = p->first[k]; c < p->first[k + 1]; c++)
+            assert_int_equal(p->cond[c].attr, p->col[k]);
+        if (k > 0)
+            assert_true(p->col[k - 1] < p->col[k]);
+    }
+    for (int c = 1; c < p->nconds; c++) {
+        const rl_bm_cond *a = &p->cond[c - 1], *b = &p->cond[c];
+        if (a->attr == b->attr)
+            assert_false(a->kind[0] == b->kind[0] && a->kind[1] == b->kind[1] &&
+                         a->v[0] == b->v[0] && a->v[1] == b->v[1]);
+    }
+    for (int64_t k = 0; k < p->ncl; k++)
+        assert_true(p->cl[k] >= 0 && p->cl[k] < p->nconds);
+}
+
+/* Plans rs, checks its conditions, and every token's support against rl_evaluate's on t;
+ * gives the plan's conditions. */
+static int check_plan(const rl_ruleset *rs, const rl_table *t)
+{
+    dm_err err = {0};
+    rl_bm_plan p;
+    rl_result res;
+    assert_int_equal(rl_ruleset_check(rs, t, NULL, &err), 0);
+    assert_int_equal(rl_bm_plan_make(rs, &p, &err), 0);
+    check_distinct(&p);
+    assert_int_equal(rl_evaluate(t, rs, 1, &res, &err), 0);
+    int64_t *sup = malloc((size_t)rs->ntok * sizeof *sup);
+    assert_non_null(sup);
+    plan_supports(&p, rs, t, sup);
+    for (int64_t k = 0; k < rs->ntok; k++)
+        if (sup[k] != res.tok_support[k])
+            fail_msg("token %lld: the plan gives %lld instances, the interpreter %lld",
+                     (long long)k, (long long)sup[k], (long long)res.tok_support[k]);
+    int nconds = p.nconds;
+    free(sup);
+    rl_result_free(&res);
+    rl_bm_plan_free(&p);
+    return nconds;
+}
+
+/* Generated rule sets on synthetic tables (and the same rules twice over: no new
+ * condition), and on Poker hands, whose few values make rules share conditions. */
+static void generated_rules_match_the_interpreter(void **state)
+{
+    (void)state;
+    dm_err err = {0};
+    for (int seed = 1; seed <= 6; seed++) {
+        rl_table t;
+        rl_ruleset rs, twice = {0};
+        assert_int_equal(seed % 2 ? rl_synth_generate(1000 + 7 * seed, 4, 3, seed, &t, &err)
+                                  : rl_poker_generate(1000 + 7 * seed, seed, &t, &err),
+                         0);
+        assert_int_equal(rl_rules_generate(&t, 30, 2 + 9 * seed, seed, &rs, &err), 0);
+        int once = check_plan(&rs, &t);
+        for (int copy = 0; copy < 2; copy++)
+            for (int r = 0; r < rs.nrules; r++) {
+                const rl_rule *u = &rs.rules[r];
+                assert_int_equal(rl_ruleset_add(&twice, rs.tok + u->ante, u->nante,
+                                                rs.tok + u->cons, u->ncons, &err),
+                                 0);
+            }
+        assert_int_equal(check_plan(&twice, &t), once);
+        rl_ruleset_free(&twice);
+        rl_ruleset_free(&rs);
+        rl_table_free(&t);
+    }
+}
+
+/* A file's numeric and categorical columns with rules of every operator, = and != of one
+ * value sharing a condition. */
+static void every_operator_on_a_files_columns(void **state)
+{
+    (void)state;
+    static const char table[] = "x,colour,y\n"
+                                "1.5,red,3\n"
+                                "-0.0,green,1\n"
+                                "0.0,blue,4\n"
+                                "2.5,red,1\n"
+                                "1.5,green,5\n"
+                                "7,red,9\n";
+    static const char rules[] = "IF x = 1.5 THEN colour = red\n"
+                                "IF x != 1.5 THEN colour != red\n"
+                                "IF x < 1.5 OR x <= 0 THEN y > 3\n"
+                                "IF x >= 2.5 AND NOT y in [1, 4] THEN x = -0.0\n"
+                                "IF x = 0 THEN y < 4 OR y >= 9\n";
+    dm_err err = {0};
+    rl_table t;
+    rl_ruleset rs;
+    assert_int_equal(rl_table_parse(table, sizeof table - 1, "t.csv", NULL, &t, &err), 0);
+    assert_int_equal(rl_rules_parse(rules, sizeof rules - 1, "r.txt", &t, &rs, &err), 0);
+    /* 13 condition tokens; x = 1.5 and x != 1.5 are one, colour = red and != red one, x =
+     * 0 and x = -0.0 compare equal and are one: 10. */
+    assert_int_equal(check_plan(&rs, &t), 10);
+    rl_ruleset_free(&rs);
+    rl_table_free(&t);
+}
+
+/* Infinities and signed zeros among the values, rules on their values and next to them. */
+static void infinities_and_zeros(void **state)
+{
+    (void)state;
+    static const double x[] = {-INFINITY, -1e308, -0.0, 0.0, 1e-300, 1.0, 1e308, INFINITY,
+                               INFINITY, 0.0};
+    const int n = (int)(sizeof x / sizeof *x);
+    static const int ops[] = {RL_EQ, RL_NE, RL_LT, RL_LE, RL_GT, RL_GE};
+    static const double v[] = {-1e308, -0.0, 0.0, 1e-300, 1e308};
+    dm_err err = {0};
+    rl_table t;
+    rl_ruleset rs = {0};
+    assert_int_equal(rl_table_init(&t, n, 1, "a%d", &err), 0);
+    memcpy(t.cols[0].num, x, sizeof x);
+    for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+            rl_token a = {.op = ops[o], .lo = v[k]};
+            rl_token c = {.op = RL_IN, .lo = v[k], .hi = v[(k + 2) % 5] > v[k] ? v[(k + 2) % 5]
+                                                                                 : v[k]};
+            assert_int_equal(rl_ruleset_add(&rs, &a, 1, &c, 1, &err), 0);
+        }
+    check_plan(&rs, &t);
+    rl_ruleset_free(&rs);
+    rl_table_free(&t);
+}
+
+/* A chain nested to the right, c OR (c AND (c OR ...)), 400 deep: its RPN pushes every
+ * condition first (a stack of 401), the plan's order needs 2. */
+static void a_deep_chain_needs_a_shallow_stack(void **state)
+{
+    (void)state;
+    enum { DEEP = 400 };
+    dm_err err = {0};
+    rl_table t;
+    rl_ruleset rs = {0};
+    rl_token *tok = malloc((2 * DEEP + 1) * sizeof *tok);
+    assert_non_null(tok);
+    assert_int_equal(rl_synth_generate(300, 2, 0, 5, &t, &err), 0);
+    for (int k = 0; k <= DEEP; k++)
+        tok[k] = (rl_token){.op = RL_LT + k % 4, .attr = k % 2, .lo = (k % 97) / 97.0};
+    for (int k = 0; k < DEEP; k++)
+        tok[DEEP + 1 + k] = (rl_token){.op = k % 2 ? RL_AND : RL_OR};
+    assert_int_equal(rl_expr_depth(tok, 2 * DEEP + 1), DEEP + 1);
+    assert_int_equal(rl_ruleset_add(&rs, tok, 2 * DEEP + 1, tok, 1, &err), 0);
+    rl_bm_plan p;
+    assert_int_equal(rl_bm_plan_make(&rs, &p, &err), 0);
+    assert_int_equal(p.depth, 2);
+    rl_bm_plan_free(&p);
+    check_plan(&rs, &t);
+    free(tok);
+    rl_ruleset_free(&rs);
+    rl_table_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(generated_rules_match_the_interpreter),
+        cmocka_unit_test(every_operator_on_a_files_columns),
+        cmocka_unit_test(infinities_and_zeros),
+        cmocka_unit_test(a_deep_chain_needs_a_shallow_stack),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

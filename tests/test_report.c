@@ -431,6 +431,17 @@ static void report_has_the_tdm_verdicts_of_each_card(void **state)
     assert_int_equal(report(f, NULL, 0, 0, "/nonexistent", &d, &err), 0);
     assert_non_null(strstr(d.md, "### tdm on the H200"));
     assert_non_null(strstr(d.md, "Judged on the latest complete run of tdm-fig7 on this card"));
+    /* the H200 run's headline has the verdicts too, linking to their evidence */
+    const char *reproduced = strstr(d.md, "\n## Reproduced tables\n");
+    const char *verdicts = strstr(d.md, "that tdm-fig7 feeds, judged on the latest complete run "
+                                        "of it on this card (run 3): 4 hold, 0 partly hold, 3 "
+                                        "do not hold, 1 not measurable here.");
+    assert_non_null(verdicts);
+    assert_true(verdicts < reproduced);
+    assert_true(strstr(verdicts, "| C6: Thread-Level Parallelism is Sufficient for Large "
+                                 "Problem Sizes | line 283 | does not hold |") < reproduced);
+    assert_non_null(strstr(d.md, "Each claim's words and evidence: [Characterization]"
+                                 "(#characterization)"));
     assert_non_null(strstr(d.md, "4 hold, 0 partly hold, 3 do not hold, 1 not measurable here."));
     assert_non_null(strstr(d.md, "| claim | paper | verdict |"));
     assert_non_null(strstr(d.html, "<td>C6: Thread-Level Parallelism is Sufficient for Large "

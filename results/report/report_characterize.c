@@ -1,7 +1,8 @@
 /* report_characterize.c - judged claims written out, in one writer (report_claims) that
  * the report's characterization section, `dmbench characterize` and reproduce's figures
  * share; the section itself: for every registered workload whose study has claims, each
- * card with a complete run of a sweep they read, its verdicts and evidence. */
+ * card with a complete run of a sweep they read, its verdicts and evidence; and a run's
+ * verdicts alone for its headline (report_run_verdicts). */
 #include <stdio.h>
 #include <string.h>
 

@@ -5,6 +5,9 @@
 DM_PACKAGES="cmake ninja-build pkg-config gcc libsqlite3-dev libgsl-dev libfyaml-dev libcmocka-dev zlib1g-dev gnuplot-nox"
 # scripts/slurm/selftest's: a one-node Slurm cluster, and sqlite3 to read its databases
 DM_SLURM_PACKAGES="slurmctld slurmd slurm-client munge sqlite3"
+# scripts/test's only: the browser that tests/report_first_screen opens the report in
+# (the test skips without it)
+DM_TEST_PACKAGES="chromium"
 DM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DM_BUILD=${DMBENCH_BUILD_DIR:-$DM_ROOT/build}
 
@@ -41,17 +44,36 @@ dm_install_deps() {
     fi
 }
 
+# dm_sudo: prints what goes before a command run as root ("" as root, "sudo -n" with
+# passwordless sudo); returns 1 when neither.
+dm_sudo() {
+    if [ "$(id -u)" -eq 0 ]; then
+        echo ""
+    elif sudo -n true 2>/dev/null; then
+        echo "sudo -n"
+    else
+        return 1
+    fi
+}
+
+# dm_install_test_deps: installs $DM_TEST_PACKAGES where root or passwordless sudo allows
+# it; otherwise, or when apt-get fails, one line says which tests will skip.
+dm_install_test_deps() {
+    local sudo
+    if ! sudo=$(dm_sudo) || ! dm_apt_install "$sudo" $DM_TEST_PACKAGES; then
+        echo "dmbench: could not install $DM_TEST_PACKAGES: report_first_screen will skip" >&2
+    fi
+    return 0
+}
+
 # dm_slurm_selftest: scripts/slurm/selftest on $DM_BUILD's dmbench where this machine
 # allows it: as root or through passwordless sudo (it starts munged, slurmctld and
 # slurmd), its Debian packages installed first. Otherwise one line says why it skipped.
 dm_slurm_selftest() {
-    local sudo=
-    if [ "$(id -u)" -ne 0 ]; then
-        if ! sudo -n true 2>/dev/null; then
-            echo "dmbench: Slurm selftest skipped: it starts munged, slurmctld and slurmd, which needs root or passwordless sudo" >&2
-            return 0
-        fi
-        sudo="sudo -n"
+    local sudo
+    if ! sudo=$(dm_sudo); then
+        echo "dmbench: Slurm selftest skipped: it starts munged, slurmctld and slurmd, which needs root or passwordless sudo" >&2
+        return 0
     fi
     if ! dm_apt_install "$sudo" $DM_SLURM_PACKAGES; then
         echo "dmbench: Slurm selftest skipped: could not install $DM_SLURM_PACKAGES" >&2

@@ -154,9 +154,11 @@ static void report_has_sections_fingerprint_and_points(void **state)
     assert_non_null(strstr(d.md, "### Run 1: fixture-sweep (toy)"));
     assert_non_null(strstr(d.md, "### Run 2: fixture (toy)"));
     assert_non_null(strstr(d.md, "| 2 | fixture | toy | Other Card |"));
-    /* a point's row, its median with a unit; the slow block 256 of n=4096 is 40 us */
-    assert_non_null(
-        strstr(d.md, "| kernel | n=4096,op=a&lt;b\\|c,block=256,scale=0.5 | ok | 20 | 40.0 us |"));
+    /* a point's row, a column per parameter that varies, its median with a unit; the slow
+     * block 256 of n=4096 is 40 us; the constants said once above the table */
+    assert_non_null(strstr(d.md, "| idx | variant | n | block | status | samples | median |"));
+    assert_non_null(strstr(d.md, "| 6 | kernel | 4096 | 256 | ok | 20 | 40.0 us |"));
+    assert_non_null(strstr(d.md, "The same in every point: op=a&lt;b\\|c, scale=0.5."));
     /* tuning: block 128 is 20% faster than the others in every bucket */
     assert_non_null(
         strstr(d.md, "| Fixture H100 | 9.0 | kernel | n=1024,op=a&lt;b\\|c,scale=0.5 | 128 |"));
@@ -194,7 +196,8 @@ static void report_escapes_text_and_balances_html(void **state)
     assert_null(strstr(d.md, "<script>"));
     assert_non_null(
         strstr(d.html, "dmbench run &#39;&lt;script&gt;x&lt;/script&gt;&#39; &amp; more"));
-    assert_non_null(strstr(d.html, "<td>n=1024,op=a&lt;b|c,block=64,scale=0.5</td>"));
+    assert_non_null(strstr(d.html, "<p>The same in every point: op=a&lt;b|c, scale=0.5.</p>"));
+    assert_non_null(strstr(d.html, "<td>1</td><td>kernel</td><td>1024</td><td>128</td>"));
     assert_int_equal(strncmp(d.html, "<!DOCTYPE html>", 15), 0);
     assert_non_null(strstr(d.html, "<style>"));
     assert_non_null(strstr(d.html, "</body>\n</html>\n"));
@@ -428,6 +431,17 @@ static void report_has_the_tdm_verdicts_of_each_card(void **state)
     assert_int_equal(report(f, NULL, 0, 0, "/nonexistent", &d, &err), 0);
     assert_non_null(strstr(d.md, "### tdm on the H200"));
     assert_non_null(strstr(d.md, "Judged on the latest complete run of tdm-fig7 on this card"));
+    /* the H200 run's headline has the verdicts too, linking to their evidence */
+    const char *reproduced = strstr(d.md, "\n## Reproduced tables\n");
+    const char *verdicts = strstr(d.md, "that tdm-fig7 feeds, judged on the latest complete run "
+                                        "of it on this card (run 3): 4 hold, 0 partly hold, 3 "
+                                        "do not hold, 1 not measurable here.");
+    assert_non_null(verdicts);
+    assert_true(verdicts < reproduced);
+    assert_true(strstr(verdicts, "| C6: Thread-Level Parallelism is Sufficient for Large "
+                                 "Problem Sizes | line 283 | does not hold |") < reproduced);
+    assert_non_null(strstr(d.md, "Each claim's words and evidence: [Characterization]"
+                                 "(#characterization)"));
     assert_non_null(strstr(d.md, "4 hold, 0 partly hold, 3 do not hold, 1 not measurable here."));
     assert_non_null(strstr(d.md, "| claim | paper | verdict |"));
     assert_non_null(strstr(d.html, "<td>C6: Thread-Level Parallelism is Sufficient for Large "
@@ -481,6 +495,118 @@ static void report_escapes_the_evidence(void **state)
     doc_free(&d);
 }
 
+/* Fills the fixture: run 1 (baseline cpu) solves n = 1024 and 4096 with cpu (1 ms per
+ * 1024) and kernel at blocks 64, 128, 256 (20x faster at block 128), and n = 16384 not at
+ * all: cpu failed, kernel skipped twice; run 2 (baseline cpu) has 8 problems, cpu the
+ * fastest of the first 2 and kernel (10x) of the other 6. */
+static int headline_setup(void **state)
+{
+    if (afx_setup(state) != 0)
+        return -1;
+    afx *f = *state;
+    double x[9];
+    dm_point pt;
+    int64_t one = afx_run(f, "Fixture H100", 9, 0), idx = 0;
+    for (int64_t n = 1024; n <= 16384; n *= 4) {
+        afx_samples(x, 9, 1e-3 * (double)n / 1024, 0.01);
+        afx_toy_point(&pt, 0, n, "copy", 0, 0);
+        afx_store_point(f, one, idx++, &pt, x, 9);
+        for (int64_t b = 64; b <= 256 && (n < 16384 || b < 256); b *= 2) {
+            afx_samples(x, 9, 1e-4 * (double)n / 1024 * (b == 128 ? 0.5 : 1), 0.01);
+            afx_point(f, one, idx++, n, "copy", b, x, 9);
+        }
+    }
+    int64_t two = afx_run(f, "Fixture H100", 9, 0);
+    idx = 0;
+    for (int64_t k = 1; k <= 8; k++) {
+        afx_samples(x, 9, 1e-6 * 1024 * (double)k, 0.01);
+        afx_toy_point(&pt, 0, 1024 * k, "copy", 0, 0);
+        afx_store_point(f, two, idx++, &pt, x, 9);
+        afx_samples(x, 9, 1e-7 * 1024 * (double)k * (k <= 2 ? 20 : 1), 0.01);
+        afx_point(f, two, idx++, 1024 * k, "copy", 256, x, 9);
+    }
+    return sqlite3_exec(store_db(f->st),
+        "UPDATE runs SET baseline = 'cpu';"
+        "UPDATE points SET status = 'failed', reason = 'out of memory' WHERE run_id = 1"
+        " AND idx = 8;"
+        "UPDATE points SET status = 'skipped', reason = 'no GPU' WHERE run_id = 1"
+        " AND idx IN (9, 10);", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+static void report_opens_with_each_runs_headline(void **state)
+{
+    doc d = { 0 };
+    dm_err err = { 0 };
+    assert_int_equal(report(*state, NULL, 0, 0, "/nonexistent", &d, &err), 0);
+    /* the findings come first, every point last, folded */
+    const char *findings = strstr(d.html, "<h2 id=\"findings\">"), *runs =
+        strstr(d.html, "<h2 id=\"runs\">");
+    assert_non_null(findings);
+    assert_true(runs > findings);
+    const char *one = strstr(d.html, "<h3 id=\"finding-run-1\">");
+    assert_true(one > findings && one < runs);
+    assert_true(strstr(d.html, "<div class=\"finding\">\n<div class=\"headline\">") > one);
+    assert_true(strstr(d.html, "<details>\n<summary>Every point of run 1 (11)</summary>") > runs);
+    /* run 1: its card, its points, the fastest per problem with its speedup over cpu */
+    assert_non_null(strstr(d.md, "Card: Fixture H100, cc 9.0, 132 SMs. Run complete, started "));
+    assert_non_null(strstr(d.md, "11 points: 8 ok, 1 failed, 2 skipped."));
+    assert_non_null(strstr(d.md, "The fastest verified variant of each of its 2 problems:"));
+    assert_non_null(strstr(d.md, "| n | fastest | median | speedup over cpu | ci95 | rsd |"));
+    assert_non_null(strstr(d.md, "| 1024 | kernel | 50.0 us | 20.00x | "));
+    assert_non_null(strstr(d.md, "| 4096 | kernel | 200 us | 20.00x | "));
+    /* nothing measured at n = 16384: not in the findings (only in every point's table) */
+    assert_true(strstr(d.md, "| 16384 | ") > strstr(d.md, "\n## Reproduced tables\n"));
+    /* the points not measured, by why, the most first */
+    const char *skipped = strstr(d.md, "2 points skipped (idx 9 to 10): no GPU.");
+    assert_non_null(skipped);
+    assert_true(strstr(d.md, "1 point failed (idx 8): out of memory.") > skipped);
+    assert_non_null(strstr(d.md, "Its fingerprint and every point: [the run's details](#run-1)"));
+    assert_non_null(strstr(d.html, "<p>Its fingerprint and every point: <a href=\"#run-1\">"
+                                   "the run&#39;s details</a></p>"));
+    /* run 2: 8 problems, a line per winner, the table folded */
+    assert_non_null(strstr(d.md, "cpu: fastest in 2 of 8 problems, 1.00x over cpu."));
+    assert_non_null(strstr(d.md, "kernel: fastest in 6 of 8 problems, 10.00x over cpu."));
+    assert_non_null(strstr(d.md, "<details><summary>The fastest verified variant of each of "
+                                 "its 8 problems</summary>\n\n| n | fastest |"));
+    assert_non_null(strstr(d.md, "| 2048 | cpu | 2.05 ms | 1.00x | "));
+    int tables = count(d.html, "<table>");
+    assert_int_equal(count(d.html, "</table>"), tables);
+    assert_int_equal(count(d.html, "<details>"), count(d.html, "</details>"));
+    assert_int_equal(count(d.html, "<div"), count(d.html, "</div>"));
+    assert_int_equal(check_md_tables(d.md), tables);
+    doc_free(&d);
+}
+
+/* The headings of text in order, each on a line: markdown's "## x" and "### x", HTML's
+ * <h2 ...>x</h2> and <h3 ...>x</h3>. */
+static void headings(const char *text, int html, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (const char *p = text; (p = strstr(p, html ? "<h" : "\n#")); p++) {
+        size_t used = strlen(out);
+        if (html && (p[2] == '2' || p[2] == '3')) {
+            const char *gt = strchr(p, '>'), *end = strstr(p, "</h");
+            snprintf(out + used, n - used, "%.*s\n", (int)(end - gt - 1), gt + 1);
+        } else if (!html && (!strncmp(p, "\n## ", 4) || !strncmp(p, "\n### ", 5))) {
+            const char *t = strchr(p, ' ') + 1;
+            snprintf(out + used, n - used, "%.*s\n", (int)strcspn(t, "\n"), t);
+        }
+    }
+}
+
+static void report_markdown_keeps_the_html_order(void **state)
+{
+    doc d = { 0 };
+    dm_err err = { 0 };
+    static char md[8192], html[8192];
+    assert_int_equal(report(*state, NULL, 0, 0, "/nonexistent", &d, &err), 0);
+    headings(d.md, 0, md, sizeof md);
+    headings(d.html, 1, html, sizeof html);
+    assert_true(count(md, "\n") >= 10); /* 6 sections, 2 findings, 2 runs' details */
+    assert_string_equal(md, html);
+    doc_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +629,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(report_has_the_tdm_verdicts_of_each_card, tdm_setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(report_escapes_the_evidence, tdm_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(report_opens_with_each_runs_headline, headline_setup,
+                                        afx_teardown),
+        cmocka_unit_test_setup_teardown(report_markdown_keeps_the_html_order, headline_setup,
+                                        afx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,28 +9,42 @@
 
 #include "report_int.h"
 
+/* Findings first (a reader's question is what each run found), then the papers' tables
+ * reproduced, then the analyses over the whole database, and last each run's fingerprint
+ * and every point, folded. */
 const dm_report_section report_sections[] = {
-    { .id = "runs", .title = "Runs", .write = report_runs },
+    { .id = "findings", .title = "Findings", .write = report_findings },
     { .id = "reproduced", .title = "Reproduced tables", .write = report_reproduce },
     { .id = "tuning", .title = "Tuning", .write = report_tuning },
     { .id = "fits", .title = "Crossover fits", .write = report_fits },
     { .id = "characterization", .title = "Characterization", .write = report_characterize },
-    { .id = "plots", .title = "Plots", .write = report_plots },
+    { .id = "runs", .title = "Runs: fingerprints and every point", .write = report_runs },
     { 0 },
 };
 
+/* Readable at 1280 px without sideways scrolling: the contents on one line, a run's
+ * headline and plots side by side (stacked below about 1000 px), long words broken, and
+ * a table wider than the page scrolling inside its own box. */
 static const char report_css[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;"
-    "max-width:1200px;margin:2em auto;padding:0 1em;color:#222;line-height:1.4}"
+    "max-width:1200px;margin:1em auto;padding:0 1em;color:#222;line-height:1.4;"
+    "overflow-wrap:break-word}"
     "h1,h2{border-bottom:1px solid #ddd;padding-bottom:.2em}"
-    "h3{margin-top:2em}"
+    "h1{margin:.2em 0 .4em}h2{margin-top:1.6em}h3{margin:1.6em 0 .6em}"
+    ".wide{max-width:100%;overflow-x:auto}"
     "table{border-collapse:collapse;margin:.8em 0;font-size:.9em}"
     "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}"
     "th{background:#f3f3f3}tbody tr:nth-child(even){background:#fafafa}"
     "td{font-variant-numeric:tabular-nums}"
-    "figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+    "figure{margin:0 0 1em}figure svg{width:100%;height:auto}"
     "figcaption{font-size:.9em;color:#555}"
-    "nav ul{padding-left:1.2em}";
+    ".finding{display:flex;flex-wrap:wrap;gap:0 2em;align-items:flex-start}"
+    ".headline{flex:1 1 400px;min-width:0}.headline p{margin:.4em 0}"
+    ".headline table{font-size:.85em}.headline th,.headline td{padding:.2em .4em}"
+    ".figs{flex:1.6 1 560px;min-width:0}"
+    "details{margin:.8em 0}summary{cursor:pointer;font-weight:600}"
+    "nav ul{display:flex;flex-wrap:wrap;gap:.2em 1.4em;list-style:none;padding:0;margin:.3em 0}"
+    "nav p{margin:.6em 0 0}";
 
 /* The ids of every run, oldest first, in *ids (malloc'd). Returns 0 or DM_ERUNTIME. */
 static int all_runs(dm_store *st, int64_t **ids, size_t *n, dm_err *err)

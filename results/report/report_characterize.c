@@ -1,7 +1,8 @@
 /* report_characterize.c - judged claims written out, in one writer (report_claims) that
  * the report's characterization section, `dmbench characterize` and reproduce's figures
  * share; the section itself: for every registered workload whose study has claims, each
- * card with a complete run of a sweep they read, its verdicts and evidence. */
+ * card with a complete run of a sweep they read, its verdicts and evidence; and a run's
+ * verdicts alone for its headline (report_run_verdicts). */
 #include <stdio.h>
 #include <string.h>
 
@@ -77,10 +78,10 @@ fail:
                       store_path(c->st), sqlite3_errmsg(store_db(c->st)));
 }
 
-int report_claims(dm_report_doc *d, int level, const chz_ctx *x, const dm_study *s,
-                  const dm_claim *const *cls, const dm_claim_result *res, int n, dm_err *err)
+/* The table of claims cls[0..n) with their verdicts res. */
+static void verdict_table(dm_report_doc *d, const dm_claim *const *cls,
+                          const dm_claim_result *res, int n)
 {
-    char lines[CHZ_METRIC_TEXT];
     report_table_begin(d, 3, (const char *[]){ "claim", "paper", "verdict" });
     for (int k = 0; k < n; k++) {
         char claim[256], line[32];
@@ -89,6 +90,13 @@ int report_claims(dm_report_doc *d, int level, const chz_ctx *x, const dm_study 
         report_table_row(d, (const char *[]){ claim, line, study_verdict_name(res[k].verdict) });
     }
     report_table_end(d);
+}
+
+int report_claims(dm_report_doc *d, int level, const chz_ctx *x, const dm_study *s,
+                  const dm_claim *const *cls, const dm_claim_result *res, int n, dm_err *err)
+{
+    char lines[CHZ_METRIC_TEXT];
+    verdict_table(d, cls, res, n);
     for (int k = 0; k < n; k++) {
         const dm_claim *cl = cls[k];
         char heading[256];
@@ -208,6 +216,39 @@ static int characterize_workload(const dm_report_ctx *c, const dm_workload *w, i
     for (int i = 0; i < n && rc == 0; i++)
         rc = characterize_card(c, w, &cards[i], err);
     return rc;
+}
+
+int report_run_verdicts(const dm_report_ctx *c, int64_t run, dm_err *err)
+{
+    chz_ctx x = { .st = { c->st }, .nst = 1 };
+    chz_run r, latest;
+    dm_claim_result res[CHZ_MAX_CLAIMS];
+    const dm_claim *cls[CHZ_MAX_CLAIMS];
+    char sweep[128], counted[128];
+    int counts[DM_NVERDICTS], n, k = -1;
+    if (chz_read_run(&x, 0, run, &r, sweep, sizeof sweep, err))
+        return err->code;
+    if (!r.id || !r.gpu[0])
+        return 0;
+    const dm_workload *const *w = registry_workloads();
+    for (; *w && k < 0; w++)
+        k = (*w)->study && (*w)->study->claims ? sweep_index((*w)->study, sweep) : -1;
+    if (k < 0)
+        return 0;
+    const dm_study *s = w[-1]->study;
+    x.card = r.gpu;
+    x.sweep = s->claim_sweeps[k];
+    if (judge_all(&x, s, res, cls, &n, counts, err) ||
+        chz_latest_run(&x, x.sweep, x.card, &latest, err))
+        return err->code;
+    study_counts_text(counts, counted, sizeof counted);
+    report_para(c->doc, "The claims of %s (%s) that %s feeds, judged on the latest complete "
+                "run of it on this card (run %lld): %s.", s->claims_title, s->papers[0].cite,
+                x.sweep, (long long)latest.id, counted);
+    verdict_table(c->doc, cls, res, n);
+    report_para_link(c->doc, "Each claim's words and evidence:", "characterization",
+                     "Characterization");
+    return 0;
 }
 
 int report_characterize(const dm_report_ctx *c, dm_err *err)

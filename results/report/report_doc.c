@@ -1,6 +1,7 @@
 /* report_doc.c - the report's document writer: each element written as markdown and as
  * HTML at once, text escaped for each (HTML: & < > " '; markdown tables: | and line
- * breaks, and < > & so that no text is taken for HTML). */
+ * breaks, and < > & so that no text is taken for HTML); HTML's boxes (a layout's div,
+ * a folded details block) too. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,7 +95,7 @@ void report_table_begin(dm_report_doc *d, int ncols, const char *const *headers)
     fputc('\n', d->md);
     if (!d->html)
         return;
-    fputs("<table>\n<thead><tr>", d->html);
+    fputs("<div class=\"wide\"><table>\n<thead><tr>", d->html);
     for (int i = 0; i < d->ncols; i++) {
         fputs("<th>", d->html);
         report_html_text(d->html, headers[i]);
@@ -122,7 +123,7 @@ void report_table_end(dm_report_doc *d)
     fputc('\n', d->md);
     d->ncols = 0;
     if (d->html)
-        fputs("</tbody>\n</table>\n", d->html);
+        fputs("</tbody>\n</table></div>\n", d->html);
 }
 
 void report_figure(dm_report_doc *d, const char *svg, const char *md_path, const char *caption)
@@ -137,4 +138,52 @@ void report_figure(dm_report_doc *d, const char *svg, const char *md_path, const
     fputs("\n<figcaption>", d->html);
     report_html_text(d->html, caption);
     fputs("</figcaption>\n</figure>\n", d->html);
+}
+
+void report_div_begin(dm_report_doc *d, const char *cls)
+{
+    if (d->html)
+        fprintf(d->html, "<div class=\"%s\">\n", cls);
+}
+
+void report_div_end(dm_report_doc *d)
+{
+    if (d->html)
+        fputs("</div>\n", d->html);
+}
+
+void report_details_begin(dm_report_doc *d, const char *summary)
+{
+    fputs("<details><summary>", d->md); /* GitHub's markdown folds it as HTML does */
+    report_html_text(d->md, summary);
+    fputs("</summary>\n\n", d->md);
+    if (!d->html)
+        return;
+    fputs("<details>\n<summary>", d->html);
+    report_html_text(d->html, summary);
+    fputs("</summary>\n", d->html);
+}
+
+void report_details_end(dm_report_doc *d)
+{
+    fputs("</details>\n\n", d->md);
+    if (d->html)
+        fputs("</details>\n", d->html);
+}
+
+void report_para_link(dm_report_doc *d, const char *text, const char *id, const char *label)
+{
+    md_text(d->md, text);
+    fputs(" [", d->md);
+    md_text(d->md, label);
+    fprintf(d->md, "](#%s)\n\n", id);
+    if (!d->html)
+        return;
+    fputs("<p>", d->html);
+    report_html_text(d->html, text);
+    fputs(" <a href=\"#", d->html);
+    report_html_text(d->html, id);
+    fputs("\">", d->html);
+    report_html_text(d->html, label);
+    fputs("</a></p>\n", d->html);
 }

@@ -1,6 +1,7 @@
 /* report_runs.c - the report's runs section: a table of the runs, then each run's
- * fingerprint (GPU, clocks, versions, commit, command line) and its measured points
- * (median and noise, throughput and speedup where known). */
+ * fingerprint (GPU, clocks, versions, commit, command line) and, folded, every point
+ * (a column per parameter that varies, the constants said once; median and noise,
+ * throughput and speedup where known). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -135,13 +136,43 @@ static void fingerprint(dm_report_doc *d, sqlite3_stmt *r)
     report_table_end(d);
 }
 
-/* The table of run id's measured points. Returns 0 or DM_ERUNTIME. */
+/* The header of run id's table of points into head (n of them): idx, variant, a column
+ * per axis of ax that varies, then the statistics, with GB/s, speedup and the values
+ * chosen for the card where the run has them. */
+static int points_head(const report_axes *ax, int gbs, int has_baseline, int chosen,
+                       const char **head)
+{
+    int n = 0;
+    head[n++] = "idx";
+    head[n++] = "variant";
+    for (int k = 0; k < ax->n; k++)
+        if (ax->varies[k])
+            head[n++] = ax->name[k];
+    static const char *const stats[] = { "status", "samples", "median", "noise", "stopped on",
+                                         "outliers" };
+    for (size_t i = 0; i < sizeof stats / sizeof *stats; i++)
+        head[n++] = stats[i];
+    if (gbs)
+        head[n++] = "GB/s";
+    if (has_baseline)
+        head[n++] = "speedup";
+    head[n++] = "verification";
+    if (chosen) /* values chosen for the card, and the rule that chose each */
+        head[n++] = "chosen for the card";
+    return n;
+}
+
+/* The folded table of run id's points (ok, failed and skipped), a column per parameter
+ * that varies, the others said once above it. Returns 0 or DM_ERUNTIME. */
 static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err *err)
 {
+    report_axes ax;
     sqlite3_stmt *s = NULL;
+    if (report_axes_read(c->st, id, &ax, err))
+        return err->code;
     if (sqlite3_prepare_v2(
             store_db(c->st),
-            "SELECT s.idx, s.variant, s.params, s.status, s.n, s.median,"
+            "SELECT s.idx, s.variant, s.reason, s.status, s.n, s.median,"
             " CASE WHEN s.criterion IS NULL THEN s.noise ELSE s.criterion_value END, s.gb_per_s,"
             " sp.speedup, s.verification,"
             " (SELECT count(gb_per_s) FROM v_point_summary WHERE run_id = ?1),"
@@ -149,38 +180,41 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
             " (SELECT chosen FROM points WHERE id = s.point_id),"
             " (SELECT count(chosen) FROM points WHERE run_id = ?1)"
             " FROM v_point_summary s LEFT JOIN v_speedup sp ON sp.point_id = s.point_id"
-            " WHERE s.run_id = ?1 AND s.status IN ('ok', 'failed') ORDER BY s.idx",
+            " WHERE s.run_id = ?1 AND s.status IN ('ok', 'failed', 'skipped') ORDER BY s.idx",
             -1, &s, NULL) != SQLITE_OK ||
         sqlite3_bind_int64(s, 1, id) != SQLITE_OK) {
         sqlite3_finalize(s);
+        report_axes_free(&ax);
         return runs_fail(c, "reading the points", id, err);
     }
     int rc, rows = 0, gbs = 0, chosen = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *head[13] = { "idx", "variant", "params", "status", "samples", "median",
-                                 "noise", "stopped on", "outliers" };
-        int n = 9;
         if (rows++ == 0) {
+            const char *head[REPORT_MAX_COLS];
+            char summary[128], constants[2048];
             gbs = sqlite3_column_int64(s, 10) > 0;
-            if (gbs)
-                head[n++] = "GB/s";
-            if (has_baseline)
-                head[n++] = "speedup";
-            head[n++] = "verification";
             chosen = sqlite3_column_int64(s, 14) > 0;
-            if (chosen) /* values chosen for the card, and the rule that chose each */
-                head[n++] = "chosen for the card";
-            report_table_begin(c->doc, n, head);
+            snprintf(summary, sizeof summary, "Every point of run %lld (%zu)", id, ax.npoints);
+            report_details_begin(c->doc, summary);
+            report_axes_constants(&ax, NULL, constants, sizeof constants);
+            if (constants[0])
+                report_para(c->doc, "The same in every point: %s.", constants);
+            report_table_begin(c->doc, points_head(&ax, gbs, has_baseline, chosen, head), head);
         }
-        char idx[24], ns[24], median[24], noise[24], gb[24], sp[24], outl[24];
-        const char *cells[13];
-        snprintf(idx, sizeof idx, "%lld", (long long)sqlite3_column_int64(s, 0));
+        char idx[24], ns[24], median[24], noise[24], gb[24], sp[24], outl[24], status[512];
+        const char *cells[REPORT_MAX_COLS];
+        int64_t at = sqlite3_column_int64(s, 0);
+        int n = 0;
+        snprintf(idx, sizeof idx, "%lld", (long long)at);
         samples_fmt_seconds(null(s, 5) ? NAN : sqlite3_column_double(s, 5), median, sizeof median);
-        n = 0;
+        snprintf(status, sizeof status, "%s%s%s", text(s, 3), null(s, 2) ? "" : ": ",
+                 null(s, 2) ? "" : text(s, 2));
         cells[n++] = idx;
         cells[n++] = text(s, 1);
-        cells[n++] = text(s, 2);
-        cells[n++] = text(s, 3);
+        for (int k = 0; k < ax.n; k++)
+            if (ax.varies[k])
+                cells[n++] = report_axes_value(&ax, at, k);
+        cells[n++] = status;
         cells[n++] = real_or_dash(s, 4, "%.0f", 1, ns, sizeof ns);
         cells[n++] = median;
         cells[n++] = real_or_dash(s, 6, "%.2f%%", 100, noise, sizeof noise);
@@ -190,16 +224,19 @@ static int points(const dm_report_ctx *c, long long id, int has_baseline, dm_err
             cells[n++] = real_or_dash(s, 7, "%.1f", 1, gb, sizeof gb);
         if (has_baseline)
             cells[n++] = real_or_dash(s, 8, "%.2fx", 1, sp, sizeof sp);
-        cells[n++] = text(s, 9);
+        cells[n++] = null(s, 9) ? "-" : text(s, 9);
         if (chosen)
             cells[n++] = null(s, 13) ? "-" : text(s, 13);
         report_table_row(c->doc, cells);
     }
-    if (rows)
+    if (rows) {
         report_table_end(c->doc);
-    else if (rc == SQLITE_DONE)
+        report_details_end(c->doc);
+    } else if (rc == SQLITE_DONE) {
         report_para(c->doc, "No points measured.");
+    }
     sqlite3_finalize(s);
+    report_axes_free(&ax);
     return rc == SQLITE_DONE ? 0 : runs_fail(c, "reading the points", id, err);
 }
 
@@ -213,17 +250,18 @@ static int run_detail(const dm_report_ctx *c, sqlite3_stmt *r, dm_err *err)
     snprintf(anchor, sizeof anchor, "run-%lld", id);
     report_heading(c->doc, 3, anchor, title);
     fingerprint(c->doc, r);
-    long long skipped = sqlite3_column_int64(r, R_SKIPPED), pruned = sqlite3_column_int64(r, R_PRUNED);
-    if (skipped || pruned)
-        report_para(c->doc, "%lld point%s skipped and %lld pruned by constraints (not listed).",
-                    skipped, skipped == 1 ? "" : "s", pruned);
+    long long pruned = sqlite3_column_int64(r, R_PRUNED);
+    if (pruned)
+        report_para(c->doc, "%lld point%s pruned by constraints (not listed).", pruned,
+                    pruned == 1 ? "" : "s");
     return points(c, id, !null(r, R_BASELINE), err);
 }
 
 int report_runs(const dm_report_ctx *c, dm_err *err)
 {
     static const char *const head[] = { "run", "sweep", "workload", "card", "started (UTC)",
-                                        "status", "points ok", "points failed" };
+                                        "status", "points ok", "points failed",
+                                        "points skipped" };
     sqlite3_stmt *r = NULL;
     int rc = 0;
     if (sqlite3_prepare_v2(store_db(c->st), "SELECT " RUN_COLS " FROM runs r WHERE r.id = ?1",
@@ -231,7 +269,7 @@ int report_runs(const dm_report_ctx *c, dm_err *err)
         return runs_fail(c, "reading the fingerprint", 0, err);
     for (int pass = 0; pass < 2 && rc == 0; pass++) {
         if (pass == 0)
-            report_table_begin(c->doc, 8, head);
+            report_table_begin(c->doc, 9, head);
         for (size_t i = 0; i < c->nruns && rc == 0; i++) {
             sqlite3_reset(r);
             if (sqlite3_bind_int64(r, 1, c->runs[i]) != SQLITE_OK ||
@@ -239,15 +277,16 @@ int report_runs(const dm_report_ctx *c, dm_err *err)
                 rc = runs_fail(c, "reading the fingerprint", (long long)c->runs[i], err);
                 break;
             }
-            char ok[24], failed[24];
+            char ok[24], failed[24], skipped[24];
             snprintf(ok, sizeof ok, "%lld", (long long)sqlite3_column_int64(r, R_OK));
             snprintf(failed, sizeof failed, "%lld", (long long)sqlite3_column_int64(r, R_FAILED));
+            snprintf(skipped, sizeof skipped, "%lld", (long long)sqlite3_column_int64(r, R_SKIPPED));
             if (pass == 0)
                 report_table_row(c->doc, (const char *[]){ text(r, R_ID), text(r, R_SWEEP),
                                                            text(r, R_WORKLOAD),
                                                            null(r, R_GPU) ? "no GPU" : text(r, R_GPU),
                                                            text(r, R_STARTED), text(r, R_STATUS),
-                                                           ok, failed });
+                                                           ok, failed, skipped });
             else
                 rc = run_detail(c, r, err);
         }

@@ -17,6 +17,13 @@ extern "C" {
 
 #define STORE_DEFAULT_PATH "results/dmbench.sqlite"
 
+/* SQL for a point's ci95 as `dmbench show` prints it, over v_point_summary aliased s:
+ * the stopping rule's figure where it judged the median, else the half-width of the
+ * median's 95% confidence interval over the median. */
+#define STORE_SQL_CI95                                                                  \
+    "CASE WHEN s.criterion = 'median' THEN s.criterion_value WHEN s.median > 0"          \
+    " THEN (s.median_hi - s.median_lo) / 2.0 / s.median END"
+
 typedef struct dm_store dm_store;
 
 /* The application id of dmbench's databases (PRAGMA application_id): "dmb1". */

@@ -530,9 +530,7 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
     sqlite3_stmt *s = read_prepare(
         st,
         "SELECT s.point_id, s.idx, s.variant, s.params, s.status, s.reason, s.n, s.median,"
-        " s.noise AS rsd, s.criterion,"
-        " CASE WHEN s.criterion = 'median' THEN s.criterion_value WHEN s.median > 0"
-        "  THEN (s.median_hi - s.median_lo) / 2.0 / s.median END AS ci95,"
+        " s.noise AS rsd, s.criterion, " STORE_SQL_CI95 " AS ci95,"
         " s.min,"
         " s.max, s.gb_per_s, s.ops_per_s, sp.speedup, s.verification, s.verification_detail,"
         " s.stop_reason, s.n_outliers, ps.outlier_k, ps.n_throttled, ps.throttle_reasons,"

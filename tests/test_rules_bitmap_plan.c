@@ -59,7 +59,14 @@ static void plan_supports(const rl_bm_plan *p, const rl_ruleset *rs, const rl_ta
     free(stack);
 }
 
-/* The plan's conditions: distinct, in order, partitioned by column. */
+/* A side's place in the order the conditions kernel walks: its value, then its kind. */
+static int side_before(const rl_bm_cond *a, const rl_bm_cond *b, int s)
+{
+    return a->v[s] < b->v[s] || (a->v[s] == b->v[s] && a->kind[s] <= b->kind[s]);
+}
+
+/* The plan's conditions: distinct, in order, partitioned by column; in each column those
+ * with an upper side only first, by it, then those with a lower side, by it. */
 static void check_distinct(const rl_bm_plan *p)
 {
     assert_true(p->ncols >= 1 && p->first[0] == 0 && p->first[p->ncols] == p->nconds);
@@ -72,9 +79,14 @@ static void check_distinct(const rl_bm_plan *p)
     }
     for (int c = 1; c < p->nconds; c++) {
         const rl_bm_cond *a = &p->cond[c - 1], *b = &p->cond[c];
-        if (a->attr == b->attr)
-            assert_false(a->kind[0] == b->kind[0] && a->kind[1] == b->kind[1] &&
-                         a->v[0] == b->v[0] && a->v[1] == b->v[1]);
+        if (a->attr != b->attr)
+            continue;
+        assert_false(a->kind[0] == b->kind[0] && a->kind[1] == b->kind[1] &&
+                     a->v[0] == b->v[0] && a->v[1] == b->v[1]);
+        int ga = a->kind[RL_BM_LOWER] != RL_BM_NONE, gb = b->kind[RL_BM_LOWER] != RL_BM_NONE;
+        assert_true(ga <= gb);
+        if (ga == gb)
+            assert_true(side_before(a, b, ga ? RL_BM_LOWER : RL_BM_UPPER));
     }
     for (int64_t k = 0; k < p->ncl; k++)
         assert_true(p->cl[k] >= 0 && p->cl[k] < p->nconds);

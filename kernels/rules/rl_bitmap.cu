@@ -1,9 +1,10 @@
 /* rl_bitmap.cu - the bitmap evaluation's kernels (rl_bitmap.h). conditions: a block per
  * (32 words of the chunk, column): its warps sort each word's 32 values of the column
  * with their bits across the lanes (bitonic, by shuffles) and keep, per word, the sorted
- * values and M[k], the bits of the k smallest; then a lane per word, a warp per condition
- * of the column, each side of the condition is a count by binary search in the lane's
- * word and its bitmap word M[upper] & ~M[lower], stored coalesced. rules: a warp per
+ * values and M[k], the bits of the k smallest; then a lane per word, a warp per run of
+ * the column's conditions in the plan's order, along which a side's count never falls:
+ * each lane walks its word's sorted values to the next count, and the condition's word
+ * M[upper] & ~M[lower] is stored coalesced. rules: a warp per
  * (rule, 128 words), four words a lane, every lane on the same token: the RPN over the
  * conditions' words with the stack in shared memory (its top in registers), the next
  * condition's words loaded while the current one is used, each token's popcount summed
@@ -20,36 +21,23 @@
 
 /* ---- conditions ------------------------------------------------------------------- */
 
-/* A lane's word's 32 sorted values: the seven the first three steps of a binary search
- * can read, in registers (s[15]; s[7], s[23]; s[3], s[11], s[19], s[27]), the rest read
- * from the block's array s[0..32)[lane]. */
-struct rl_bm_sorted {
-    const double (*s)[32];
-    int lane;
-    double r15, r7, r23, r3, r11, r19, r27;
-};
-
-/* How many of the lane's sorted values a side counts: below v, or at most v. Binary
- * search, its first three steps on registers. */
-template <int KIND> __device__ static int rl_bm_count(const rl_bm_sorted &w, double v)
+/* Whether a side of kind counts the value x: below v, or at most v (a NaN, the sentinel
+ * past a word's last value, never). */
+__device__ static bool rl_bm_counted(int kind, double x, double v)
 {
-    auto counted = [v](double x) { return KIND == RL_BM_BELOW ? x < v : x <= v; };
-    int t = counted(w.r15) ? 16 : 0;
-    t += counted(t ? w.r23 : w.r7) ? 8 : 0;
-    t += counted(t & 16 ? (t & 8 ? w.r27 : w.r19) : (t & 8 ? w.r11 : w.r3)) ? 4 : 0;
-    t += counted(w.s[t + 1][w.lane]) ? 2 : 0;
-    t += counted(w.s[t][w.lane]) ? 1 : 0;
-    /* t is the count capped at 31: the last value decides the 32nd. */
-    return t + counted(w.s[t][w.lane]);
+    return kind == RL_BM_BELOW ? x < v : x <= v;
 }
 
-__device__ static int rl_bm_side(const rl_bm_sorted &w, int kind, double v, int none)
+/* How many of a lane's sorted values, s[0..32)[lane], a side counts: binary search. */
+__device__ static int rl_bm_search(const double (*s)[33], int lane, int kind, double v)
 {
-    if (kind == RL_BM_BELOW)
-        return rl_bm_count<RL_BM_BELOW>(w, v);
-    if (kind == RL_BM_ATMOST)
-        return rl_bm_count<RL_BM_ATMOST>(w, v);
-    return none;
+    int t = 0;
+#pragma unroll
+    for (int step = 16; step >= 1; step >>= 1)
+        if (rl_bm_counted(kind, s[t + step - 1][lane], v))
+            t += step;
+    /* t is the count capped at 31: the last value decides the 32nd. */
+    return t + rl_bm_counted(kind, s[t][lane], v);
 }
 
 /* The bits of instances [32 w, 32 w + 32) that exist among n. */
@@ -66,8 +54,10 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
                             int64_t width, const int32_t *col, const int32_t *first,
                             const rl_bm_cond *cond, uint32_t *bm)
 {
-    __shared__ double s[32][32];    /* [rank][word]: each word's values, sorted */
-    __shared__ uint32_t m[33][32];  /* [k][word]: the bits of its k smallest */
+    /* [rank][word]: each word's values sorted, a NaN past the last; [k][word]: the bits of
+     * its k smallest. Rows of 33 keep a warp's writes of one word's column apart. */
+    __shared__ double s[33][33];
+    __shared__ uint32_t m[33][33];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int64_t wb = (int64_t)blockIdx.x * 32; /* the block's first word in the chunk */
     const double *x = table + (int64_t)col[blockIdx.y] * pitch;
@@ -94,27 +84,62 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
                 bits |= o;
         }
         m[lane + 1][k] = bits;
-        if (lane == 0)
+        if (lane == 0) {
             m[0][k] = 0;
+            s[32][k] = __longlong_as_double(0x7ff8000000000000LL);
+        }
     }
     __syncthreads();
+    /* A warp a run of the column's conditions, in their order (rl_bitmap_plan.c): those
+     * with an upper side only, by it, then those with a lower side, by it. Along each,
+     * the side's count t never falls: the lane walks its sorted values from the last
+     * count (its value at t in xt), after one search where the run or the kind of side
+     * begins. */
     const uint32_t valid = rl_bm_valid(w0 + wb + lane, n);
-    const rl_bm_sorted w = {s, lane, s[15][lane], s[7][lane], s[23][lane], s[3][lane],
-                            s[11][lane], s[19][lane], s[27][lane]};
     uint32_t *out = bm + wb + lane;
-    /* Two conditions at a time, their searches independent (the second, past the last,
-     * repeats the first and is not stored). */
-    const int end = first[blockIdx.y + 1];
-    for (int c = first[blockIdx.y] + warp; c < end; c += 2 * RL_BM_COND_WARPS) {
-        const int d = c + RL_BM_COND_WARPS < end ? c + RL_BM_COND_WARPS : c;
-        const rl_bm_cond q = cond[c], e = cond[d];
-        int lo = rl_bm_side(w, q.kind[RL_BM_LOWER], q.v[RL_BM_LOWER], 0);
-        int lo2 = rl_bm_side(w, e.kind[RL_BM_LOWER], e.v[RL_BM_LOWER], 0);
-        int hi = rl_bm_side(w, q.kind[RL_BM_UPPER], q.v[RL_BM_UPPER], 32);
-        int hi2 = rl_bm_side(w, e.kind[RL_BM_UPPER], e.v[RL_BM_UPPER], 32);
+    const int c0 = first[blockIdx.y], c1 = first[blockIdx.y + 1];
+    const int per = (c1 - c0 + RL_BM_COND_WARPS - 1) / RL_BM_COND_WARPS;
+    const int cb = c0 + warp * per, ce = cb + per < c1 ? cb + per : c1;
+    int t = 0, walking = -1; /* the side walked (-1: none yet) */
+    double xt = 0;
+    for (int c = cb; c < ce; c++) {
+        const rl_bm_cond q = cond[c];
+        const int side = q.kind[RL_BM_LOWER] != RL_BM_NONE ? RL_BM_LOWER : RL_BM_UPPER;
+        const int kind = side == RL_BM_LOWER ? q.kind[RL_BM_LOWER] : q.kind[RL_BM_UPPER];
+        const double v = side == RL_BM_LOWER ? q.v[RL_BM_LOWER] : q.v[RL_BM_UPPER];
+        if (side != walking) {
+            t = rl_bm_search(s, lane, kind, v);
+            xt = s[t][lane];
+            walking = side;
+        } else {
+            for (;;) {
+                bool more = rl_bm_counted(kind, xt, v);
+                if (!__any_sync(RL_FULL, more))
+                    break;
+                if (more)
+                    xt = s[++t][lane];
+            }
+        }
+        int lo = 0, hi = t;
+        if (side == RL_BM_LOWER) {
+            lo = t;
+            const int uk = q.kind[RL_BM_UPPER];
+            const double uv = q.v[RL_BM_UPPER];
+            if (uk == RL_BM_NONE) {
+                hi = 32;
+            } else if (uv == v) { /* = and !=: the values equal to v follow */
+                hi = t;
+                for (;;) {
+                    bool more = rl_bm_counted(uk, s[hi][lane], uv);
+                    if (!__any_sync(RL_FULL, more))
+                        break;
+                    hi += more;
+                }
+            } else {
+                hi = rl_bm_search(s, lane, uk, uv);
+            }
+        }
         out[(int64_t)c * width] = m[hi][lane] & ~m[lo][lane] & valid;
-        if (d != c)
-            out[(int64_t)d * width] = m[hi2][lane] & ~m[lo2][lane] & valid;
     }
 }
 
@@ -160,21 +185,21 @@ __device__ static unsigned rl_bm_popc(uint4 a)
 #endif
 }
 
-/* A lane's four words of condition c's bitmap. */
-__device__ static uint4 rl_bm_load(const uint32_t *bm, int64_t width, int32_t c, int64_t q)
+/* A lane's four words, quad q, of the bitmap at bm + off. */
+__device__ static uint4 rl_bm_load(const uint32_t *bm, uint32_t off, int64_t q)
 {
-    return __ldcg(reinterpret_cast<const uint4 *>(bm + (int64_t)c * width) + q);
+    return __ldcg(reinterpret_cast<const uint4 *>(bm + off) + q);
 }
 
 /* A warp's walk of one expression's RPN, code[0..n), on its lane's four words: the
  * stack's top in top, the rest in stack[0..)[lane]; each token's support on them added to
  * sup[k] (lane 0, a reduction the sums' adds wait for no answer of). The conditions'
- * bitmaps come in order from cl (ncl of them; next: the loaded words of the next one,
+ * bitmaps come in order from off (ncl of them; next: the loaded words of the next one,
  * *ci its index). */
-__device__ static uint4 rl_bm_expr(const uint8_t *code, int n, const int32_t *cl, int ncl,
-                                   int *ci, uint4 *next, const uint32_t *bm, int64_t width,
-                                   int64_t q, uint4 valid, uint4 *stack,
-                                   unsigned long long *sup, int lane)
+__device__ static uint4 rl_bm_expr(const uint8_t *code, int n, const uint32_t *off, int ncl,
+                                   int *ci, uint4 *next, const uint32_t *bm, int64_t q,
+                                   uint4 valid, uint4 *stack, unsigned long long *sup,
+                                   int lane)
 {
     uint4 top = make_uint4(0, 0, 0, 0);
     int sp = 0;
@@ -185,7 +210,7 @@ __device__ static uint4 rl_bm_expr(const uint8_t *code, int n, const int32_t *cl
                 stack[(sp++) * 32 + lane] = top;
             top = *next;
             if (++*ci < ncl)
-                *next = rl_bm_load(bm, width, __ldg(cl + *ci), q);
+                *next = rl_bm_load(bm, __ldg(off + *ci), q);
             if (op & RL_BM_NEG)
                 top = rl_bm_xor(top, valid);
         } else if (op == RL_BM_NOT) {
@@ -218,10 +243,7 @@ __global__ void rl_bm_rules_kernel(rl_bm_rules_args a, const uint32_t *bm, int64
     uint4 *stack = smem + warp * (a.depth > 1 ? a.depth - 1 : 0) * 32;
     const rl_bm_rule u = a.rule[r];
     const uint8_t *code = a.code + u.tok0;
-    const int32_t *cl = a.cl + u.cl0;
-    int ncl = 0;
-    for (int k = 0; k < u.nante + u.ncons; k++)
-        ncl += (__ldg(code + k) & 3u) == RL_BM_COND;
+    const uint32_t *off = a.off + u.cl0;
     const int64_t words = width / 4; /* quads of four words in a row */
     for (int j = 0; j < quads; j++) {
         const int64_t q = ((int64_t)blockIdx.x * quads + j) * 32 + lane;
@@ -231,11 +253,11 @@ __global__ void rl_bm_rules_kernel(rl_bm_rules_args a, const uint32_t *bm, int64
         const uint4 valid = make_uint4(rl_bm_valid(w, n), rl_bm_valid(w + 1, n),
                                        rl_bm_valid(w + 2, n), rl_bm_valid(w + 3, n));
         int ci = 0;
-        uint4 next = rl_bm_load(bm, width, __ldg(cl), q);
-        uint4 ante = rl_bm_expr(code, u.nante, cl, ncl, &ci, &next, bm, width, q, valid, stack,
+        uint4 next = rl_bm_load(bm, __ldg(off), q);
+        uint4 ante = rl_bm_expr(code, u.nante, off, u.ncl, &ci, &next, bm, q, valid, stack,
                                 a.sup + u.tok0, lane);
-        uint4 cons = rl_bm_expr(code + u.nante, u.ncons, cl, ncl, &ci, &next, bm, width, q,
-                                valid, stack, a.sup + u.tok0 + u.nante, lane);
+        uint4 cons = rl_bm_expr(code + u.nante, u.ncons, off, u.ncl, &ci, &next, bm, q, valid,
+                                stack, a.sup + u.tok0 + u.nante, lane);
         unsigned s = rl_bm_popc(rl_bm_and(ante, cons));
         if (lane == 0)
             atomicAdd(a.nac + r, (unsigned long long)s);

@@ -44,10 +44,10 @@ enum { RL_BM_COND = 0, RL_BM_NOT = 1, RL_BM_AND = 2, RL_BM_OR = 3 };
 #define RL_BM_NEG 4u
 
 /* Rule r's tokens code[tok0 .. tok0 + nante + ncons), its antecedent first, and its
- * conditions' bitmaps cl[cl0 ..] in token order. */
+ * conditions' bitmaps cl[cl0 .. cl0 + ncl) in token order. */
 typedef struct rl_bm_rule {
     int64_t tok0, cl0;
-    int32_t nante, ncons;
+    int32_t nante, ncons, ncl;
 } rl_bm_rule;
 
 /* A rule set prepared for the kernels: its distinct conditions sorted by column (those of
@@ -87,11 +87,13 @@ int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, int64_t w0, 
                      int ncols, const int32_t *col, const int32_t *first,
                      const rl_bm_cond *cond, uint32_t *bm, void *stream, dm_err *err);
 
-/* What the rules kernel reads (device pointers) and adds to. */
+/* What the rules kernel reads (device pointers) and adds to: off[k] is where the bitmap
+ * of the plan's cl[k] starts among a chunk's, cl[k] x the chunk's width (the plan's
+ * conditions x width words stay below 2^32). */
 typedef struct rl_bm_rules_args {
     const rl_bm_rule *rule;
     const uint8_t *code;
-    const int32_t *cl;
+    const uint32_t *off;
     int nrules, depth;
     unsigned long long *sup; /* per token of the rule set, its support, added to */
     unsigned long long *nac; /* per rule, n(AC), added to */

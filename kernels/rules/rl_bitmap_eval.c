@@ -12,8 +12,9 @@
 #include "rules/rl_bitmap_eval.h"
 #include "rules/rl_gpu.h"
 
-/* The plan's arrays, in the order they are copied to the device. */
-enum { RL_BM_A_COND, RL_BM_A_COL, RL_BM_A_FIRST, RL_BM_A_RULE, RL_BM_A_CODE, RL_BM_A_CL,
+/* The plan's arrays, in the order they are copied to the device (OFF: each condition
+ * token's bitmap's start in a chunk's, from cl). */
+enum { RL_BM_A_COND, RL_BM_A_COL, RL_BM_A_FIRST, RL_BM_A_RULE, RL_BM_A_CODE, RL_BM_A_OFF,
        RL_BM_ARRAYS };
 
 struct rl_bm_eval {
@@ -77,7 +78,11 @@ static int rl_bm_width(rl_bm_eval *g, int64_t chunk, dm_err *err)
         w = (int64_t)(total / 4 / 4) / (g->plan.nconds ? g->plan.nconds : 1);
         w = w > all ? all : w;
     }
+    /* A bitmap's start, condition x width words, must fit 32 bits. */
+    const int64_t most =
+        (int64_t)UINT32_MAX / (g->plan.nconds ? g->plan.nconds : 1) / 128 * 128;
     w = (w + 127) / 128 * 128;
+    w = w > most ? most : w;
     g->width = w < 128 ? 128 : w > all ? all : w;
     g->chunks = (g->words + g->width - 1) / g->width;
     return 0;
@@ -88,20 +93,24 @@ static int rl_bm_width(rl_bm_eval *g, int64_t chunk, dm_err *err)
 static int rl_bm_buffers(rl_bm_eval *g, dm_err *err)
 {
     const rl_bm_plan *p = &g->plan;
-    const void *src[RL_BM_ARRAYS] = {p->cond, p->col, p->first, p->rule, p->code, p->cl};
+    const void *src[RL_BM_ARRAYS] = {p->cond, p->col, p->first, p->rule, p->code, NULL};
     g->bytes[RL_BM_A_COND] = (size_t)p->nconds * sizeof *p->cond;
     g->bytes[RL_BM_A_COL] = (size_t)p->ncols * sizeof *p->col;
     g->bytes[RL_BM_A_FIRST] = (size_t)(p->ncols + 1) * sizeof *p->first;
     g->bytes[RL_BM_A_RULE] = (size_t)p->nrules * sizeof *p->rule;
     g->bytes[RL_BM_A_CODE] = (size_t)p->ntok;
-    g->bytes[RL_BM_A_CL] = (size_t)p->ncl * sizeof *p->cl;
+    g->bytes[RL_BM_A_OFF] = (size_t)p->ncl * sizeof(uint32_t);
     for (int k = 0; k < RL_BM_ARRAYS; k++) {
         size_t b = g->bytes[k] ? g->bytes[k] : 1;
         if (DM_CUDA(err, cudaMallocHost(&g->h_arr[k], b)) ||
             dm_gpu_alloc(g->stream, b, &g->d_arr[k], err))
             return DM_ERUNTIME;
-        memcpy(g->h_arr[k], src[k], g->bytes[k]);
+        if (src[k])
+            memcpy(g->h_arr[k], src[k], g->bytes[k]);
     }
+    uint32_t *off = g->h_arr[RL_BM_A_OFF];
+    for (int64_t k = 0; k < p->ncl; k++)
+        off[k] = (uint32_t)p->cl[k] * (uint32_t)g->width;
     const size_t sums = (size_t)(p->ntok + p->nrules) * sizeof *g->d_sum;
     if (dm_gpu_alloc(g->stream, (size_t)p->nconds * (size_t)g->width * sizeof *g->d_bm,
                      (void **)&g->d_bm, err) ||
@@ -125,7 +134,7 @@ static rl_bm_rules_args rl_bm_args(const rl_bm_eval *g)
 {
     const rl_bm_plan *p = &g->plan;
     return (rl_bm_rules_args){.rule = g->d_arr[RL_BM_A_RULE], .code = g->d_arr[RL_BM_A_CODE],
-                              .cl = g->d_arr[RL_BM_A_CL], .nrules = p->nrules,
+                              .off = g->d_arr[RL_BM_A_OFF], .nrules = p->nrules,
                               .depth = p->depth, .sup = g->d_sum,
                               .nac = g->d_sum + p->ntok};
 }

@@ -54,16 +54,24 @@ int rl_bm_cond_holds(const rl_bm_cond *c, double x)
     return 1;
 }
 
-/* Orders conditions by column, then sides (kinds and values). */
+/* Orders conditions by column; then those with an upper side only, by it, before those
+ * with a lower side, by it, then by their upper side; a side by its value, then its kind
+ * (below before at most): along either run a side's count never falls, which lets the
+ * conditions kernel walk a word's sorted values instead of searching them. */
 static int rl_bm_cmp(const rl_bm_cond *a, const rl_bm_cond *b)
 {
     if (a->attr != b->attr)
         return a->attr < b->attr ? -1 : 1;
-    for (int s = 0; s < 2; s++) {
-        if (a->kind[s] != b->kind[s])
-            return a->kind[s] < b->kind[s] ? -1 : 1;
+    int ga = a->kind[RL_BM_LOWER] != RL_BM_NONE, gb = b->kind[RL_BM_LOWER] != RL_BM_NONE;
+    if (ga != gb)
+        return ga - gb;
+    const int order[2][2] = {{RL_BM_UPPER, RL_BM_LOWER}, {RL_BM_LOWER, RL_BM_UPPER}};
+    for (int k = 0; k < 2; k++) {
+        int s = order[ga][k];
         if (a->v[s] != b->v[s])
             return a->v[s] < b->v[s] ? -1 : 1;
+        if (a->kind[s] != b->kind[s])
+            return a->kind[s] < b->kind[s] ? -1 : 1;
     }
     return 0;
 }
@@ -198,6 +206,7 @@ int rl_bm_plan_make(const rl_ruleset *rs, rl_bm_plan *p, dm_err *err)
                                   .ncons = u->ncons};
         int da = rl_bm_expr(p, rs->tok + u->ante, u->nante, &w, items),
             dc = rl_bm_expr(p, rs->tok + u->cons, u->ncons, &w, items);
+        p->rule[r].ncl = (int32_t)(p->ncl - p->rule[r].cl0);
         p->depth = da > p->depth ? da : p->depth;
         p->depth = dc > p->depth ? dc : p->depth;
     }

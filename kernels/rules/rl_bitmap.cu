@@ -1,11 +1,11 @@
 /* rl_bitmap.cu - the bitmap evaluation's kernels (rl_bitmap.h). conditions: a block per
- * (32 words of the chunk, column): its warps sort each word's 32 values of the column
+ * (64 words of the chunk, column): its warps sort each word's 32 values of the column
  * with their bits across the lanes (bitonic, by shuffles) and keep, per word, the sorted
- * values and M[k], the bits of the k smallest; then a lane per word, a warp per run of
+ * values and M[k], the bits of the k smallest; then two words a lane, a warp per run of
  * the column's conditions in the plan's order, along which a side's count never falls:
- * each lane walks its word's sorted values to the next count, and the condition's word
- * M[upper] & ~M[lower] is stored coalesced. rules: a warp per
- * (rule, 128 words), four words a lane, every lane on the same token: the RPN over the
+ * each lane walks its words' sorted values to the next counts, and each condition's
+ * words M[upper] & ~M[lower] are stored coalesced. rules: a warp per
+ * (rule, 256 words), eight words a lane, every lane on the same token: the RPN over the
  * conditions' words with the stack in shared memory (its top in registers), the next
  * condition's words loaded while the current one is used, each token's popcount summed
  * over the warp (redux) and added to its sum. fitness:
@@ -21,23 +21,47 @@
 
 /* ---- conditions ------------------------------------------------------------------- */
 
-/* Whether a side of kind counts the value x: below v, or at most v (a NaN, the sentinel
- * past a word's last value, never). */
-__device__ static bool rl_bm_counted(int kind, double x, double v)
-{
-    return kind == RL_BM_BELOW ? x < v : x <= v;
-}
+/* Words a lane of the conditions kernel takes: lane l words l and l + 32 of its block's
+ * 64, so that a condition's decoding and its walk's steps serve two words. */
+#define RL_BM_LANE_WORDS 2
+#define RL_BM_BLOCK_WORDS (32 * RL_BM_LANE_WORDS)
 
-/* How many of a lane's sorted values, s[0..32)[lane], a side counts: binary search. */
-__device__ static int rl_bm_search(const double (*s)[33], int lane, int kind, double v)
+/* A block's words' sorted values, s[rank][word] (a NaN past the last), and the bits of
+ * their k smallest, m[k][word]. A lane reads its words' columns at its own ranks: one
+ * bank a lane. */
+struct rl_bm_sorted {
+    double s[33][RL_BM_BLOCK_WORDS];
+    uint32_t m[33][RL_BM_BLOCK_WORDS];
+};
+
+/* How many of word w's sorted values are below v: binary search. */
+__device__ static int rl_bm_search(const rl_bm_sorted &b, int w, double v)
 {
     int t = 0;
 #pragma unroll
     for (int step = 16; step >= 1; step >>= 1)
-        if (rl_bm_counted(kind, s[t + step - 1][lane], v))
+        if (b.s[t + step - 1][w] < v)
             t += step;
     /* t is the count capped at 31: the last value decides the 32nd. */
-    return t + rl_bm_counted(kind, s[t][lane], v);
+    return t + (b.s[t][w] < v);
+}
+
+/* The counts of the lane's words' values below v, from t[] (at most those counts) and the
+ * values at t[] in xt[], walked forward: the warp goes on while a lane moves. */
+__device__ static void rl_bm_walk(const rl_bm_sorted &b, int lane, double v, int *t, double *xt)
+{
+    for (;;) {
+        bool more[RL_BM_LANE_WORDS], any = false;
+#pragma unroll
+        for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+            any |= more[j] = xt[j] < v;
+        if (!__any_sync(RL_FULL, any))
+            return;
+#pragma unroll
+        for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+            if (more[j])
+                xt[j] = b.s[++t[j]][lane + 32 * j];
+    }
 }
 
 /* The bits of instances [32 w, 32 w + 32) that exist among n. */
@@ -54,14 +78,11 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
                             int64_t width, const int32_t *col, const int32_t *first,
                             const rl_bm_cond *cond, uint32_t *bm)
 {
-    /* [rank][word]: each word's values sorted, a NaN past the last; [k][word]: the bits of
-     * its k smallest. Rows of 33 keep a warp's writes of one word's column apart. */
-    __shared__ double s[33][33];
-    __shared__ uint32_t m[33][33];
+    __shared__ rl_bm_sorted b;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int64_t wb = (int64_t)blockIdx.x * 32; /* the block's first word in the chunk */
+    const int64_t wb = (int64_t)blockIdx.x * RL_BM_BLOCK_WORDS; /* its first in the chunk */
     const double *x = table + (int64_t)col[blockIdx.y] * pitch;
-    for (int k = warp; k < 32; k += RL_BM_COND_WARPS) {
+    for (int k = warp; k < RL_BM_BLOCK_WORDS; k += RL_BM_COND_WARPS) {
         int64_t i = (w0 + wb + k) * 32 + lane;
         double v = i < n ? x[i] : __longlong_as_double(0x7ff0000000000000LL);
         uint32_t id = (uint32_t)lane;
@@ -76,70 +97,69 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
                     id = uid;
                 }
             }
-        s[lane][k] = v;
+        b.s[lane][k] = v;
         uint32_t bits = 1u << id;
         for (int d = 1; d < 32; d <<= 1) {
             uint32_t o = __shfl_up_sync(RL_FULL, bits, d);
             if (lane >= d)
                 bits |= o;
         }
-        m[lane + 1][k] = bits;
+        b.m[lane + 1][k] = bits;
         if (lane == 0) {
-            m[0][k] = 0;
-            s[32][k] = __longlong_as_double(0x7ff8000000000000LL);
+            b.m[0][k] = 0;
+            b.s[32][k] = __longlong_as_double(0x7ff8000000000000LL);
         }
     }
     __syncthreads();
     /* A warp a run of the column's conditions, in their order (rl_bitmap_plan.c): those
      * with an upper side only, by it, then those with a lower side, by it. Along each,
-     * the side's count t never falls: the lane walks its sorted values from the last
-     * count (its value at t in xt), after one search where the run or the kind of side
-     * begins. */
-    const uint32_t valid = rl_bm_valid(w0 + wb + lane, n);
+     * the side's count never falls: each lane walks its words' sorted values from the
+     * last counts (t, the values there in xt), after one search where the run or the
+     * kind of side begins. */
+    uint32_t valid[RL_BM_LANE_WORDS];
     uint32_t *out = bm + wb + lane;
+    for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+        valid[j] = rl_bm_valid(w0 + wb + lane + 32 * j, n);
     const int c0 = first[blockIdx.y], c1 = first[blockIdx.y + 1];
     const int per = (c1 - c0 + RL_BM_COND_WARPS - 1) / RL_BM_COND_WARPS;
     const int cb = c0 + warp * per, ce = cb + per < c1 ? cb + per : c1;
-    int t = 0, walking = -1; /* the side walked (-1: none yet) */
-    double xt = 0;
+    int t[RL_BM_LANE_WORDS] = {}, walking = -1; /* the side walked (-1: none yet) */
+    double xt[RL_BM_LANE_WORDS] = {};
     for (int c = cb; c < ce; c++) {
         const rl_bm_cond q = cond[c];
-        const int side = q.kind[RL_BM_LOWER] != RL_BM_NONE ? RL_BM_LOWER : RL_BM_UPPER;
-        const int kind = side == RL_BM_LOWER ? q.kind[RL_BM_LOWER] : q.kind[RL_BM_UPPER];
-        const double v = side == RL_BM_LOWER ? q.v[RL_BM_LOWER] : q.v[RL_BM_UPPER];
-        if (side != walking) {
-            t = rl_bm_search(s, lane, kind, v);
-            xt = s[t][lane];
-            walking = side;
+        const int lower = q.has[RL_BM_LOWER];
+        const double v = lower ? q.v[RL_BM_LOWER] : q.v[RL_BM_UPPER];
+        if (lower != walking) {
+#pragma unroll
+            for (int j = 0; j < RL_BM_LANE_WORDS; j++) {
+                t[j] = rl_bm_search(b, lane + 32 * j, v);
+                xt[j] = b.s[t[j]][lane + 32 * j];
+            }
+            walking = lower;
         } else {
-            for (;;) {
-                bool more = rl_bm_counted(kind, xt, v);
-                if (!__any_sync(RL_FULL, more))
-                    break;
-                if (more)
-                    xt = s[++t][lane];
-            }
+            rl_bm_walk(b, lane, v, t, xt);
         }
-        int lo = 0, hi = t;
-        if (side == RL_BM_LOWER) {
-            lo = t;
-            const int uk = q.kind[RL_BM_UPPER];
-            const double uv = q.v[RL_BM_UPPER];
-            if (uk == RL_BM_NONE) {
-                hi = 32;
-            } else if (uv == v) { /* = and !=: the values equal to v follow */
-                hi = t;
-                for (;;) {
-                    bool more = rl_bm_counted(uk, s[hi][lane], uv);
-                    if (!__any_sync(RL_FULL, more))
-                        break;
-                    hi += more;
-                }
+        int lo[RL_BM_LANE_WORDS], hi[RL_BM_LANE_WORDS];
+#pragma unroll
+        for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+            lo[j] = lower ? t[j] : 0, hi[j] = lower ? 32 : t[j];
+        if (lower && q.has[RL_BM_UPPER]) {
+            if (q.near) { /* = and !=: the values equal to v follow */
+                double xh[RL_BM_LANE_WORDS];
+#pragma unroll
+                for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+                    hi[j] = t[j], xh[j] = xt[j];
+                rl_bm_walk(b, lane, q.v[RL_BM_UPPER], hi, xh);
             } else {
-                hi = rl_bm_search(s, lane, uk, uv);
+#pragma unroll
+                for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+                    hi[j] = rl_bm_search(b, lane + 32 * j, q.v[RL_BM_UPPER]);
             }
         }
-        out[(int64_t)c * width] = m[hi][lane] & ~m[lo][lane] & valid;
+#pragma unroll
+        for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+            out[(int64_t)c * width + 32 * j] =
+                b.m[hi[j]][lane + 32 * j] & ~b.m[lo[j]][lane + 32 * j] & valid[j];
     }
 }
 
@@ -148,7 +168,7 @@ extern "C" int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, i
                                 const int32_t *first, const rl_bm_cond *cond, uint32_t *bm,
                                 void *stream, dm_err *err)
 {
-    dim3 grid((unsigned)(width / 32), (unsigned)ncols);
+    dim3 grid((unsigned)(width / RL_BM_BLOCK_WORDS), (unsigned)ncols);
     rl_bm_conditions_kernel<<<grid, RL_BM_COND_WARPS * 32, 0, (cudaStream_t)stream>>>(
         table, pitch, n, w0, width, col, first, cond, bm);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
@@ -156,26 +176,31 @@ extern "C" int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, i
 
 /* ---- rules ------------------------------------------------------------------------ */
 
-__device__ static uint4 rl_bm_and(uint4 a, uint4 b)
+/* A lane's eight words of a bitmap: quad q (words 4q .. 4q + 3 of the chunk) and quad
+ * q + 32 (128 words on), so that a warp's loads of each half are 512 contiguous bytes. */
+struct rl_w8 {
+    uint4 a, b;
+};
+
+__device__ static uint4 rl_u4(uint4 x, uint4 y, int op)
 {
-    return make_uint4(a.x & b.x, a.y & b.y, a.z & b.z, a.w & b.w);
+    return op == RL_BM_AND ? make_uint4(x.x & y.x, x.y & y.y, x.z & y.z, x.w & y.w)
+         : op == RL_BM_OR  ? make_uint4(x.x | y.x, x.y | y.y, x.z | y.z, x.w | y.w)
+                           : make_uint4(x.x ^ y.x, x.y ^ y.y, x.z ^ y.z, x.w ^ y.w);
 }
 
-__device__ static uint4 rl_bm_or(uint4 a, uint4 b)
+/* x op y, word by word, op RL_BM_AND, RL_BM_OR or (any other) exclusive or. */
+__device__ static rl_w8 rl_w8_op(rl_w8 x, rl_w8 y, int op)
 {
-    return make_uint4(a.x | b.x, a.y | b.y, a.z | b.z, a.w | b.w);
+    return {rl_u4(x.a, y.a, op), rl_u4(x.b, y.b, op)};
 }
 
-__device__ static uint4 rl_bm_xor(uint4 a, uint4 b)
-{
-    return make_uint4(a.x ^ b.x, a.y ^ b.y, a.z ^ b.z, a.w ^ b.w);
-}
-
-/* The instances of a whole warp's four words a lane: their popcounts summed over the
+/* The instances of a whole warp's eight words a lane: their popcounts summed over the
  * warp (one redux instruction from 8.0 on). */
-__device__ static unsigned rl_bm_popc(uint4 a)
+__device__ static unsigned rl_w8_popc(rl_w8 x)
 {
-    unsigned c = (unsigned)(__popc(a.x) + __popc(a.y) + __popc(a.z) + __popc(a.w));
+    unsigned c = (unsigned)(__popc(x.a.x) + __popc(x.a.y) + __popc(x.a.z) + __popc(x.a.w) +
+                            __popc(x.b.x) + __popc(x.b.y) + __popc(x.b.z) + __popc(x.b.w));
 #if __CUDA_ARCH__ >= 800
     return __reduce_add_sync(RL_FULL, c);
 #else
@@ -185,82 +210,123 @@ __device__ static unsigned rl_bm_popc(uint4 a)
 #endif
 }
 
-/* A lane's four words, quad q, of the bitmap at bm + off. */
-__device__ static uint4 rl_bm_load(const uint32_t *bm, uint32_t off, int64_t q)
+/* The lane's eight words, from quad q, of the bitmap at bm + off. */
+__device__ static rl_w8 rl_w8_load(const uint32_t *bm, uint32_t off, int64_t q)
 {
-    return __ldcg(reinterpret_cast<const uint4 *>(bm + off) + q);
+    const uint4 *row = reinterpret_cast<const uint4 *>(bm + off);
+    return {__ldcg(row + q), __ldcg(row + q + 32)};
 }
 
-/* A warp's walk of one expression's RPN, code[0..n), on its lane's four words: the
- * stack's top in top, the rest in stack[0..)[lane]; each token's support on them added to
- * sup[k] (lane 0, a reduction the sums' adds wait for no answer of). The conditions'
- * bitmaps come in order from off (ncl of them; next: the loaded words of the next one,
- * *ci its index). */
-__device__ static uint4 rl_bm_expr(const uint8_t *code, int n, const uint32_t *off, int ncl,
-                                   int *ci, uint4 *next, const uint32_t *bm, int64_t q,
-                                   uint4 valid, uint4 *stack, unsigned long long *sup,
-                                   int lane)
+/* The bits of the instances that exist among n of the lane's eight words, the first w. */
+__device__ static rl_w8 rl_w8_valid(int64_t w, int64_t n)
 {
-    uint4 top = make_uint4(0, 0, 0, 0);
+    return {make_uint4(rl_bm_valid(w, n), rl_bm_valid(w + 1, n), rl_bm_valid(w + 2, n),
+                       rl_bm_valid(w + 3, n)),
+            make_uint4(rl_bm_valid(w + 128, n), rl_bm_valid(w + 129, n),
+                       rl_bm_valid(w + 130, n), rl_bm_valid(w + 131, n))};
+}
+
+/* The complement of x among the instances that exist: ~x where every word is whole
+ * (FULL), else x ^ their bits (the lane's first word w, n instances). */
+template <bool FULL> __device__ static rl_w8 rl_w8_not(rl_w8 x, int64_t w, int64_t n)
+{
+    const uint4 ones = make_uint4(RL_FULL, RL_FULL, RL_FULL, RL_FULL);
+    return FULL ? rl_w8_op(x, {ones, ones}, -1) : rl_w8_op(x, rl_w8_valid(w, n), -1);
+}
+
+/* A warp's walk of one expression's RPN, code[0..n), on its lane's eight words (the first
+ * w of the table's, nins instances): the stack's top in top, the rest in
+ * stack[0..)[lane]; each token's support on them added to sup[k] (lane 0, a reduction the
+ * sums' adds wait for no answer of). The conditions' bitmaps come in order from off (ncl
+ * of them; next: the loaded words of the next one, *ci its index); the next token's
+ * code is read while one is applied. */
+template <bool FULL>
+__device__ static rl_w8 rl_bm_expr(const uint8_t *code, int n, const uint32_t *off, int ncl,
+                                   int *ci, rl_w8 *next, const uint32_t *bm, int64_t q,
+                                   int64_t w, int64_t nins, rl_w8 *stack,
+                                   unsigned long long *sup, int lane)
+{
+    rl_w8 top = {};
     int sp = 0;
+    unsigned op = __ldg(code);
     for (int k = 0; k < n; k++) {
-        unsigned op = __ldg(code + k);
-        if ((op & 3u) == RL_BM_COND) {
+        const unsigned cur = op;
+        if (k + 1 < n)
+            op = __ldg(code + k + 1);
+        if ((cur & 3u) == RL_BM_COND) {
             if (k > 0)
                 stack[(sp++) * 32 + lane] = top;
             top = *next;
             if (++*ci < ncl)
-                *next = rl_bm_load(bm, __ldg(off + *ci), q);
-            if (op & RL_BM_NEG)
-                top = rl_bm_xor(top, valid);
-        } else if (op == RL_BM_NOT) {
-            top = rl_bm_xor(top, valid);
+                *next = rl_w8_load(bm, __ldg(off + *ci), q);
+            if (cur & RL_BM_NEG)
+                top = rl_w8_not<FULL>(top, w, nins);
+        } else if (cur == RL_BM_NOT) {
+            top = rl_w8_not<FULL>(top, w, nins);
         } else {
-            uint4 b = stack[(--sp) * 32 + lane];
-            top = op == RL_BM_AND ? rl_bm_and(top, b) : rl_bm_or(top, b);
+            top = rl_w8_op(top, stack[(--sp) * 32 + lane], (int)cur);
         }
-        unsigned s = rl_bm_popc(top);
+        unsigned s = rl_w8_popc(top);
         if (lane == 0)
             atomicAdd(sup + k, (unsigned long long)s);
     }
     return top;
 }
 
-/* Shared memory a warp: its stack, depth - 1 levels of 32 lanes' four words. */
-extern "C" int rl_bm_warp_smem(const rl_bm_rules_args *a)
+/* Rule u (index r) on the lane's eight words from quad q of the chunk, the first w of the
+ * table's (FULL: every instance of the warp's words exists). */
+template <bool FULL>
+__device__ static void rl_bm_rule_run(const rl_bm_rules_args &a, const rl_bm_rule &u, int r,
+                                      const uint32_t *bm, int64_t q, int64_t w, int64_t nins,
+                                      rl_w8 *stack, int lane)
 {
-    return (a->depth > 1 ? a->depth - 1 : 0) * 32 * (int)sizeof(uint4);
+    const uint8_t *code = a.code + u.tok0;
+    const uint32_t *off = a.off + u.cl0;
+    int ci = 0;
+    rl_w8 next = rl_w8_load(bm, __ldg(off), q);
+    rl_w8 ante = rl_bm_expr<FULL>(code, u.nante, off, u.ncl, &ci, &next, bm, q, w, nins,
+                                  stack, a.sup + u.tok0, lane);
+    rl_w8 cons = rl_bm_expr<FULL>(code + u.nante, u.ncons, off, u.ncl, &ci, &next, bm, q, w,
+                                  nins, stack, a.sup + u.tok0 + u.nante, lane);
+    unsigned s = rl_w8_popc(rl_w8_op(ante, cons, RL_BM_AND));
+    if (lane == 0)
+        atomicAdd(a.nac + r, (unsigned long long)s);
 }
 
-__global__ void rl_bm_rules_kernel(rl_bm_rules_args a, const uint32_t *bm, int64_t n,
-                                   int64_t w0, int64_t width, int quads)
+/* Shared memory a warp: its stack, depth - 1 levels of 32 lanes' eight words. */
+__host__ __device__ static int rl_bm_stack_levels(int depth)
 {
-    extern __shared__ uint4 smem[];
+    return depth > 1 ? depth - 1 : 0;
+}
+
+extern "C" int rl_bm_warp_smem(const rl_bm_rules_args *a)
+{
+    return rl_bm_stack_levels(a->depth) * 32 * (int)sizeof(rl_w8);
+}
+
+/* A warp a rule, over quads runs of 256 words (the chunk's width a multiple of 256).
+ * Bounded to 64 registers a thread, so that a block may have 1,024. */
+__global__ void __launch_bounds__(1024)
+    rl_bm_rules_kernel(rl_bm_rules_args a, const uint32_t *bm, int64_t n, int64_t w0,
+                       int64_t width, int quads)
+{
+    extern __shared__ rl_w8 smem[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int r = blockIdx.y * (blockDim.x >> 5) + warp;
     if (r >= a.nrules)
         return;
-    uint4 *stack = smem + warp * (a.depth > 1 ? a.depth - 1 : 0) * 32;
+    rl_w8 *stack = smem + warp * rl_bm_stack_levels(a.depth) * 32;
     const rl_bm_rule u = a.rule[r];
-    const uint8_t *code = a.code + u.tok0;
-    const uint32_t *off = a.off + u.cl0;
-    const int64_t words = width / 4; /* quads of four words in a row */
+    const int64_t runs = width / 256;
     for (int j = 0; j < quads; j++) {
-        const int64_t q = ((int64_t)blockIdx.x * quads + j) * 32 + lane;
-        if (q - lane >= words)
+        const int64_t run = (int64_t)blockIdx.x * quads + j;
+        if (run >= runs)
             break;
-        const int64_t w = w0 + 4 * q;
-        const uint4 valid = make_uint4(rl_bm_valid(w, n), rl_bm_valid(w + 1, n),
-                                       rl_bm_valid(w + 2, n), rl_bm_valid(w + 3, n));
-        int ci = 0;
-        uint4 next = rl_bm_load(bm, __ldg(off), q);
-        uint4 ante = rl_bm_expr(code, u.nante, off, u.ncl, &ci, &next, bm, q, valid, stack,
-                                a.sup + u.tok0, lane);
-        uint4 cons = rl_bm_expr(code + u.nante, u.ncons, off, u.ncl, &ci, &next, bm, q, valid,
-                                stack, a.sup + u.tok0 + u.nante, lane);
-        unsigned s = rl_bm_popc(rl_bm_and(ante, cons));
-        if (lane == 0)
-            atomicAdd(a.nac + r, (unsigned long long)s);
+        const int64_t q = run * 64 + lane, w = w0 + 4 * q;
+        if ((w0 + run * 256 + 256) * 32 <= n)
+            rl_bm_rule_run<true>(a, u, r, bm, q, w, n, stack, lane);
+        else
+            rl_bm_rule_run<false>(a, u, r, bm, q, w, n, stack, lane);
     }
 }
 
@@ -287,7 +353,7 @@ extern "C" int rl_bm_rules(const rl_bm_rules_args *a, const uint32_t *bm, int64_
                            int64_t w0, int64_t width, int warps, int quads, void *stream,
                            dm_err *err)
 {
-    const int64_t runs = (width / 128 + quads - 1) / quads;
+    const int64_t runs = (width / 256 + quads - 1) / quads;
     dim3 grid((unsigned)runs, (unsigned)((a->nrules + warps - 1) / warps));
     rl_bm_rules_kernel<<<grid, warps * 32, (size_t)warps * (size_t)rl_bm_warp_smem(a),
                          (cudaStream_t)stream>>>(*a, bm, n, w0, width, quads);

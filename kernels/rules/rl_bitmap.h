@@ -4,12 +4,11 @@
  * rule's antecedent and consequent as word-wide logic on those bitmaps, each token's
  * support and the contingency counts as popcounts.
  *
- * A condition is an interval of its column: a lower side (none, x > v or x >= v) and an
- * upper side (none, x < v or x <= v), negated for !=. For each word of 32 instances the
+ * A condition is an interval of its column, each side a value x must not be below
+ * (lower) or must be below (upper), negated for !=. For each word of 32 instances the
  * conditions kernel sorts the column's 32 values (with their bits) once; a side is then a
- * count (how many of the sorted values are below v, or at most v, five steps of binary
- * search) and the condition's word is M[upper] & ~M[lower], M[k] the bits of the k
- * smallest values: equal conditions (=, != on the same value) and conditions shared
+ * count (how many of the sorted values are below its value) and the condition's word is
+ * M[upper] & ~M[lower], M[k] the bits of the k smallest values: equal conditions (=, != on the same value) and conditions shared
  * between rules are one bitmap. The instances may be cut into chunks, each chunk's
  * bitmaps made and then used (rl_bitmap.cu, rl_bitmap_eval.c; docs/rules-gpu.md states
  * the bound). */
@@ -24,18 +23,19 @@
 extern "C" {
 #endif
 
-/* A side of a condition's interval: none, a count of the values below v (x < v is the
- * upper side, x >= v the lower's complement) or at most v. */
-enum { RL_BM_NONE = 0, RL_BM_BELOW = 1, RL_BM_ATMOST = 2 };
 enum { RL_BM_LOWER = 0, RL_BM_UPPER = 1 };
 
-/* A distinct condition: instances i of column attr with count(lower) <= rank(i) <
- * count(upper) in its word's sorted order; that is, x not below the lower side and
- * within the upper side. */
+/* A distinct condition: the instances of column attr whose value x is not below v[LOWER]
+ * (when it has that side) and is below v[UPPER] (when it has that one). Every operator is
+ * such an interval: x <= v is x below the next double after v, x > v not below it (a
+ * rule's values are finite, rl_ruleset_check). near: the upper side is the next double
+ * after the lower (= and !=), so its count is the lower's and the values equal to it. */
 typedef struct rl_bm_cond {
     double v[2];
     int32_t attr;
-    int32_t kind[2]; /* RL_BM_* of each side */
+    uint8_t has[2];
+    uint8_t near;
+    uint8_t pad;
 } rl_bm_cond;
 
 /* A token's code for the rules kernel: its operation, and for a condition whether its
@@ -82,7 +82,7 @@ int rl_bm_cond_holds(const rl_bm_cond *c, double x);
  * first) over the words [w0, w0 + width) of the table (column-major doubles at column x
  * pitch, n instances): bm[c * width + w - w0] for condition c and word w, an instance's
  * bit set when it satisfies c; bits of instances past n are 0. width is a multiple of
- * 128. Returns 0, or DM_ERUNTIME. */
+ * 256. Returns 0, or DM_ERUNTIME. */
 int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, int64_t w0, int64_t width,
                      int ncols, const int32_t *col, const int32_t *first,
                      const rl_bm_cond *cond, uint32_t *bm, void *stream, dm_err *err);
@@ -108,7 +108,7 @@ int rl_bm_smem_limit(int *bytes, dm_err *err);
  * Returns 0, or DM_ERUNTIME. */
 int rl_bm_allow(int bytes, dm_err *err);
 /* Enqueues the rules over bitmaps bm of words [w0, w0 + width) (n instances in all) with
- * warps warps a block, each warp a rule over quads runs of 128 words: each token's
+ * warps warps a block, each warp a rule over quads runs of 256 words: each token's
  * support and each rule's n(AC) on those words added to a's sums. Returns 0, or
  * DM_ERUNTIME. */
 int rl_bm_rules(const rl_bm_rules_args *a, const uint32_t *bm, int64_t n, int64_t w0,

@@ -66,10 +66,11 @@ void rl_bm_free(rl_bm_eval *g)
 
 /* A chunk's words: chunk instances (0: every instance, unless their bitmaps would take
  * more than a quarter of the device's memory, then as many as that holds), rounded up to
- * 128 words, at most the table's. Returns 0, or DM_ERUNTIME. */
+ * 256 words (a warp's run in the rules kernel), at most the table's. Returns 0, or
+ * DM_ERUNTIME. */
 static int rl_bm_width(rl_bm_eval *g, int64_t chunk, dm_err *err)
 {
-    const int64_t all = (g->words + 127) / 128 * 128;
+    const int64_t all = (g->words + 255) / 256 * 256;
     int64_t w = (chunk + 31) / 32;
     if (chunk == 0) {
         size_t free_b, total;
@@ -80,10 +81,10 @@ static int rl_bm_width(rl_bm_eval *g, int64_t chunk, dm_err *err)
     }
     /* A bitmap's start, condition x width words, must fit 32 bits. */
     const int64_t most =
-        (int64_t)UINT32_MAX / (g->plan.nconds ? g->plan.nconds : 1) / 128 * 128;
-    w = (w + 127) / 128 * 128;
+        (int64_t)UINT32_MAX / (g->plan.nconds ? g->plan.nconds : 1) / 256 * 256;
+    w = (w + 255) / 256 * 256;
     w = w > most ? most : w;
-    g->width = w < 128 ? 128 : w > all ? all : w;
+    g->width = w < 256 ? 256 : w > all ? all : w;
     g->chunks = (g->words + g->width - 1) / g->width;
     return 0;
 }

@@ -1,6 +1,7 @@
 /* rl_bitmap_plan.c - a rule set prepared for the bitmap kernels (rl_bitmap.h): each
  * condition token as an interval of its column, the distinct ones sorted by column, each
  * rule's tokens as codes and its conditions as indexes of those. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,61 +19,52 @@ void rl_bm_plan_free(rl_bm_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Condition token k as an interval, in *c, and whether it is negated. */
+/* Condition token k as an interval, in *c; returns whether it is negated. */
 static int rl_bm_interval(const rl_token *k, rl_bm_cond *c)
 {
     *c = (rl_bm_cond){.attr = k->attr};
-    int lower = RL_BM_NONE, upper = RL_BM_NONE, neg = 0;
-    double lo = k->lo, hi = k->lo;
+    const double v = k->lo, above = nextafter(k->lo, INFINITY);
+    int neg = 0;
     switch (k->op) {
     case RL_NE: /* the complement of = */
-    case RL_EQ: lower = RL_BM_BELOW, upper = RL_BM_ATMOST, neg = k->op == RL_NE; break;
-    case RL_LT: upper = RL_BM_BELOW; break;
-    case RL_LE: upper = RL_BM_ATMOST; break;
-    case RL_GT: lower = RL_BM_ATMOST; break;
-    case RL_GE: lower = RL_BM_BELOW; break;
-    case RL_IN: lower = RL_BM_BELOW, upper = RL_BM_ATMOST, hi = k->hi; break;
+    case RL_EQ: c->v[RL_BM_LOWER] = v, c->v[RL_BM_UPPER] = above, neg = k->op == RL_NE; break;
+    case RL_LT: c->v[RL_BM_UPPER] = v; break;
+    case RL_LE: c->v[RL_BM_UPPER] = above; break;
+    case RL_GT: c->v[RL_BM_LOWER] = above; break;
+    case RL_GE: c->v[RL_BM_LOWER] = v; break;
+    case RL_IN: c->v[RL_BM_LOWER] = v, c->v[RL_BM_UPPER] = nextafter(k->hi, INFINITY); break;
     }
-    c->kind[RL_BM_LOWER] = lower;
-    c->kind[RL_BM_UPPER] = upper;
-    c->v[RL_BM_LOWER] = lower ? lo : 0;
-    c->v[RL_BM_UPPER] = upper ? hi : 0;
+    c->has[RL_BM_LOWER] = k->op != RL_LT && k->op != RL_LE;
+    c->has[RL_BM_UPPER] = k->op != RL_GT && k->op != RL_GE;
+    c->near = c->has[RL_BM_LOWER] && c->has[RL_BM_UPPER] &&
+              c->v[RL_BM_UPPER] == nextafter(c->v[RL_BM_LOWER], INFINITY);
     return neg;
 }
 
 int rl_bm_cond_holds(const rl_bm_cond *c, double x)
 {
-    for (int s = 0; s < 2; s++) {
-        int kind = c->kind[s];
-        double v = c->v[s];
-        /* A side counts the values below v, or at most v: on the lower side x must not
-         * be among them, on the upper side it must. */
-        int counted = kind == RL_BM_BELOW ? x < v : x <= v;
-        if (kind != RL_BM_NONE && counted != (s == RL_BM_UPPER))
-            return 0;
-    }
-    return 1;
+    return (!c->has[RL_BM_LOWER] || !(x < c->v[RL_BM_LOWER])) &&
+           (!c->has[RL_BM_UPPER] || x < c->v[RL_BM_UPPER]);
 }
 
 /* Orders conditions by column; then those with an upper side only, by it, before those
- * with a lower side, by it, then by their upper side; a side by its value, then its kind
- * (below before at most): along either run a side's count never falls, which lets the
- * conditions kernel walk a word's sorted values instead of searching them. */
+ * with a lower side, by it, then by their upper side (none first): along either run a
+ * side's count never falls, which lets the conditions kernel walk a word's sorted values
+ * instead of searching them. */
 static int rl_bm_cmp(const rl_bm_cond *a, const rl_bm_cond *b)
 {
     if (a->attr != b->attr)
         return a->attr < b->attr ? -1 : 1;
-    int ga = a->kind[RL_BM_LOWER] != RL_BM_NONE, gb = b->kind[RL_BM_LOWER] != RL_BM_NONE;
+    const int ga = a->has[RL_BM_LOWER], gb = b->has[RL_BM_LOWER];
     if (ga != gb)
         return ga - gb;
-    const int order[2][2] = {{RL_BM_UPPER, RL_BM_LOWER}, {RL_BM_LOWER, RL_BM_UPPER}};
-    for (int k = 0; k < 2; k++) {
-        int s = order[ga][k];
-        if (a->v[s] != b->v[s])
-            return a->v[s] < b->v[s] ? -1 : 1;
-        if (a->kind[s] != b->kind[s])
-            return a->kind[s] < b->kind[s] ? -1 : 1;
-    }
+    const int key = ga ? RL_BM_LOWER : RL_BM_UPPER, other = !key;
+    if (a->v[key] != b->v[key])
+        return a->v[key] < b->v[key] ? -1 : 1;
+    if (a->has[other] != b->has[other])
+        return a->has[other] - b->has[other];
+    if (a->has[other] && a->v[other] != b->v[other])
+        return a->v[other] < b->v[other] ? -1 : 1;
     return 0;
 }
 

@@ -222,7 +222,7 @@ static const dm_param_spec rl_gpu_params[] = {
 #define RL_CHUNK_PARAM                                                                    \
     {.name = "chunk", .type = DM_P_INT, .def = "0", .allowed = "0..100000000",            \
      .help = "instances whose conditions' bitmaps are made and used before the next "     \
-             "ones', rounded up to 4,096 (0: all, unless their bitmaps would take more "     \
+             "ones', rounded up to 8,192 (0: all, unless their bitmaps would take more "     \
              "than a quarter of the GPU's memory)"}
 
 static const dm_param_spec rl_bitmap_params[] = {

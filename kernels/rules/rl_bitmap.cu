@@ -22,7 +22,8 @@
 /* ---- conditions ------------------------------------------------------------------- */
 
 /* Words a lane of the conditions kernel takes: lane l words l and l + 32 of its block's
- * 64, so that a condition's decoding and its walk's steps serve two words. */
+ * 64, so that a condition's decoding and its walk's steps serve two words (three were
+ * slower, docs/records/rules-bitmap.md). */
 #define RL_BM_LANE_WORDS 2
 #define RL_BM_BLOCK_WORDS (32 * RL_BM_LANE_WORDS)
 
@@ -86,7 +87,9 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
         int64_t i = (w0 + wb + k) * 32 + lane;
         double v = i < n ? x[i] : __longlong_as_double(0x7ff0000000000000LL);
         uint32_t id = (uint32_t)lane;
+#pragma unroll
         for (int size = 2; size <= 32; size <<= 1)
+#pragma unroll
             for (int stride = size >> 1; stride > 0; stride >>= 1) {
                 double u = __shfl_xor_sync(RL_FULL, v, stride);
                 uint32_t uid = __shfl_xor_sync(RL_FULL, id, stride);
@@ -99,6 +102,7 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
             }
         b.s[lane][k] = v;
         uint32_t bits = 1u << id;
+#pragma unroll
         for (int d = 1; d < 32; d <<= 1) {
             uint32_t o = __shfl_up_sync(RL_FULL, bits, d);
             if (lane >= d)
@@ -158,8 +162,9 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
         }
 #pragma unroll
         for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-            out[(int64_t)c * width + 32 * j] =
-                b.m[hi[j]][lane + 32 * j] & ~b.m[lo[j]][lane + 32 * j] & valid[j];
+            if (wb + lane + 32 * j < width) /* the chunk's last block may pass its end */
+                out[(int64_t)c * width + 32 * j] =
+                    b.m[hi[j]][lane + 32 * j] & ~b.m[lo[j]][lane + 32 * j] & valid[j];
     }
 }
 
@@ -168,7 +173,7 @@ extern "C" int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, i
                                 const int32_t *first, const rl_bm_cond *cond, uint32_t *bm,
                                 void *stream, dm_err *err)
 {
-    dim3 grid((unsigned)(width / RL_BM_BLOCK_WORDS), (unsigned)ncols);
+    dim3 grid((unsigned)((width + RL_BM_BLOCK_WORDS - 1) / RL_BM_BLOCK_WORDS), (unsigned)ncols);
     rl_bm_conditions_kernel<<<grid, RL_BM_COND_WARPS * 32, 0, (cudaStream_t)stream>>>(
         table, pitch, n, w0, width, col, first, cond, bm);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;

@@ -28,8 +28,11 @@ struct rl_bm_eval {
     int warps;      /* of a rules kernel's block */
     double *d_table;
     uint32_t *d_bm;
+    /* The plan's arrays packed in one pinned buffer and one device buffer (one copy a
+     * run): h_arr[k] and d_arr[k] point into h_plan and d_plan, plan_bytes long. */
+    char *h_plan, *d_plan;
+    size_t plan_bytes;
     void *h_arr[RL_BM_ARRAYS], *d_arr[RL_BM_ARRAYS];
-    size_t bytes[RL_BM_ARRAYS];
     unsigned long long *d_sum, *h_sup; /* d_sum: the tokens' supports, then each rule's n(AC) */
     rl_rule_result *d_fit, *h_fit;
     int64_t *tok_support;
@@ -50,11 +53,9 @@ void rl_bm_free(rl_bm_eval *g)
     dm_gpu_free(g->stream, g->d_bm);
     dm_gpu_free(g->stream, g->d_sum);
     dm_gpu_free(g->stream, g->d_fit);
-    for (int k = 0; k < RL_BM_ARRAYS; k++) {
-        dm_gpu_free(g->stream, g->d_arr[k]);
-        if (g->h_arr[k])
-            DM_CUDA_WARN(cudaFreeHost(g->h_arr[k]));
-    }
+    dm_gpu_free(g->stream, g->d_plan);
+    if (g->h_plan)
+        DM_CUDA_WARN(cudaFreeHost(g->h_plan));
     if (g->h_sup)
         DM_CUDA_WARN(cudaFreeHost(g->h_sup));
     if (g->h_fit)
@@ -95,19 +96,23 @@ static int rl_bm_buffers(rl_bm_eval *g, dm_err *err)
 {
     const rl_bm_plan *p = &g->plan;
     const void *src[RL_BM_ARRAYS] = {p->cond, p->col, p->first, p->rule, p->code, NULL};
-    g->bytes[RL_BM_A_COND] = (size_t)p->nconds * sizeof *p->cond;
-    g->bytes[RL_BM_A_COL] = (size_t)p->ncols * sizeof *p->col;
-    g->bytes[RL_BM_A_FIRST] = (size_t)(p->ncols + 1) * sizeof *p->first;
-    g->bytes[RL_BM_A_RULE] = (size_t)p->nrules * sizeof *p->rule;
-    g->bytes[RL_BM_A_CODE] = (size_t)p->ntok;
-    g->bytes[RL_BM_A_OFF] = (size_t)p->ncl * sizeof(uint32_t);
+    const size_t bytes[RL_BM_ARRAYS] = {
+        (size_t)p->nconds * sizeof *p->cond, (size_t)p->ncols * sizeof *p->col,
+        (size_t)(p->ncols + 1) * sizeof *p->first, (size_t)p->nrules * sizeof *p->rule,
+        (size_t)p->ntok, (size_t)p->ncl * sizeof(uint32_t)};
+    size_t at[RL_BM_ARRAYS];
+    for (int k = 0; k < RL_BM_ARRAYS; k++) { /* each array 16-byte aligned */
+        at[k] = g->plan_bytes;
+        g->plan_bytes += (bytes[k] + 15) / 16 * 16;
+    }
+    if (DM_CUDA(err, cudaMallocHost((void **)&g->h_plan, g->plan_bytes)) ||
+        dm_gpu_alloc(g->stream, g->plan_bytes, (void **)&g->d_plan, err))
+        return DM_ERUNTIME;
     for (int k = 0; k < RL_BM_ARRAYS; k++) {
-        size_t b = g->bytes[k] ? g->bytes[k] : 1;
-        if (DM_CUDA(err, cudaMallocHost(&g->h_arr[k], b)) ||
-            dm_gpu_alloc(g->stream, b, &g->d_arr[k], err))
-            return DM_ERUNTIME;
+        g->h_arr[k] = g->h_plan + at[k];
+        g->d_arr[k] = g->d_plan + at[k];
         if (src[k])
-            memcpy(g->h_arr[k], src[k], g->bytes[k]);
+            memcpy(g->h_arr[k], src[k], bytes[k]);
     }
     uint32_t *off = g->h_arr[RL_BM_A_OFF];
     for (int64_t k = 0; k < p->ncl; k++)
@@ -197,11 +202,9 @@ int rl_bm_run(rl_bm_eval *g, dm_err *err)
     cudaEvent_t *e = g->ev;
     if (DM_CUDA(err, cudaEventRecord(e[0], st)))
         return DM_ERUNTIME;
-    for (int k = 0; k < RL_BM_ARRAYS; k++)
-        if (g->bytes[k] && DM_CUDA(err, cudaMemcpyAsync(g->d_arr[k], g->h_arr[k], g->bytes[k],
-                                                        cudaMemcpyHostToDevice, st)))
-            return DM_ERUNTIME;
-    if (DM_CUDA(err, cudaMemsetAsync(g->d_sum, 0,
+    if (DM_CUDA(err, cudaMemcpyAsync(g->d_plan, g->h_plan, g->plan_bytes,
+                                     cudaMemcpyHostToDevice, st)) ||
+        DM_CUDA(err, cudaMemsetAsync(g->d_sum, 0,
                                      (size_t)(p->ntok + p->nrules) * sizeof *g->d_sum, st)) ||
         DM_CUDA(err, cudaEventRecord(e[1], st)))
         return DM_ERUNTIME;

@@ -1,5 +1,5 @@
 /* store_int.h - what the parts of the results database share (store.c writes, store_open.c
- * opens, checks and migrates): the connection with the writers' statements, and the
+ * opens, checks and migrates, store_facts.c reads facts back): the connection with the writers' statements, and the
  * error helpers. Private to results/store. */
 #ifndef DM_STORE_INT_H
 #define DM_STORE_INT_H
@@ -49,6 +49,15 @@ int store_fail(dm_store *st, dm_err *err, const char *fmt, ...)
 int store_exec(dm_store *st, const char *sql, dm_err *err, const char *what);
 /* Ends an open transaction after a failure; err already holds the cause. */
 void store_rollback(dm_store *st);
+
+/* The statement store_facts_text reads with (NULL on failure, the message left on the
+ * connection). */
+sqlite3_stmt *store_facts_prepare(dm_store *st);
+/* The facts of point point_id, read with q, as text into buf (n bytes): a part per run of
+ * facts of one group, "size 2: candidates 78, pruned 3, filter_s 0.0123 s", the parts
+ * joined by sep; "" when the point has none. Returns 0 or DM_ERUNTIME. */
+int store_facts_text(dm_store *st, sqlite3_stmt *q, int64_t point_id, const char *sep,
+                     char *buf, size_t n, dm_err *err);
 
 /* Opens the database file at path read-only (sqlite3_open_v2's code; *db to close in
  * any case) so that nothing is written beside it: when no -wal, -shm or -journal file

@@ -1,7 +1,8 @@
 /* store_read.c - the results database read back, for people (`dmbench show`: the runs,
  * one run's fingerprint and its table of points, with a line of metrics and of timeline
- * where CUPTI gave them) and for tools (`dmbench export`: a run as RFC 4180 CSV, or as
- * JSON with the raw samples, metrics and timelines). Writing is store.c. */
+ * where CUPTI gave them and the workload's facts) and for tools (`dmbench export`: a run
+ * as RFC 4180 CSV, or as JSON with the raw samples, metrics, timelines and facts).
+ * Writing is store.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,7 +15,7 @@
 #include "json.h"
 #include "measure.h"
 #include "samples.h"
-#include "store.h"
+#include "store_int.h"
 
 /* ---- errors and column access ---- */
 
@@ -522,10 +523,13 @@ static void show_outliers(sqlite3_stmt *s, FILE *out)
     show_note(out, "outliers", line);
 }
 
-/* The table of the run's points, with each point's metrics and timeline read by mq and
- * tq. Returns 0 or DM_ERUNTIME. */
+/* Room for a point's facts as text (a few hundred facts). */
+#define STORE_FACTS_TEXT 16384
+
+/* The table of the run's points, with each point's metrics, timeline and facts read by
+ * mq, tq and fq. Returns 0 or DM_ERUNTIME. */
 static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_stmt *mq,
-                           sqlite3_stmt *tq, FILE *out, dm_err *err)
+                           sqlite3_stmt *tq, sqlite3_stmt *fq, FILE *out, dm_err *err)
 {
     sqlite3_stmt *s = read_prepare(
         st,
@@ -609,10 +613,15 @@ static int show_point_rows(dm_store *st, int64_t id, int has_baseline, sqlite3_s
         if (!col_null(s, "chosen"))
             show_note(out, "chosen", col_text(s, "chosen"));
         show_outliers(s, out);
-        if (show_cupti(st, mq, tq, col_int(s, "point_id"), out, err) != 0) {
+        char facts[STORE_FACTS_TEXT];
+        if (show_cupti(st, mq, tq, col_int(s, "point_id"), out, err) != 0 ||
+            store_facts_text(st, fq, col_int(s, "point_id"), "\n", facts, sizeof facts,
+                             err) != 0) {
             sqlite3_finalize(s);
             return DM_ERUNTIME;
         }
+        if (facts[0])
+            show_note(out, "facts", facts);
     }
     if (rows == 0 && rc == SQLITE_DONE)
         fprintf(out, "\nno points measured\n");
@@ -644,14 +653,13 @@ static int show_points(dm_store *st, int64_t id, int has_baseline, FILE *out, dm
     sqlite3_stmt *tq = read_prepare(
         st, "SELECT activities, streams, span_ns, overlap_ns, overlap, reason FROM timelines"
             " WHERE point_id = ?1", 0);
-    if (!mq || !tq) {
-        sqlite3_finalize(mq);
-        sqlite3_finalize(tq);
-        return read_fail(st, err, "reading the metrics of run %lld", (long long)id);
-    }
-    int rc = show_point_rows(st, id, has_baseline, mq, tq, out, err);
+    sqlite3_stmt *fq = store_facts_prepare(st);
+    int rc = !mq || !tq || !fq
+                 ? read_fail(st, err, "reading the metrics and facts of run %lld", (long long)id)
+                 : show_point_rows(st, id, has_baseline, mq, tq, fq, out, err);
     sqlite3_finalize(mq);
     sqlite3_finalize(tq);
+    sqlite3_finalize(fq);
     return rc;
 }
 
@@ -810,7 +818,7 @@ static int export_param_names(dm_store *st, int64_t id, name_list *l, dm_err *er
 }
 
 /* Writes the CSV header: the head columns of p, the parameter names (prefixed "param."
- * where one equals a column's name), then p's other columns. */
+ * where one equals a column's name), then p's other columns, then "facts". */
 static void csv_header(FILE *out, sqlite3_stmt *p, const name_list *names)
 {
     int ncol = sqlite3_column_count(p);
@@ -827,13 +835,13 @@ static void csv_header(FILE *out, sqlite3_stmt *p, const name_list *names)
             fputc(',', out);
         csv_text(out, sqlite3_column_name(p, i));
     }
-    fputs("\r\n", out);
+    fputs(",facts\r\n", out);
 }
 
 /* Writes the CSV row of p's point, its parameters looked up with pv (point id ?1,
- * name ?2). Returns 0 or DM_ERUNTIME. */
+ * name ?2), its facts read with fq into one field. Returns 0 or DM_ERUNTIME. */
 static int csv_row(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pv,
-                   const name_list *names, dm_err *err)
+                   sqlite3_stmt *fq, const name_list *names, dm_err *err)
 {
     int ncol = sqlite3_column_count(p);
     for (int i = 0; i < ncol; i++) {
@@ -853,6 +861,11 @@ static int csv_row(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pv,
             fputc(',', out);
         csv_column(out, p, i);
     }
+    char facts[STORE_FACTS_TEXT];
+    if (store_facts_text(st, fq, col_int(p, "point_id"), "; ", facts, sizeof facts, err) != 0)
+        return DM_ERUNTIME;
+    fputc(',', out);
+    csv_text(out, facts);
     fputs("\r\n", out);
     sqlite3_reset(pv);
     return 0;
@@ -862,7 +875,7 @@ static int csv_row(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pv,
 static int export_csv(dm_store *st, int64_t id, FILE *out, dm_err *err)
 {
     name_list names = { 0 };
-    sqlite3_stmt *p = NULL, *pv = NULL;
+    sqlite3_stmt *p = NULL, *pv = NULL, *fq = NULL;
     int rc = export_param_names(st, id, &names, err);
     if (rc != 0)
         goto out;
@@ -870,19 +883,22 @@ static int export_csv(dm_store *st, int64_t id, FILE *out, dm_err *err)
     if (p)
         pv = read_prepare(st, "SELECT value_text FROM point_params"
                               " WHERE point_id = ?1 AND name = ?2", 0);
-    if (!p || !pv) {
+    if (pv)
+        fq = store_facts_prepare(st);
+    if (!p || !pv || !fq) {
         rc = read_fail(st, err, "exporting run %lld", (long long)id);
         goto out;
     }
     csv_header(out, p, &names);
     while ((rc = sqlite3_step(p)) == SQLITE_ROW)
-        if (csv_row(st, out, p, pv, &names, err) != 0)
+        if (csv_row(st, out, p, pv, fq, &names, err) != 0)
             break;
     /* SQLITE_ROW here: a row's writer failed and said why in err. */
     rc = rc == SQLITE_DONE  ? 0
          : rc == SQLITE_ROW ? DM_ERUNTIME
                             : read_fail(st, err, "exporting the points of run %lld", (long long)id);
 out:
+    sqlite3_finalize(fq);
     sqlite3_finalize(pv);
     sqlite3_finalize(p);
     name_list_free(&names);
@@ -971,13 +987,13 @@ static int json_samples(dm_store *st, FILE *out, sqlite3_stmt *sm, int64_t point
     return 0;
 }
 
-/* What CUPTI gave a point, one query per JSON member: each row an object of its columns,
- * "timeline" a single object or null. */
+/* What hangs off a point: what CUPTI gave, then its facts, one query per JSON member:
+ * each row an object of its columns, "timeline" a single object or null. */
 static const struct {
     const char *key;
     const char *sql;
     int single;
-} json_cupti[] = {
+} json_hung[] = {
     {"kernel_attrs", "SELECT kernel, block_threads, dynamic_smem, regs_per_thread, static_smem,"
      " local_bytes_per_thread, max_threads_per_block, predicted_blocks_per_sm,"
      " predicted_occupancy FROM kernel_attrs WHERE point_id = ?1 ORDER BY rowid", 0},
@@ -989,8 +1005,10 @@ static const struct {
      " FROM timelines WHERE point_id = ?1", 1},
     {"activities", "SELECT idx, kind, name, stream, start_ns, end_ns, bytes, grid_x, grid_y,"
      " grid_z, block_x, block_y, block_z FROM activities WHERE point_id = ?1 ORDER BY idx", 0},
+    {"facts", "SELECT grp AS \"group\", name, value, unit FROM point_facts WHERE point_id = ?1"
+     " ORDER BY idx", 0},
 };
-#define JSON_CUPTI_N (sizeof json_cupti / sizeof json_cupti[0])
+#define JSON_HUNG_N (sizeof json_hung / sizeof json_hung[0])
 
 /* Writes `, "key": [rows]` (or the one row, or null, for single) of q bound to
  * point_id. Returns 0 or DM_ERUNTIME. */
@@ -1017,8 +1035,8 @@ static int json_rows(dm_store *st, FILE *out, sqlite3_stmt *q, const char *key, 
 }
 
 /* Writes the point of export_sql's row p: its own columns, "params", the dataset, "stats"
- * (null when not timed), throughput, verification and speedup, "samples", and what CUPTI
- * gave (read with the json_cupti queries cq). Returns 0 or DM_ERUNTIME. */
+ * (null when not timed), throughput, verification and speedup, "samples", what CUPTI
+ * gave and its facts (read with the json_hung queries cq). Returns 0 or DM_ERUNTIME. */
 static int json_point(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pp,
                       sqlite3_stmt *sm, sqlite3_stmt *const *cq, dm_err *err)
 {
@@ -1036,8 +1054,8 @@ static int json_point(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pp
     fputs(", \"samples\": ", out);
     if (json_samples(st, out, sm, point_id, err) != 0)
         return DM_ERUNTIME;
-    for (size_t i = 0; i < JSON_CUPTI_N; i++)
-        if (json_rows(st, out, cq[i], json_cupti[i].key, json_cupti[i].single, point_id,
+    for (size_t i = 0; i < JSON_HUNG_N; i++)
+        if (json_rows(st, out, cq[i], json_hung[i].key, json_hung[i].single, point_id,
                       err) != 0)
             return DM_ERUNTIME;
     fputc('}', out);
@@ -1047,12 +1065,12 @@ static int json_point(dm_store *st, FILE *out, sqlite3_stmt *p, sqlite3_stmt *pp
 /* Writes {"run": {...}, "points": [...]}. Returns 0 or DM_ERUNTIME. */
 static int export_json(dm_store *st, int64_t id, FILE *out, dm_err *err)
 {
-    sqlite3_stmt *p = NULL, *pp = NULL, *sm = NULL, *cq[JSON_CUPTI_N] = {0};
+    sqlite3_stmt *p = NULL, *pp = NULL, *sm = NULL, *cq[JSON_HUNG_N] = {0};
     int rc = json_run(st, id, out, err);
     if (rc != 0)
         return rc;
-    for (size_t i = 0; i < JSON_CUPTI_N; i++)
-        if (!(cq[i] = read_prepare(st, json_cupti[i].sql, 0))) {
+    for (size_t i = 0; i < JSON_HUNG_N; i++)
+        if (!(cq[i] = read_prepare(st, json_hung[i].sql, 0))) {
             rc = read_fail(st, err, "exporting run %lld", (long long)id);
             goto out;
         }
@@ -1077,7 +1095,7 @@ static int export_json(dm_store *st, int64_t id, FILE *out, dm_err *err)
          : rc == SQLITE_ROW ? DM_ERUNTIME
                             : read_fail(st, err, "exporting the points of run %lld", (long long)id);
 out:
-    for (size_t i = 0; i < JSON_CUPTI_N; i++)
+    for (size_t i = 0; i < JSON_HUNG_N; i++)
         sqlite3_finalize(cq[i]);
     sqlite3_finalize(sm);
     sqlite3_finalize(pp);

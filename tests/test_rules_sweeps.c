@@ -32,6 +32,9 @@ static const struct {
     {"rules-table6.yaml", 12},
     {"rules-multigpu.yaml", 240},
     {"rules-interpreter.yaml", 24},
+    {"rules-bitmap.yaml", 12},
+    {"rules-bitmap-multigpu.yaml", 8},
+    {"rules-bitmap-table4.yaml", 96},
 };
 #define NSWEEPS (sizeof sweeps / sizeof *sweeps)
 

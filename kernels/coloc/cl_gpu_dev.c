@@ -1,7 +1,8 @@
 /* cl_gpu_dev.c - the GPU colocation miner's device side: memory (stream-ordered, from
  * dm_gpu_alloc; pinned host memory for what comes back), copies, waits and CUDA events,
  * each call counted and timed by the host's clock into the level being mined
- * (cl_dev_costs); the instance sets uploaded, the tables' room, opening and closing. */
+ * (cl_dev_costs); the instance sets uploaded, the tables' room (one block a level and
+ * kind), opening and closing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,28 +134,72 @@ static void clg_side_free(cl_gpu *g, clg_side *side)
     cl_inst_free(&side->h);
 }
 
-int clg_table_alloc(cl_gpu *g, clg_table *t, dm_err *err)
+/* The bytes of t's rows. */
+static uint64_t clg_table_bytes(const clg_table *t)
 {
-    uint64_t bytes = t->rows * (uint64_t)t->k * sizeof(uint32_t);
-    if (g->held + bytes <= g->budget) {
-        if (clg_alloc(g, (size_t)bytes, (void **)&t->dev, err))
-            return DM_ERUNTIME;
-        g->held += bytes;
-        return 0;
+    return t->rows * (uint64_t)t->k * sizeof(uint32_t);
+}
+
+/* The room a table of bytes takes in its level's block: 256-byte aligned, and never
+ * none, so a device table's pointer is never NULL. */
+static uint64_t clg_block_room(uint64_t bytes)
+{
+    return ((bytes ? bytes : 1) + 255) / 256 * 256;
+}
+
+/* The table of kind coarse of p, when the next level reads it. */
+static clg_table *clg_needed(clg_pat *p, int coarse)
+{
+    if (!(coarse ? p->need_coarse : p->need_fine))
+        return NULL;
+    return coarse ? &p->coarse : &p->fine;
+}
+
+int clg_tables_alloc(cl_gpu *g, clg_pat *p, int n, int coarse, dm_err *err)
+{
+    uint64_t block_bytes = 0, held = g->held;
+    for (int j = 0; j < n; j++) { /* where each goes, as the budget allows in turn */
+        clg_table *t = clg_needed(&p[j], coarse);
+        if (!t)
+            continue;
+        *t = (clg_table){.k = p[j].feat.k, .rows = coarse ? p[j].coarse_rows : p[j].rows};
+        if (held + clg_table_bytes(t) <= g->budget) {
+            held += clg_table_bytes(t);
+            block_bytes += clg_block_room(clg_table_bytes(t));
+        }
     }
-    if (!(t->host = malloc((size_t)bytes + 1)))
-        return dm_err_set(err, DM_ERUNTIME, "out of host memory for an instance table of "
-                          "%llu rows", (unsigned long long)t->rows);
+    char *block = NULL;
+    if (block_bytes && clg_alloc(g, (size_t)block_bytes, (void **)&block, err))
+        return DM_ERUNTIME;
+    uint64_t at = 0;
+    for (int j = 0; j < n; j++) {
+        clg_table *t = clg_needed(&p[j], coarse);
+        if (!t)
+            continue;
+        const uint64_t bytes = clg_table_bytes(t);
+        if (g->held + bytes <= g->budget) {
+            t->dev = (uint32_t *)(block + at);
+            t->own = at == 0 ? block : NULL; /* the first frees the block */
+            at += clg_block_room(bytes);
+            g->held += bytes;
+        } else if (!(t->host = malloc((size_t)bytes + 1))) {
+            if (at == 0) /* no table owns the block yet */
+                dm_gpu_free(g->st, block);
+            return dm_err_set(err, DM_ERUNTIME, "out of host memory for an instance table "
+                              "of %llu rows", (unsigned long long)t->rows);
+        }
+    }
     return 0;
 }
 
 void clg_table_free(cl_gpu *g, clg_table *t)
 {
     if (t->dev)
-        g->held -= t->rows * (uint64_t)t->k * sizeof(uint32_t);
-    dm_gpu_free(g->st, t->dev);
+        g->held -= clg_table_bytes(t);
+    dm_gpu_free(g->st, t->own);
     free(t->host);
     t->dev = t->host = NULL;
+    t->own = NULL;
 }
 
 /* ---- opening and closing ---------------------------------------------------------------- */

@@ -11,11 +11,13 @@
 #include "coloc/cl_index.h"
 
 /* An instance table of rows of k ids, sorted: on the device, or in host memory when the
- * device had no room for it. */
+ * device had no room for it. A level's device tables of one kind share one allocation,
+ * which the first of them owns (frees). */
 typedef struct clg_table {
     int k;
     uint64_t rows;
     uint32_t *dev, *host;
+    void *own;
 } clg_table;
 
 /* A prevalent pattern of the level being mined, and its tables (fine; coarse for filter
@@ -96,9 +98,11 @@ void clg_time_begin(cl_gpu *g);
 /* Adds the seconds since clg_time_begin to *acc (waits for them). */
 int clg_time_end(cl_gpu *g, double *acc, dm_err *err);
 
-/* Room for t's rows (t->k and t->rows set): on the device while the tables held there
- * stay within the budget, else in host memory. */
-int clg_table_alloc(cl_gpu *g, clg_table *t, dm_err *err);
+/* Room for the tables of p[0..n-1] the next level reads (need_coarse or need_fine), their
+ * k and rows set: on the device while the tables held there stay within the budget, all
+ * of those in one allocation, else in host memory. */
+int clg_tables_alloc(cl_gpu *g, clg_pat *p, int n, int coarse, dm_err *err);
+/* Frees t, and the block it owns (a level's tables are freed together). */
 void clg_table_free(cl_gpu *g, clg_table *t);
 
 /* ---- cl_gpu_pass.c ------------------------------------------------------------------ */

@@ -144,14 +144,14 @@ static int clg_write_tables(cl_gpu *g, int coarse, const uint64_t *cands,
     }
     g->cost = &lv->dev;
     clg_time_begin(g);
+    if (clg_tables_alloc(g, next, nnext, coarse, err))
+        return DM_ERUNTIME;
     for (int j = 0; j < nnext; j++) {
         clg_pat *p = &next[j];
         if (!(coarse ? p->need_coarse : p->need_fine))
             continue;
-        clg_table *t = coarse ? &p->coarse : &p->fine;
-        *t = (clg_table){.k = p->feat.k, .rows = coarse ? p->coarse_rows : p->rows};
         clg_work w = clg_work_of(g, coarse, &p->feat, par, npar);
-        if (clg_table_alloc(g, t, err) || clg_write(g, &w, t, err))
+        if (clg_write(g, &w, coarse ? &p->coarse : &p->fine, err))
             return DM_ERUNTIME;
     }
     return clg_time_end(g, coarse ? &lv->filter_s : &lv->refine_s, err);

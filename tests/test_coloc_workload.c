@@ -232,8 +232,56 @@ static void cpu_variants_equal_the_reference(void **state)
     }
 }
 
+/* The facts of r (cl_facts) add up to its candidates: per size the candidates, pruned,
+ * prevalent and rows are those of r's candidates of that size; the phases' times are not
+ * negative and sum to at most the whole call's; the CPU miner's have no device costs. */
+static const char *const cpu_fact_names[] = { "candidates", "pruned", "prevalent", "rows",
+                                               "filter_s", "refine_s", "host_s" };
+
+static void assert_facts_add_up(const cl_result *r)
+{
+    dm_fact facts[DM_MAX_FACTS];
+    dm_point pt = { 0 };
+    cl_answer a = { .r = *r };
+    int n = cl_facts(&a, &pt, facts, DM_MAX_FACTS);
+    double phases = 0, wall = -1;
+    int64_t seen = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(facts[i].group, "all") == 0) {
+            wall = facts[i].value;
+            continue;
+        }
+        int size = atoi(facts[i].group + strlen("size "));
+        double want = 0;
+        for (int64_t j = 0; j < r->ncand; j++) {
+            const cl_candidate *c = &r->cand[j];
+            if (c->size != size)
+                continue;
+            want += strcmp(facts[i].name, "candidates") == 0 ? 1
+                    : strcmp(facts[i].name, "pruned") == 0    ? c->pruned
+                    : strcmp(facts[i].name, "prevalent") == 0 ? c->prevalent
+                    : strcmp(facts[i].name, "rows") == 0      ? (double)c->rows
+                                                              : 0;
+        }
+        if (facts[i].unit) {
+            assert_true(facts[i].value >= 0);
+            phases += facts[i].value;
+        } else {
+            assert_true(facts[i].value == want);
+        }
+        seen += strcmp(facts[i].name, "candidates") == 0 ? (int64_t)facts[i].value : 0;
+        int known = 0; /* no device costs */
+        for (size_t k = 0; k < sizeof cpu_fact_names / sizeof *cpu_fact_names; k++)
+            known |= strcmp(facts[i].name, cpu_fact_names[k]) == 0;
+        assert_true(known);
+    }
+    assert_true(seen == r->ncand);
+    assert_true(wall >= phases);
+}
+
 /* The comparison names the first pattern that differs; the facts give each size's
- * candidates, pruned and prevalent patterns and the two phases' times. */
+ * candidates, pruned and prevalent patterns, rows, and the three phases' times, and add
+ * up to the answer's candidates. */
 static void compare_and_facts(void **state)
 {
     fixture *f = *state;
@@ -256,23 +304,50 @@ static void compare_and_facts(void **state)
 
     dm_fact facts[DM_MAX_FACTS];
     int n = cl_facts(ref, &pt, facts, DM_MAX_FACTS);
-    assert_int_equal(n, 10);
+    assert_int_equal(n, 2 * 7 + 1); /* sizes 2 and 3, then the whole call's wall time */
     assert_string_equal(facts[0].group, "size 2");
-    assert_string_equal(facts[0].name, "candidates");
-    assert_true(facts[0].value == 3);
-    assert_string_equal(facts[1].name, "pruned");
-    assert_true(facts[1].value == 0);
-    assert_string_equal(facts[2].name, "prevalent");
-    assert_true(facts[2].value == 3);
-    assert_string_equal(facts[3].name, "filter_s");
-    assert_string_equal(facts[3].unit, "s");
-    assert_string_equal(facts[4].name, "refine_s");
-    assert_string_equal(facts[5].group, "size 3");
-    assert_true(facts[5].value == 1 && facts[7].value == 1);
+    for (int i = 0; i < 7; i++) {
+        assert_string_equal(facts[i].name, cpu_fact_names[i]);
+        assert_string_equal(facts[7 + i].name, cpu_fact_names[i]);
+        assert_true(i < 4 ? facts[i].unit == NULL : strcmp(facts[i].unit, "s") == 0);
+    }
+    assert_true(facts[0].value == 3 && facts[1].value == 0 && facts[2].value == 3);
+    assert_string_equal(facts[7].group, "size 3");
+    assert_true(facts[7].value == 1 && facts[9].value == 1);
+    assert_string_equal(facts[14].group, "all");
+    assert_string_equal(facts[14].name, "wall_s");
     assert_int_equal(cl_facts(ref, &pt, facts, 4), 4);
+    assert_facts_add_up(&((const cl_answer *)ref)->r);
     cl_reference_free(strict);
     cl_reference_free(ref);
     cl_dataset_close(&ds);
+}
+
+/* On the generator's planted patterns, with every filter, on one thread and on all
+ * cores, the facts add up to the answer: per size its candidates, pruned, prevalent and
+ * rows, the phases within the whole call's time. */
+static void facts_add_up_on_generated(void **state)
+{
+    (void)state;
+    cl_gen_params g;
+    cl_gen_defaults(&g);
+    g.instances = 3000;
+    g.area = 600;
+    cl_points p;
+    dm_err err = { 0 };
+    assert_int_equal(cl_generate(&g, &p, NULL, &err), 0);
+    for (int filter = CL_FILTER_NONE; filter <= CL_FILTER_CELLAGG; filter++)
+        for (int threads = 0; threads <= 1; threads++) {
+            cl_mine_opts o = { .distance = 10, .prevalence = 0.3, .filter = (cl_filter)filter,
+                               .threads = threads };
+            cl_result r;
+            assert_int_equal(cl_mine(&p, &o, &r, &err), 0);
+            assert_true(r.nlevels >= 4); /* the planted patterns of 5 */
+            assert_false(r.on_device);
+            assert_facts_add_up(&r);
+            cl_result_free(&r);
+        }
+    cl_points_free(&p);
 }
 
 /* ---- dmbench mine coloc ---- */
@@ -291,7 +366,7 @@ static void mine_writes_size_features_pi_rows(void **state)
     assert_string_equal(slurp(f->out), "size,features,pi\n2,3+7,1\n");
     const char *said = slurp(f->errf);
     /* M's coarse cells bound {7,12} and {3,12} by 0.5: pruned; no candidate of size 3 */
-    assert_non_null(strstr(said, "# size 2: candidates 3, pruned 2, prevalent 1, filter_s "));
+    assert_non_null(strstr(said, "# size 2: candidates 3, pruned 2, prevalent 1, rows "));
     assert_null(strstr(said, "size 3"));
 
     /* the generator: two planted patterns of 5 features, every subset prevalent */
@@ -341,6 +416,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(bad_files_and_generators_are_named, setup, teardown),
         cmocka_unit_test(cpu_variants_equal_the_reference),
         cmocka_unit_test_setup_teardown(compare_and_facts, setup, teardown),
+        cmocka_unit_test(facts_add_up_on_generated),
         cmocka_unit_test_setup_teardown(mine_writes_size_features_pi_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(mine_refuses_bad_flags, setup, teardown),
     };

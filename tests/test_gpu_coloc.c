@@ -1,7 +1,8 @@
 /* test_gpu_coloc.c - every GPU variant of coloc (MG, MH, CG, CH, none) against the CPU
  * miner, exactly: the workload's reference (prevalent patterns, PI bit for bit) and the
  * CPU miner with the variant's own filter (every candidate, its bound, whether pruned,
- * its rows and PI bit for bit, each level's counts). Data: the generator's planted
+ * its rows and PI bit for bit, each level's counts and rows); and the answer's phase
+ * facts present and adding up (candidates, prevalent, device costs). Data: the generator's planted
  * patterns at clumpiness 1 and 20, hundreds of small random sets with points at distance
  * d exactly and on cell borders, and Seattle when the shared folder has it; block sizes
  * 32 to 1024, slices from one input row to the whole table, tables on the device and in
@@ -63,6 +64,9 @@ static void assert_same_result(const char *where, const cl_result *c, const cl_r
         if (!(y->filter_s >= 0 && y->refine_s >= 0 && isfinite(y->filter_s + y->refine_s)))
             fail_msg("%s: size %d: times %g and %g s", where, y->size, y->filter_s,
                      y->refine_s);
+        if (x->rows != y->rows)
+            fail_msg("%s: size %d: %llu rows, the CPU %llu", where, y->size,
+                     (unsigned long long)y->rows, (unsigned long long)x->rows);
     }
     for (int64_t i = 0; i < c->ncand; i++) {
         const cl_candidate *x = &c->cand[i], *y = &g->cand[i];
@@ -76,6 +80,58 @@ static void assert_same_result(const char *where, const cl_result *c, const cl_r
                      (unsigned long long)x->mask, x->pruned, x->prevalent,
                      (unsigned long long)x->rows, x->pi, x->bound);
     }
+}
+
+/* The value of fact group/name among f[0..n), failing when it is missing. */
+static double fact_of(const char *where, const dm_fact *f, int n, const char *group,
+                      const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(f[i].group, group) == 0 && strcmp(f[i].name, name) == 0)
+            return f[i].value;
+    fail_msg("%s: no fact %s %s", where, group, name);
+    return NAN;
+}
+
+/* Asserts that the facts of the GPU's answer a (the workload's facts) are present and
+ * add up: per size the level's counts, rows and device costs (a wait and a copy back at
+ * least, input rows tested wherever rows were made), the candidates and prevalent
+ * patterns summing to the answer's, the phases within the whole call's time. */
+static void assert_gpu_facts(const char *where, const dm_point *pt, const cl_answer *a)
+{
+    const cl_result *r = &a->r;
+    dm_fact f[DM_MAX_FACTS];
+    int n = coloc_workload.facts(a, pt, f, DM_MAX_FACTS);
+    if (!r->on_device || n != 15 * r->nlevels + 1)
+        fail_msg("%s: %d facts of %d levels, on the device %d", where, n, r->nlevels,
+                 r->on_device);
+    double candidates = 0, prevalent = 0, phases = 0;
+    for (int i = 0; i < r->nlevels; i++) {
+        const cl_level *lv = &r->levels[i];
+        char g[32];
+        snprintf(g, sizeof g, "size %d", lv->size);
+        candidates += fact_of(where, f, n, g, "candidates");
+        prevalent += fact_of(where, f, n, g, "prevalent");
+        phases += fact_of(where, f, n, g, "filter_s") + fact_of(where, f, n, g, "refine_s") +
+                  fact_of(where, f, n, g, "host_s");
+        if (fact_of(where, f, n, g, "rows") != (double)lv->rows ||
+            fact_of(where, f, n, g, "waits") < 1 || fact_of(where, f, n, g, "copies") < 1 ||
+            fact_of(where, f, n, g, "copy_bytes") < 8 ||
+            (lv->rows > 0 && fact_of(where, f, n, g, "tested") < 1) ||
+            !(fact_of(where, f, n, g, "wait_s") >= 0 && fact_of(where, f, n, g, "copy_s") >= 0 &&
+              fact_of(where, f, n, g, "alloc_s") >= 0 && fact_of(where, f, n, g, "allocs") >= 0))
+            fail_msg("%s: %s: device costs out of place (rows %llu)", where, g,
+                     (unsigned long long)lv->rows);
+    }
+    int64_t want = 0;
+    for (int64_t i = 0; i < r->ncand; i++)
+        want += r->cand[i].prevalent;
+    double wall = fact_of(where, f, n, "all", "wall_s");
+    if (candidates != (double)r->ncand || prevalent != (double)want ||
+        !(phases <= wall * 1.01 + 1e-3))
+        fail_msg("%s: facts: %g candidates, %g prevalent, phases %g s of %g s; the answer "
+                 "%lld and %lld", where, candidates, prevalent, phases, wall,
+                 (long long)r->ncand, (long long)want);
 }
 
 /* The CPU miner's answer for pt's problem on p with filter, on every core. */
@@ -111,6 +167,7 @@ static int64_t check_case(const gpu_fixture *f, const dm_variant *v, const dm_po
         snprintf(label, sizeof label, "%s %s", v->name, where);
         const cl_result *r = &((const cl_answer *)out)->r;
         assert_same_result(label, cpu, r);
+        assert_gpu_facts(label, vp, out);
         prevalent = 0;
         for (int i = 0; i < r->nlevels; i++)
             prevalent += r->levels[i].prevalent;

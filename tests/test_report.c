@@ -187,6 +187,39 @@ static void report_says_which_rule_chose_each_value(void **state)
     doc_free(&d);
 }
 
+/* Each run's facts, folded after its points: a row per point and group, a column per
+ * fact name in the order the run first gave it ("-" where a point has none), counts
+ * with every digit; a run without facts has no such block. */
+static void report_folds_each_runs_facts(void **state)
+{
+    afx *f = *state;
+    doc d = { 0 };
+    dm_err err = { 0 };
+    assert_int_equal(sqlite3_exec(store_db(f->st),
+        "INSERT INTO point_facts (point_id, idx, grp, name, value, unit)"
+        " SELECT id, 0, 'size 2', 'candidates', 78, NULL FROM points WHERE run_id = 1 AND idx = 0"
+        " UNION ALL SELECT id, 1, 'size 2', 'filter_s', 0.0125, 's' FROM points"
+        "  WHERE run_id = 1 AND idx = 0"
+        " UNION ALL SELECT id, 2, 'size 3', 'candidates', 5, NULL FROM points"
+        "  WHERE run_id = 1 AND idx = 0"
+        " UNION ALL SELECT id, 0, 'size 2', 'tested', 12345678901, NULL FROM points"
+        "  WHERE run_id = 1 AND idx = 1", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(report(f, NULL, 0, 0, "/nonexistent", &d, &err), 0);
+    const char *facts = strstr(d.md, "<details><summary>Facts of the points of run 1 (2)"
+                                     "</summary>");
+    assert_non_null(facts);
+    assert_true(facts > strstr(d.md, "<details><summary>Every point of run 1 (11)</summary>"));
+    assert_non_null(strstr(facts, "| idx | variant | group | candidates | filter_s | tested |\n"
+                                  "| --- | --- | --- | --- | --- | --- |\n"
+                                  "| 0 | kernel | size 2 | 78 | 0.0125 | - |\n"
+                                  "| 0 | kernel | size 3 | 5 | - | - |\n"
+                                  "| 1 | kernel | size 2 | - | - | 12345678901 |\n"));
+    assert_null(strstr(d.md, "Facts of the points of run 2"));
+    assert_int_equal(count(d.html, "<details>"), count(d.html, "</details>"));
+    assert_int_equal(check_md_tables(d.md), count(d.html, "<table>"));
+    doc_free(&d);
+}
+
 static void report_escapes_text_and_balances_html(void **state)
 {
     doc d = { 0 };
@@ -614,6 +647,7 @@ int main(void)
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(report_says_which_rule_chose_each_value, setup,
                                         afx_teardown),
+        cmocka_unit_test_setup_teardown(report_folds_each_runs_facts, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(report_escapes_text_and_balances_html, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(report_draws_plots_inline, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(report_notes_missing_gnuplot, setup, afx_teardown),

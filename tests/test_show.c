@@ -28,8 +28,16 @@ typedef struct fixture {
     int64_t run_main, run_units;
 } fixture;
 
-/* Stores point idx of run: variant 0 (cpu) or 1 (kernel, block 128, scale 0.25); ok with
- * three samples around median, or with status and reason when median is NaN. */
+/* The facts of every measured kernel point: two groups, a count past 2^32, a time. */
+static const dm_fact KERNEL_FACTS[] = {
+    { "level 2", "candidates", 78, NULL },
+    { "level 2", "filter_s", 0.0125, "s" },
+    { "level 3", "candidates", 12345678901.0, NULL },
+};
+
+/* Stores point idx of run: variant 0 (cpu) or 1 (kernel, block 128, scale 0.25, with
+ * KERNEL_FACTS); ok with three samples around median, or with status and reason when
+ * median is NaN. */
 static void put_point(dm_store *st, int64_t run, int64_t idx, int variant, int64_t n,
                       double median, const char *status, const char *reason)
 {
@@ -58,6 +66,7 @@ static void put_point(dm_store *st, int64_t run, int64_t idx, int variant, int64
         .verify = ok ? "match" : strcmp(status, "failed") == 0 ? "error" : "not-run",
         .verify_detail = ok ? NULL : strcmp(status, "failed") == 0 ? FAILED_DETAIL : NULL,
         .m = ok ? &m : NULL, .work = ok ? &work : NULL, .started = 1.7e9, .ended = 1.7e9 + 2,
+        .facts = ok && variant ? KERNEL_FACTS : NULL, .nfacts = ok && variant ? 3 : 0,
     };
     dm_err err = { 0 };
     if (store_point(st, &r, NULL, &err) != 0)
@@ -223,6 +232,10 @@ static void test_show_run_prints_fingerprint_and_table(void **state)
     assert_non_null(strstr(line, "1.00 ms")); /* 999.7 us rounds up a unit */
     assert_non_null(strstr(line, "4.00x"));
     assert_non_null(strstr(line, "match"));
+    /* its facts, a line per group under it, counts with every digit; none under cpu */
+    assert_non_null(strstr(out, "\n       facts: level 2: candidates 78, filter_s "
+                                "0.0125 s\n              level 3: candidates 12345678901\n"));
+    assert_null(strstr(strstr(out, "facts:") + 1, "facts:"));
     line_starting(out, "    2  kernel", line, sizeof line);
     assert_non_null(strstr(line, "failed"));
     assert_non_null(strstr(line, "error"));
@@ -374,6 +387,10 @@ static void test_export_csv_parses_back(void **state)
     assert_string_equal(csv_get(&t, 1, "speedup"), "1");
     assert_string_equal(csv_get(&t, 1, "median"), "0.004");
     assert_string_equal(csv_get(&t, 1, "n_samples"), "3");
+    assert_string_equal(csv_get(&t, 1, "facts"), "");
+    assert_string_equal(csv_get(&t, 2, "facts"),
+                        "level 2: candidates 78, filter_s 0.0125 s; level 3: candidates "
+                        "12345678901");
     assert_string_equal(csv_get(&t, 2, "variant"), "kernel");
     assert_string_equal(csv_get(&t, 2, "n"), "1024");
     assert_string_equal(csv_get(&t, 2, "block"), "128");
@@ -544,6 +561,10 @@ static void test_export_json_is_valid_with_expected_keys(void **state)
         "\"reason\": \"setup: block 2048 exceeds \\\"max\\\", 1024\\nsecond line\"",
         "\"verification_detail\": \"element 3:\\tgot 1, want 2\"",
         "\"stats\": null", "\"samples\": []",
+        "\"facts\": [{\"group\": \"level 2\", \"name\": \"candidates\", \"value\": 78, "
+        "\"unit\": null}, {\"group\": \"level 2\", \"name\": \"filter_s\", \"value\": 0.0125, "
+        "\"unit\": \"s\"}, {\"group\": \"level 3\"",
+        "\"facts\": []",
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
         if (!strstr(out, expected[i]))

@@ -1,9 +1,10 @@
 /* cl_apriori.c - what every colocation miner does between levels, on the host: the
  * Apriori candidates of the next size from the prevalent patterns of this one, and the
- * result's level of those candidates. */
+ * result's level of those candidates, timed by the host's clock (cl_now). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "coloc/cl_index.h"
 
@@ -56,7 +57,18 @@ oom:
     return -1;
 }
 
-int64_t cl_result_open_level(cl_result *r, int64_t *cap, const uint64_t *cands, int n, int k1)
+double cl_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Appends n candidates of size k1 (masks cands) to r, undecided (bound and PI NAN), and
+ * opens their level; *cap is r->cand's room, grown as needed. Returns the index of the
+ * first, or -1 without memory. */
+static int64_t cl_result_open_level(cl_result *r, int64_t *cap, const uint64_t *cands, int n,
+                                    int k1)
 {
     if (r->ncand + n > *cap) {
         int64_t c = *cap ? *cap : 256;
@@ -74,4 +86,19 @@ int64_t cl_result_open_level(cl_result *r, int64_t *cap, const uint64_t *cands, 
             (cl_candidate){.mask = cands[i], .size = k1, .bound = NAN, .pi = NAN};
     r->levels[r->nlevels++] = (cl_level){.size = k1, .candidates = n};
     return base;
+}
+
+int cl_next_candidates(cl_result *r, int64_t *cap, const uint64_t *prev, int nprev, int k,
+                       uint64_t **cands, int64_t *base)
+{
+    double t0 = cl_now();
+    int n = cl_apriori(prev, nprev, k, cands);
+    if (n > 0 && (*base = cl_result_open_level(r, cap, *cands, n, k + 1)) < 0) {
+        free(*cands);
+        *cands = NULL;
+        return -1;
+    }
+    if (n > 0)
+        r->levels[r->nlevels - 1].host_s += cl_now() - t0;
+    return n;
 }

@@ -1,5 +1,6 @@
 /* cl_gpu.h - colocation mining on the GPU (the paper's section 3): the miner's host API
- * (cl_gpu_mine.c) and the launchers of its kernels, filter C (cl_gpu_filter.cu), the grid
+ * (cl_gpu_mine.c, cl_gpu_pass.c, cl_gpu_dev.c; their shared insides in cl_gpu_int.h) and
+ * the launchers of its kernels, filter C (cl_gpu_filter.cu), the grid
  * search of Algorithm 3 (cl_gpu_grid.cu), the prefix hash join of Algorithm 4
  * (cl_gpu_hash.cu), and the prefix sums and bitmap sums they share (cl_gpu_count.cu). */
 #ifndef DM_CL_GPU_H
@@ -37,7 +38,8 @@ typedef struct cl_gpu cl_gpu;
 int cl_gpu_open(const cl_points *p, const cl_gpu_opts *o, cl_gpu **g, dm_err *err);
 /* Mines every prevalent pattern, synchronously on o->stream: each level's candidates on
  * the host, their bounds and instance tables on the device, each level's filter_s and
- * refine_s timed by CUDA events. Same answer as cl_mine, PI bit for bit. Returns 0, or
+ * refine_s timed by CUDA events, its host_s and device costs (cl_dev_costs) by the
+ * host's clock. Same answer as cl_mine, PI bit for bit. Returns 0, or
  * DM_ERUNTIME with err set (out is left empty). */
 int cl_gpu_mine(cl_gpu *g, cl_result *out, dm_err *err);
 /* Frees what cl_gpu_open made (NULL is fine); synchronises the stream first. */
@@ -112,6 +114,9 @@ int clg_scan_bytes(uint64_t n, size_t *bytes, dm_err *err);
 /* offsets[i] = counts[0] + ... + counts[i-1] for i < n (temp: clg_scan_bytes of n). */
 int clg_scan(const uint64_t *counts, uint64_t *offsets, uint64_t n, void *temp, size_t bytes,
              void *stream, dm_err *err);
+
+/* *acc += *x, on the device. */
+int clg_accumulate(unsigned long long *acc, const uint64_t *x, void *stream, dm_err *err);
 
 /* sums[m] += the participating instances of feature f.f[m] (bits set; coarse: their
  * weights), for m < f.k. */

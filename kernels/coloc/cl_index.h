@@ -136,10 +136,12 @@ void cl_plan_free(cl_plan *plan);
  * are prevalent; size 2 (k = 1): every pair. Into *cands (lexicographic order); returns
  * how many, or -1 without memory. */
 int cl_apriori(const uint64_t *prev, int nprev, int k, uint64_t **cands);
-/* Appends n candidates of size k1 (masks cands) to r, undecided (bound and PI NAN), and
- * opens their level; *cap is r->cand's room, grown as needed. Returns the index of the
- * first, or -1 without memory. */
-int64_t cl_result_open_level(cl_result *r, int64_t *cap, const uint64_t *cands, int n, int k1);
+/* cl_apriori's size-(k+1) candidates from prev[0..nprev-1] into *cands, and, when there
+ * are any, their level opened in r, undecided (bound and PI NAN), the first's index in r
+ * into *base (*cap is r->cand's room, grown as needed) and the host's time for both into
+ * the level's host_s. Returns how many (0: no level opened), or -1 without memory. */
+int cl_next_candidates(cl_result *r, int64_t *cap, const uint64_t *prev, int nprev, int k,
+                       uint64_t **cands, int64_t *base);
 
 /* ---- the cell-aggregate filter (C) ---------------------------------------------------- */
 

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "coloc/cl_index.h"
 
@@ -32,13 +31,6 @@ typedef struct cl_miner {
     int64_t cand_cap;
 } cl_miner;
 
-static double cl_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The pattern of arr[0..n-1] with this mask, or NULL. */
 static const cl_prev *cl_prev_find(const cl_prev *arr, int n, uint64_t mask)
 {
@@ -48,15 +40,17 @@ static const cl_prev *cl_prev_find(const cl_prev *arr, int n, uint64_t mask)
     return NULL;
 }
 
-/* cl_apriori over the masks of arr[0..n-1], patterns of size k. */
-static int cl_prev_apriori(const cl_prev *arr, int n, int k, uint64_t **cands)
+/* The size-(k+1) candidates from the masks of arr[0..n-1], patterns of size k, and their
+ * level opened (cl_next_candidates): how many, or -1 without memory. */
+static int cl_prev_candidates(cl_miner *m, const cl_prev *arr, int n, int k, uint64_t **cands,
+                              int64_t *base)
 {
     uint64_t *masks = malloc(((size_t)n + 1) * sizeof *masks);
     if (!masks)
         return -1;
     for (int i = 0; i < n; i++)
         masks[i] = arr[i].mask;
-    int got = cl_apriori(masks, n, k, cands);
+    int got = cl_next_candidates(m->res, &m->cand_cap, masks, n, k, cands, base);
     free(masks);
     return got;
 }
@@ -125,6 +119,7 @@ static int cl_refine_level(cl_miner *m, cl_candidate *cc, cl_plan *cplan, int n,
         if (rc)
             break;
         c->rows = np->fine_plan.rows;
+        lv->rows += c->rows;
         c->prevalent = c->pi >= m->o->prevalence;
         lv->prevalent += c->prevalent;
         if (c->prevalent) {
@@ -197,23 +192,23 @@ static void cl_plans_free(cl_plan *plans, int n)
     free(plans);
 }
 
-/* Opens the level of the size-k1 candidates cands[0..n-1] (subsets par[0..npar-1]) and
- * filters them: *base gets the index of the first in the result, *cplan their coarse
- * plans. Returns 0, or DM_ERUNTIME without memory. */
-static int cl_next_level(cl_miner *m, const cl_prev *par, int npar, const uint64_t *cands,
-                         int n, int k1, int64_t *base, cl_plan **cplan, dm_err *err)
+/* Filters the size-k1 candidates of the level just opened, n of them from index base of
+ * the result (subsets par[0..npar-1]): *cplan gets their coarse plans. Returns 0, or
+ * DM_ERUNTIME without memory. */
+static int cl_next_level(cl_miner *m, const cl_prev *par, int npar, int n, int k1,
+                         int64_t base, cl_plan **cplan, dm_err *err)
 {
-    *cplan = calloc((size_t)n + 1, sizeof **cplan);
-    if (!*cplan || (*base = cl_result_open_level(m->res, &m->cand_cap, cands, n, k1)) < 0)
+    if (!(*cplan = calloc((size_t)n + 1, sizeof **cplan)))
         return dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
     cl_level *lv = &m->res->levels[m->res->nlevels - 1];
-    return cl_filter_level(m, par, npar, m->res->cand + *base, *cplan, n, k1, lv, err);
+    return cl_filter_level(m, par, npar, m->res->cand + base, *cplan, n, k1, lv, err);
 }
 
 /* Mines level after level until no candidate is left. Each level filters its candidates
- * and counts the rows of those kept (PI); then the next level's candidates are made, the
- * coarse tables they join written and the candidates filtered, and only then the fine
- * tables that the kept ones join written. Returns 0 or the error. */
+ * and counts the rows of those kept (PI); then the next level's candidates are made and
+ * their level opened, the coarse tables they join written and the candidates filtered,
+ * and only then the fine tables that the kept ones join written. Returns 0 or the
+ * error. */
 static int cl_levels(cl_miner *m, dm_err *err)
 {
     for (int f = 0; f < m->fine.nfeat; f++) {
@@ -222,12 +217,12 @@ static int cl_levels(cl_miner *m, dm_err *err)
     }
     uint64_t *cands = NULL;
     cl_plan *cplan = NULL, *next_cplan = NULL;
-    int ncand = cl_prev_apriori(m->prev, m->nprev, 1, &cands), rc = 0;
     int64_t base = 0;
+    int ncand = cl_prev_candidates(m, m->prev, m->nprev, 1, &cands, &base), rc = 0;
     if (ncand < 0)
         return dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
     if (ncand > 0)
-        rc = cl_next_level(m, m->prev, m->nprev, cands, ncand, 2, &base, &cplan, err);
+        rc = cl_next_level(m, m->prev, m->nprev, ncand, 2, base, &cplan, err);
     for (int k1 = 2; ncand > 0 && rc == 0; k1++) {
         cl_level *lv = &m->res->levels[m->res->nlevels - 1];
         m->next = calloc((size_t)ncand, sizeof *m->next);
@@ -243,13 +238,14 @@ static int cl_levels(cl_miner *m, dm_err *err)
         cands = NULL;
         int nnext = 0;
         int64_t next_base = 0;
-        if (rc == 0 && (nnext = cl_prev_apriori(m->next, m->nnext, k1, &cands)) < 0)
+        if (rc == 0 && (nnext = cl_prev_candidates(m, m->next, m->nnext, k1, &cands,
+                                                   &next_base)) < 0)
             rc = dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
         if (rc == 0 && nnext > 0) { /* coarse tables first: the next filter reads them */
             if (m->o->filter == CL_FILTER_MULTIRES)
                 rc = cl_fill(m, cands, NULL, nnext, k1, 1, lv, err);
             if (rc == 0)
-                rc = cl_next_level(m, m->next, m->nnext, cands, nnext, k1 + 1, &next_base,
+                rc = cl_next_level(m, m->next, m->nnext, nnext, k1 + 1, next_base,
                                    &next_cplan, err);
             if (rc == 0)
                 rc = cl_fill(m, cands, m->res->cand + next_base, nnext, k1, 0, lv, err);
@@ -275,6 +271,7 @@ static int cl_levels(cl_miner *m, dm_err *err)
 
 int cl_mine(const cl_points *p, const cl_mine_opts *opts, cl_result *out, dm_err *err)
 {
+    double t0 = cl_now();
     memset(out, 0, sizeof *out);
     if (!(opts->prevalence >= 0 && opts->prevalence <= 1))
         return dm_err_set(err, DM_EINPUT, "prevalence %g is not in [0, 1]", opts->prevalence);
@@ -310,5 +307,7 @@ done:
     cl_inst_free(&m.coarse);
     if (rc)
         cl_result_free(out);
+    else
+        out->wall_s = cl_now() - t0;
     return rc;
 }

@@ -184,13 +184,27 @@ int cl_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
     int n = 0;
     for (int i = 0; i < a->r.nlevels; i++) {
         const cl_level *lv = &a->r.levels[i];
+        const cl_dev_costs *d = &lv->dev;
         char g[32];
         snprintf(g, sizeof g, "size %d", lv->size);
         dm_fact_add(f, max, &n, g, "candidates", (double)lv->candidates, NULL);
         dm_fact_add(f, max, &n, g, "pruned", (double)lv->pruned, NULL);
         dm_fact_add(f, max, &n, g, "prevalent", (double)lv->prevalent, NULL);
+        dm_fact_add(f, max, &n, g, "rows", (double)lv->rows, NULL);
         dm_fact_add(f, max, &n, g, "filter_s", lv->filter_s, "s");
         dm_fact_add(f, max, &n, g, "refine_s", lv->refine_s, "s");
+        dm_fact_add(f, max, &n, g, "host_s", lv->host_s, "s");
+        if (!a->r.on_device)
+            continue;
+        dm_fact_add(f, max, &n, g, "tested", (double)d->tested, NULL);
+        dm_fact_add(f, max, &n, g, "allocs", (double)d->allocs, NULL);
+        dm_fact_add(f, max, &n, g, "alloc_s", d->alloc_s, "s");
+        dm_fact_add(f, max, &n, g, "waits", (double)d->waits, NULL);
+        dm_fact_add(f, max, &n, g, "wait_s", d->wait_s, "s");
+        dm_fact_add(f, max, &n, g, "copies", (double)d->copies, NULL);
+        dm_fact_add(f, max, &n, g, "copy_bytes", (double)d->copy_bytes, NULL);
+        dm_fact_add(f, max, &n, g, "copy_s", d->copy_s, "s");
     }
+    dm_fact_add(f, max, &n, "all", "wall_s", a->r.wall_s, "s");
     return n;
 }

@@ -52,8 +52,11 @@ int cl_compare(const void *ref, const void *out, const dm_point *pt, char *why, 
  * that reads back as the same double. Returns 0, or DM_ERUNTIME when a write fails. */
 int cl_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);
 
-/* Per pattern size ("size 3"): candidates, pruned by the filter, prevalent, and the wall
- * time of the filter and of the refinement (instance tables), filter_s and refine_s. */
+/* Per pattern size ("size 3"): candidates, pruned by the filter, prevalent, the rows of
+ * the candidates refined, and the wall time of the filter, of the refinement (instance
+ * tables) and of the host's work making the level (filter_s, refine_s, host_s); from the
+ * GPU miner also its device costs (cl_dev_costs: tested, allocs, alloc_s, waits, wait_s,
+ * copies, copy_bytes, copy_s). Then "all": wall_s, the whole mining call. */
 int cl_facts(const void *out, const dm_point *pt, dm_fact *f, int max);
 
 #ifdef __cplusplus

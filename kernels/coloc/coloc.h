@@ -133,10 +133,24 @@ typedef struct cl_candidate {
     uint64_t rows;  /* row instances; 0 when pruned */
 } cl_candidate;
 
+/* What the GPU miner's host spent on the device at one level, each call counted and
+ * timed by the host's clock: allocations (dm_gpu_alloc), waits (stream and event
+ * synchronisations), copies (cudaMemcpyAsync; one to or from pageable host memory, a
+ * table kept in host memory, returns only when done, so it waits too), and the input
+ * rows the refinement's threads took (a thread each, counting and writing runs). */
+typedef struct cl_dev_costs {
+    int64_t allocs, waits, copies;
+    double alloc_s, wait_s, copy_s;
+    uint64_t copy_bytes, tested;
+} cl_dev_costs;
+
 typedef struct cl_level {
     int size;
     int64_t candidates, pruned, prevalent;
+    uint64_t rows;             /* instance-table rows of the candidates refined */
     double filter_s, refine_s; /* wall time of the filter and of the instance tables */
+    double host_s;             /* making the level's candidates (Apriori) and opening it */
+    cl_dev_costs dev;          /* the GPU miner's; zero on the CPU */
 } cl_level;
 
 /* The mining answer: candidates by size, then in feature order (lexicographic over
@@ -146,7 +160,12 @@ typedef struct cl_result {
     cl_level levels[CL_MAX_FEATURES];
     int64_t ncand;
     cl_candidate *cand;
+    int on_device; /* mined by the GPU miner: the levels' dev costs are its */
+    double wall_s; /* the whole mining call, by the host's clock */
 } cl_result;
+
+/* The host's monotonic clock in seconds. */
+double cl_now(void);
 
 /* Mines every prevalent pattern of p. Returns 0; DM_EINPUT for options out of range or
  * a distance too small for the area (the grid would exceed CL_MAX_CELLS cells);

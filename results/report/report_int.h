@@ -71,6 +71,10 @@ void report_axes_constants(const report_axes *a, const char *key, char *buf, siz
 int report_claims(dm_report_doc *d, int level, const chz_ctx *x, const dm_study *s,
                   const dm_claim *const *cls, const dm_claim_result *res, int n, dm_err *err);
 
+/* The facts of run's points (report_facts.c), folded: a row per point and group, a
+ * column per fact name; nothing when they have none. Returns 0 or DM_ERUNTIME. */
+int report_facts(const dm_report_ctx *c, long long run, dm_err *err);
+
 /* The verdicts of the claims that run's sweep feeds, judged on its card, as a table with a
  * line saying what they were judged on (nothing when the run is not a complete GPU run of
  * a sweep claims read). Returns 0 or the first failing rule's status. */

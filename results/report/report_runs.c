@@ -1,7 +1,8 @@
 /* report_runs.c - the report's runs section: a table of the runs, then each run's
  * fingerprint (GPU, clocks, versions, commit, command line) and, folded, every point
  * (a column per parameter that varies, the constants said once; median and noise,
- * throughput and speedup where known). */
+ * throughput and speedup where known), then, folded too, the points' facts
+ * (report_facts.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -254,7 +255,8 @@ static int run_detail(const dm_report_ctx *c, sqlite3_stmt *r, dm_err *err)
     if (pruned)
         report_para(c->doc, "%lld point%s pruned by constraints (not listed).", pruned,
                     pruned == 1 ? "" : "s");
-    return points(c, id, !null(r, R_BASELINE), err);
+    int rc = points(c, id, !null(r, R_BASELINE), err);
+    return rc ? rc : report_facts(c, id, err);
 }
 
 int report_runs(const dm_report_ctx *c, dm_err *err)

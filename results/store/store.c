@@ -1,6 +1,7 @@
 /* store.c - the results database's writers: runs, datasets and points, each point in
  * one transaction so an interrupted point never appears half-written. Opening, checking
- * and migrating the database is store_open.c; reading back is store_read.c. */
+ * and migrating the database is store_open.c; reading back is store_read.c (show) and
+ * store_export.c. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,0 +1,190 @@
+/* cl_gpu_pass.c - the GPU colocation miner's passes over a table's input, a slice of
+ * `slice` rows a launch: the counting run (rows and participation bitmap, its sums and
+ * its rows added up on the device into the candidate's slot, so a level's candidates are
+ * all enqueued and read back at once) and the writing run (counted again, then written:
+ * the paper's two-run output); filter C's sums into a slot; the ratios made on the host
+ * from the slots' integers, as cl_mine makes them. */
+#include "coloc/cl_gpu_int.h"
+
+uint64_t clg_work_rows(const clg_work *w)
+{
+    const uint32_t *start = w->side->h.start;
+    return w->feat->k == 2 ? start[w->feat->f[0] + 1] - start[w->feat->f[0]] : w->t1->rows;
+}
+
+/* The entries of a slot of a size-k1 candidate: k1 sums, then the rows. */
+static uint64_t clg_slot_size(int k1)
+{
+    return (uint64_t)k1 + 1;
+}
+
+int clg_level_slots(cl_gpu *g, int n, int k1, dm_err *err)
+{
+    const uint64_t entries = (uint64_t)n * clg_slot_size(k1);
+    if (clg_grow(g, (void **)&g->slots, &g->slots_cap, entries, sizeof *g->slots, err) ||
+        clg_host_grow(g, (void **)&g->h_slots, &g->h_slots_cap, entries, sizeof *g->h_slots,
+                      err) ||
+        DM_CUDA(err, cudaMemsetAsync(g->slots, 0, entries * sizeof *g->slots, g->st)))
+        return DM_ERUNTIME;
+    return 0;
+}
+
+int clg_level_read(cl_gpu *g, int n, int k1, dm_err *err)
+{
+    const uint64_t entries = (uint64_t)n * clg_slot_size(k1);
+    if (clg_copy(g, g->h_slots, g->slots, entries * sizeof *g->slots, cudaMemcpyDeviceToHost,
+                 err))
+        return DM_ERUNTIME;
+    return clg_sync(g, err);
+}
+
+double clg_slot_ratio(const cl_gpu *g, const cl_inst *h, const clg_feats *f, int i)
+{
+    const unsigned long long *sums = g->h_slots + (uint64_t)i * clg_slot_size(f->k);
+    double pi = 1;
+    for (int m = 0; m < f->k; m++) {
+        double ratio = cl_ratio(sums[m], h->total[f->f[m]]);
+        if (ratio < pi)
+            pi = ratio;
+    }
+    return pi;
+}
+
+uint64_t clg_slot_rows(const cl_gpu *g, int k1, int i)
+{
+    return g->h_slots[(uint64_t)i * clg_slot_size(k1) + (uint64_t)k1];
+}
+
+/* The prefix hash of w->t2 into g->hash, its slots into a->slots (waits for the count of
+ * groups, which sizes the hash). */
+static int clg_hash_prepare(cl_gpu *g, const clg_work *w, clg_pass *a, dm_err *err)
+{
+    const clg_table *t2 = w->t2;
+    if (DM_CUDA(err, cudaMemsetAsync(g->groups, 0, sizeof *g->groups, g->st)) ||
+        clg_hash_groups(t2->dev, t2->rows, t2->k, g->groups, g->o.block, g->st, err) ||
+        clg_copy(g, &g->h->groups, g->groups, sizeof *g->groups, cudaMemcpyDeviceToHost, err) ||
+        clg_sync(g, err))
+        return DM_ERUNTIME;
+    uint64_t slots = 2;
+    while (slots < 2 * g->h->groups)
+        slots *= 2;
+    if (clg_grow(g, (void **)&g->hash, &g->hash_cap, slots, sizeof *g->hash, err) ||
+        DM_CUDA(err, cudaMemsetAsync(g->hash, 0xff, slots * sizeof *g->hash, g->st)) ||
+        clg_hash_build(t2->dev, t2->rows, t2->k, g->hash, slots, g->o.block, g->st, err))
+        return DM_ERUNTIME;
+    a->t2 = t2->dev;
+    a->rows2 = t2->rows;
+    a->hash = g->hash;
+    a->slots = slots;
+    return 0;
+}
+
+/* The launch arguments of a pass over w (but for its input and count), the hash built
+ * for the join. */
+static int clg_pass_begin(cl_gpu *g, const clg_work *w, int counting, clg_pass *a,
+                          dm_err *err)
+{
+    const int k1 = w->feat->k;
+    const uint32_t *start = w->side->h.start;
+    *a = (clg_pass){.s = w->side->d, .k = k1 - 1, .blo = start[w->feat->f[k1 - 1]],
+                    .bhi = start[w->feat->f[k1 - 1] + 1], .counts = g->counts,
+                    .bits = counting ? w->side->bits : NULL, .offsets = g->offsets,
+                    .block = g->o.block, .stream = g->st};
+    if (w->side == &g->fine)
+        g->cost->tested += clg_work_rows(w);
+    return w->t2 ? clg_hash_prepare(g, w, a, err) : 0;
+}
+
+/* Enqueues the count of input rows lo .. lo + a->n - 1 of w (a set up but for its input)
+ * into g->counts and their prefix sum into g->offsets: the slice's rows at
+ * g->offsets[a->n]. Unless a->bits is NULL, their ids are marked there. */
+static int clg_slice_count(cl_gpu *g, const clg_work *w, clg_pass *a, uint64_t lo,
+                           dm_err *err)
+{
+    const int k = w->feat->k - 1;
+    if (k == 1) {
+        a->first = w->side->h.start[w->feat->f[0]] + (uint32_t)lo;
+    } else if (w->t1->dev) {
+        a->in = w->t1->dev + lo * (uint64_t)k;
+    } else {
+        if (clg_grow(g, (void **)&g->in, &g->in_cap, a->n * (uint64_t)k, sizeof *g->in, err) ||
+            clg_copy(g, g->in, w->t1->host + lo * (uint64_t)k,
+                     a->n * (uint64_t)k * sizeof *g->in, cudaMemcpyHostToDevice, err))
+            return DM_ERUNTIME;
+        a->in = g->in;
+    }
+    if (DM_CUDA(err, cudaMemsetAsync(g->counts + a->n, 0, sizeof *g->counts, g->st)) ||
+        (a->t2 ? clg_hash_count(a, err) : clg_grid_count(a, err)) ||
+        clg_scan(g->counts, g->offsets, a->n + 1, g->temp, g->temp_bytes, g->st, err))
+        return DM_ERUNTIME;
+    return 0;
+}
+
+int clg_count(cl_gpu *g, const clg_work *w, int i, dm_err *err)
+{
+    const clg_feats *f = w->feat;
+    unsigned long long *slot = g->slots + (uint64_t)i * clg_slot_size(f->k);
+    clg_pass a;
+    if (DM_CUDA(err, cudaMemsetAsync(w->side->bits, 0, w->side->words * sizeof *w->side->bits,
+                                     g->st)) ||
+        clg_pass_begin(g, w, 1, &a, err))
+        return DM_ERUNTIME;
+    const uint64_t total = clg_work_rows(w);
+    for (uint64_t lo = 0; lo < total; lo += a.n) {
+        a.n = total - lo < g->o.slice ? total - lo : g->o.slice;
+        if (clg_slice_count(g, w, &a, lo, err) ||
+            clg_accumulate(slot + f->k, g->offsets + a.n, g->st, err))
+            return DM_ERUNTIME;
+    }
+    return clg_bits_sum(&w->side->d, w->side->bits, f, slot, g->o.block, g->st, err);
+}
+
+int clg_cellagg(cl_gpu *g, const clg_feats *f, int i, dm_err *err)
+{
+    return clg_cellagg_sum(&g->coarse.d, g->cell_mask, f,
+                           g->slots + (uint64_t)i * clg_slot_size(f->k), g->o.block, g->st,
+                           err);
+}
+
+int clg_write(cl_gpu *g, const clg_work *w, clg_table *out, dm_err *err)
+{
+    const int k1 = w->feat->k;
+    clg_pass a;
+    if (clg_pass_begin(g, w, 0, &a, err))
+        return DM_ERUNTIME;
+    const uint64_t total = clg_work_rows(w);
+    uint64_t at = 0;
+    for (uint64_t lo = 0; lo < total; lo += a.n) {
+        a.n = total - lo < g->o.slice ? total - lo : g->o.slice;
+        if (clg_slice_count(g, w, &a, lo, err))
+            return DM_ERUNTIME;
+        uint64_t got = out->rows; /* one slice: the counting run's rows */
+        if (a.n < total) {
+            if (clg_copy(g, &g->h->rows, g->offsets + a.n, sizeof g->h->rows,
+                         cudaMemcpyDeviceToHost, err) ||
+                clg_sync(g, err))
+                return DM_ERUNTIME;
+            got = g->h->rows;
+        }
+        if (got == 0)
+            continue;
+        const uint64_t ids = got * (uint64_t)k1;
+        if (out->dev) {
+            a.out = out->dev + at * (uint64_t)k1;
+        } else if (clg_grow(g, (void **)&g->out, &g->out_cap, ids, sizeof *g->out, err)) {
+            return DM_ERUNTIME;
+        } else {
+            a.out = g->out;
+        }
+        if ((a.t2 ? clg_hash_write(&a, err) : clg_grid_write(&a, err)) ||
+            (out->host && clg_copy(g, out->host + at * (uint64_t)k1, g->out,
+                                   ids * sizeof *g->out, cudaMemcpyDeviceToHost, err)))
+            return DM_ERUNTIME;
+        at += got;
+    }
+    if (at != out->rows)
+        return dm_err_set(err, DM_ERUNTIME, "an instance table wrote %llu rows where %llu "
+                          "were counted", (unsigned long long)at,
+                          (unsigned long long)out->rows);
+    return 0;
+}

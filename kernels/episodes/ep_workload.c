@@ -369,13 +369,17 @@ int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err)
 }
 
 /* Adds the facts of one pass over several GPUs at level group g: phase's per_gpu,
- * transfer_s and kernel_s. */
+ * wall_s, and transfer_s and kernel_s when they were timed. */
 static void ep_facts_split(dm_fact *f, int max, int *n, const char *g, const char *phase,
                            const ep_split_pass *p)
 {
     char name[32];
     snprintf(name, sizeof name, "%s_per_gpu", phase);
     dm_fact_add(f, max, n, g, name, (double)p->per_gpu, NULL);
+    snprintf(name, sizeof name, "%s_wall_s", phase);
+    dm_fact_add(f, max, n, g, name, p->wall_s, "s");
+    if (!p->timed)
+        return;
     snprintf(name, sizeof name, "%s_transfer_s", phase);
     dm_fact_add(f, max, n, g, name, p->transfer_s, "s");
     snprintf(name, sizeof name, "%s_kernel_s", phase);

@@ -1,6 +1,7 @@
 /* test_show.c - reading results back: the run list, a run's fingerprint and table
- * (units, speedups, reasons), CSV that an RFC 4180 reader parses back, JSON that a strict
- * validator accepts, and the `dmbench show` / `dmbench export` commands end to end. */
+ * (units, speedups, reasons), the multi-GPU points against the fastest one GPU
+ * (scaling.h), CSV that an RFC 4180 reader parses back, JSON that a strict validator
+ * accepts, and the `dmbench show` / `dmbench export` commands end to end. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <math.h>
@@ -16,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "registry.h"
+#include "scaling.h"
 #include "store_fixture.h"
 
 /* ---- a database of the toy workload with three runs ---- */
@@ -634,6 +637,114 @@ static void test_commands_end_to_end(void **state)
     free(out);
 }
 
+/* ---- several GPUs against the fastest one GPU ---- */
+
+/* Stores point idx of run: rules' variant at its defaults, instances n, the given int
+ * parameter (gpus, or none when name is NULL) and pipeline for multigpu; three samples
+ * around median, verified as verify says. */
+static void put_rules(dm_store *st, int64_t run, int64_t idx, const char *variant, int64_t n,
+                      const char *name, int64_t value, double median, const char *verify)
+{
+    dm_err err = { 0 };
+    const dm_workload *w = registry_workload("rules", &err);
+    const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
+    dm_point pt;
+    assert_non_null(v);
+    assert_int_equal(registry_point_defaults(w, v, &pt, &err), 0);
+    dm_point_set_int(&pt, "instances", n);
+    if (name)
+        dm_point_set_int(&pt, name, value);
+    double x[3] = { median * 0.99, median, median * 1.01 };
+    dm_sample samples[3];
+    for (int i = 0; i < 3; i++)
+        samples[i] = (dm_sample){ .seconds = x[i], .batch = 1, .sm_mhz = NAN };
+    dm_measurement m = { .samples = samples, .n = 3, .stop_reason = "noise", .batch = 1,
+                         .clock_source = "nvml", .sm_mhz_before = NAN, .sm_mhz_after = NAN };
+    stats_compute(x, 3, &m.stats);
+    dm_point_result r = { .run_id = run, .index = idx, .point = &pt, .status = "ok",
+                          .verify = verify, .m = &m, .started = 1.7e9, .ended = 1.7e9 + 1 };
+    int64_t id;
+    assert_int_equal(store_point(st, &r, &id, &err), 0);
+}
+
+/* A run of rules on an H200 stand-in; returns its id. */
+static int64_t rules_run(afx *f)
+{
+    dm_device dev = { .cc_major = 9, .cc_minor = 0, .sms = 132 };
+    snprintf(dev.name, sizeof dev.name, "NVIDIA H200");
+    dm_measure_opts mo;
+    sweep_measure_defaults(&mo);
+    dm_run_info info = { .device = &dev, .workload = "rules", .sweep_name = "scaling",
+                         .sweep_text = "scaling", .measure = &mo, .sm_clock_mhz_start = NAN,
+                         .mem_clock_mhz_start = NAN };
+    int64_t id = 0;
+    dm_err err = { 0 };
+    assert_int_equal(store_run_begin(f->st, &info, &id, &err), 0);
+    assert_int_equal(store_run_end(f->st, id, "complete", &err), 0);
+    return id;
+}
+
+/* multigpu on 2 and 4 GPUs against the fastest verified one-GPU point of its problem in
+ * its run: bitmap's, not the slower concurrent, not cpu-mt (no GPU), not a faster bitmap
+ * point that failed verification nor one of another run or problem; its own variant on
+ * one GPU beside it; a problem with no one-GPU point has none; show prints them. */
+static void test_scaling_is_against_the_fastest_one_gpu(void **state)
+{
+    fixture *f = *state;
+    dm_store *st = f->db.st;
+    dm_err err = { 0 };
+    const int64_t run = rules_run(&f->db), other = rules_run(&f->db);
+    put_rules(st, run, 0, "cpu-mt", 1000, NULL, 0, 0.5e-3, "match");
+    put_rules(st, run, 1, "concurrent", 1000, "per_thread", 32, 2.0e-3, "match");
+    put_rules(st, run, 2, "bitmap", 1000, NULL, 0, 1.0e-3, "match");
+    put_rules(st, run, 3, "bitmap", 1000, "chunk", 8192, 0.1e-3, "mismatch");
+    put_rules(st, run, 4, "multigpu", 1000, "gpus", 1, 1.2e-3, "match");
+    put_rules(st, run, 5, "multigpu", 1000, "gpus", 2, 0.6e-3, "match");
+    put_rules(st, run, 6, "multigpu", 1000, "gpus", 4, 0.4e-3, "match");
+    put_rules(st, run, 7, "multigpu", 2000, "gpus", 2, 0.8e-3, "match");
+    put_rules(st, run, 8, "bitmap", 3000, NULL, 0, 0.05e-3, "match");
+    put_rules(st, other, 0, "bitmap", 1000, NULL, 0, 0.2e-3, "match");
+    scaling_row *rows;
+    size_t n;
+    assert_int_equal(scaling_rows(st, run, &rows, &n, &err), 0);
+    assert_int_equal(n, 3);
+    const struct {
+        int64_t idx, gpus;
+        const char *best;
+        double speedup, own;
+    } want[] = { { 5, 2, "bitmap", 1.0 / 0.6, 1.2 / 0.6 },
+                 { 6, 4, "bitmap", 1.0 / 0.4, 1.2 / 0.4 },
+                 { 7, 2, "", NAN, NAN } };
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(rows[i].idx, want[i].idx);
+        assert_int_equal(rows[i].gpus, want[i].gpus);
+        assert_string_equal(rows[i].variant, "multigpu");
+        assert_string_equal(rows[i].best_variant, want[i].best);
+        if (isnan(want[i].speedup)) {
+            assert_true(isnan(rows[i].best_median) && isnan(rows[i].own_median));
+            continue;
+        }
+        assert_true(fabs(rows[i].best_median / rows[i].median - want[i].speedup) < 1e-9);
+        assert_true(fabs(rows[i].own_median / rows[i].median - want[i].own) < 1e-9);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    scaling_print(rows, n, out);
+    fclose(out);
+    assert_non_null(strstr(text, "fastest verified one-GPU point"));
+    assert_non_null(strstr(text, "multigpu        2       0.6 ms      1.67x  bitmap"));
+    assert_non_null(strstr(text, "2.00x"));
+    assert_non_null(strstr(text, "none in the run"));
+    free(text);
+    free(rows);
+    /* the other run's multigpu-less points: no row */
+    assert_int_equal(scaling_rows(st, other, &rows, &n, &err), 0);
+    assert_int_equal(n, 0);
+    assert_null(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -647,6 +758,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_export_json_is_valid_with_expected_keys, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_commands_end_to_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scaling_is_against_the_fastest_one_gpu, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /* test_rules_sweeps.c - the rules sweep files (sweeps/rules-*.yaml: Tables 4, 5 and 6 and
- * the multi-GPU sweep) each parse and expand on an H100-like device to the point count
+ * the multi-GPU sweeps, the bitmap's) each parse and expand on an H100-like device to the point count
  * their comments state, none pruned, and every one of them is listed here; the multi-GPU
  * sweep crosses multigpu's GPU counts and pipelines with every instance count. */
 #include <dirent.h>
@@ -32,6 +32,10 @@ static const struct {
     {"rules-table6.yaml", 12},
     {"rules-multigpu.yaml", 240},
     {"rules-interpreter.yaml", 24},
+    {"rules-bitmap.yaml", 12},
+    {"rules-bitmap-table4.yaml", 96},
+    {"rules-bitmap-multigpu.yaml", 8},
+    {"rules-multigpu-large.yaml", 5},
 };
 #define NSWEEPS (sizeof sweeps / sizeof *sweeps)
 

@@ -1,5 +1,5 @@
 /* test_gpu_rules.c - the rules workload's GPU variants (serial, concurrent, bitmap, and
- * multigpu on one GPU) against the one-thread CPU reference, count for count and token
+ * multigpu on one GPU) against the CPU reference, count for count and token
  * support for token support, at block sizes 32 to 1024 and 1, 2, 4 or 32 instances a
  * coverage thread (bitmap: every instance at once and chunks of 8,192 instances):
  * synthetic tables of 1 to 2.1 million instances (odd counts, off multiples of 32, more

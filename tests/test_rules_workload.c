@@ -196,7 +196,7 @@ static void run_matches(const char *variant, const dm_point *pt, const dm_datase
     pt->variant->teardown(st);
 }
 
-/* cpu and cpu-mt (every core, and 2, 3, 64 threads) equal the one-thread reference on
+/* cpu and cpu-mt (every core, and 2, 3, 64 threads) equal the reference on
  * both generators, with rules long and short. */
 static void cpu_variants_equal_the_reference(void **state)
 {

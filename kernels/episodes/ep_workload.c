@@ -270,7 +270,7 @@ int ep_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *e
 {
     const ep_data *d = ds->data;
     ep_ref *r = calloc(1, sizeof *r);
-    ep_count_ctx ctx = {.s = &d->s, .iv = ep_point_interval(pt)};
+    ep_count_ctx ctx = {.s = &d->s, .iv = ep_point_interval(pt), .mt = 1, .threads = 0};
     ep_mine_spec spec;
     int rc, mine;
     if (!r)

@@ -16,7 +16,9 @@ static void show_usage(FILE *out)
             "Without RUN, lists the runs in the results database and shows the newest;\n"
             "with RUN (a run id or 'latest'), shows that run: its fingerprint (GPU, clocks,\n"
             "versions, commit, command line, measurement options, notes) and a table of\n"
-            "its points with statistics, throughput, speedup and verification.\n\n"
+            "its points with statistics, throughput, speedup and verification; then each\n"
+            "point on several GPUs against the fastest verified one-GPU point of its\n"
+            "problem in the run, and against its own variant on one GPU.\n\n"
             "options:\n"
             "  --db PATH    the results database (default: $DMBENCH_DB, else %s)\n"
             "  -h, --help   this help\n",

@@ -17,7 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "registry.h"
 #include "scaling.h"
 #include "store_fixture.h"
 
@@ -639,51 +638,6 @@ static void test_commands_end_to_end(void **state)
 
 /* ---- several GPUs against the fastest one GPU ---- */
 
-/* Stores point idx of run: rules' variant at its defaults, instances n, the given int
- * parameter (gpus, or none when name is NULL) and pipeline for multigpu; three samples
- * around median, verified as verify says. */
-static void put_rules(dm_store *st, int64_t run, int64_t idx, const char *variant, int64_t n,
-                      const char *name, int64_t value, double median, const char *verify)
-{
-    dm_err err = { 0 };
-    const dm_workload *w = registry_workload("rules", &err);
-    const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
-    dm_point pt;
-    assert_non_null(v);
-    assert_int_equal(registry_point_defaults(w, v, &pt, &err), 0);
-    dm_point_set_int(&pt, "instances", n);
-    if (name)
-        dm_point_set_int(&pt, name, value);
-    double x[3] = { median * 0.99, median, median * 1.01 };
-    dm_sample samples[3];
-    for (int i = 0; i < 3; i++)
-        samples[i] = (dm_sample){ .seconds = x[i], .batch = 1, .sm_mhz = NAN };
-    dm_measurement m = { .samples = samples, .n = 3, .stop_reason = "noise", .batch = 1,
-                         .clock_source = "nvml", .sm_mhz_before = NAN, .sm_mhz_after = NAN };
-    stats_compute(x, 3, &m.stats);
-    dm_point_result r = { .run_id = run, .index = idx, .point = &pt, .status = "ok",
-                          .verify = verify, .m = &m, .started = 1.7e9, .ended = 1.7e9 + 1 };
-    int64_t id;
-    assert_int_equal(store_point(st, &r, &id, &err), 0);
-}
-
-/* A run of rules on an H200 stand-in; returns its id. */
-static int64_t rules_run(afx *f)
-{
-    dm_device dev = { .cc_major = 9, .cc_minor = 0, .sms = 132 };
-    snprintf(dev.name, sizeof dev.name, "NVIDIA H200");
-    dm_measure_opts mo;
-    sweep_measure_defaults(&mo);
-    dm_run_info info = { .device = &dev, .workload = "rules", .sweep_name = "scaling",
-                         .sweep_text = "scaling", .measure = &mo, .sm_clock_mhz_start = NAN,
-                         .mem_clock_mhz_start = NAN };
-    int64_t id = 0;
-    dm_err err = { 0 };
-    assert_int_equal(store_run_begin(f->st, &info, &id, &err), 0);
-    assert_int_equal(store_run_end(f->st, id, "complete", &err), 0);
-    return id;
-}
-
 /* multigpu on 2 and 4 GPUs against the fastest verified one-GPU point of its problem in
  * its run: bitmap's, not the slower concurrent, not cpu-mt (no GPU), not a faster bitmap
  * point that failed verification nor one of another run or problem; its own variant on
@@ -693,17 +647,9 @@ static void test_scaling_is_against_the_fastest_one_gpu(void **state)
     fixture *f = *state;
     dm_store *st = f->db.st;
     dm_err err = { 0 };
-    const int64_t run = rules_run(&f->db), other = rules_run(&f->db);
-    put_rules(st, run, 0, "cpu-mt", 1000, NULL, 0, 0.5e-3, "match");
-    put_rules(st, run, 1, "concurrent", 1000, "per_thread", 32, 2.0e-3, "match");
-    put_rules(st, run, 2, "bitmap", 1000, NULL, 0, 1.0e-3, "match");
-    put_rules(st, run, 3, "bitmap", 1000, "chunk", 8192, 0.1e-3, "mismatch");
-    put_rules(st, run, 4, "multigpu", 1000, "gpus", 1, 1.2e-3, "match");
-    put_rules(st, run, 5, "multigpu", 1000, "gpus", 2, 0.6e-3, "match");
-    put_rules(st, run, 6, "multigpu", 1000, "gpus", 4, 0.4e-3, "match");
-    put_rules(st, run, 7, "multigpu", 2000, "gpus", 2, 0.8e-3, "match");
-    put_rules(st, run, 8, "bitmap", 3000, NULL, 0, 0.05e-3, "match");
-    put_rules(st, other, 0, "bitmap", 1000, NULL, 0, 0.2e-3, "match");
+    const int64_t run = afx_run_of(&f->db, "rules", "NVIDIA H200", 9, 0),
+                  other = afx_run_of(&f->db, "rules", "NVIDIA H200", 9, 0);
+    afx_plant_scaling(&f->db, run, other);
     scaling_row *rows;
     size_t n;
     assert_int_equal(scaling_rows(st, run, &rows, &n, &err), 0);

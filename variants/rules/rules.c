@@ -59,10 +59,8 @@ static void rl_cpu_teardown(void *state)
 
 /* ---- serial, concurrent, bitmap ---------------------------------------------------- */
 
-/* Refuses a block that is not whole warps (the coverage kernel's ballots need them) or
- * that the device or the kernels' registers do not allow, and a per_thread the coverage
- * kernel is not built for. */
-static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+/* Refuses a per_thread the coverage kernel is not built for. */
+static int rl_per_thread_refused(const dm_point *pt, char *why, size_t n)
 {
     int64_t k = dm_point_int(pt, "per_thread");
     if (k != 1 && k != 2 && k != 4 && k != 32) {
@@ -70,13 +68,31 @@ static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
                  "instances a thread", k);
         return 1;
     }
-    return dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
+    return 0;
+}
+
+/* Refuses a block that is not whole warps (the coverage kernel's ballots need them) or
+ * that the device or the kernels' registers do not allow, and a per_thread the coverage
+ * kernel is not built for. */
+static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    return rl_per_thread_refused(pt, why, n) ||
+           dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
 }
 
 /* bitmap: a block of whole warps that the device and the rules kernel allow. */
 static int rl_bitmap_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
     return dm_point_block_refused(pt, dev, rl_bm_max_block(), why, n);
+}
+
+/* multigpu: a per_thread the coverage kernel is not built for, whatever the pipeline, and
+ * what the variant of its pipeline refuses. */
+static int rl_multigpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    if (strcmp(dm_point_str(pt, "pipeline"), "bitmap") != 0)
+        return rl_gpu_supports(pt, dev, why, n);
+    return rl_per_thread_refused(pt, why, n) || rl_bitmap_supports(pt, dev, why, n);
 }
 
 /* serial, concurrent, bitmap: the point's rule set and its evaluation on the whole table. */
@@ -335,7 +351,7 @@ static const dm_variant rl_variants[] = {
      .description = "the instances split across the run's GPUs, a slice each, their partial "
                     "contingency tables summed on the host (the paper's 2 GPUs)",
      .needs_gpu = 1, .multi_gpu = 1, .params = rl_multigpu_params,
-     .supports = rl_gpu_supports, .resolve = rl_multigpu_resolve, .setup = rl_multigpu_setup, .run = rl_multigpu_run,
+     .supports = rl_multigpu_supports, .resolve = rl_multigpu_resolve, .setup = rl_multigpu_setup, .run = rl_multigpu_run,
      .output = rl_multigpu_output, .teardown = rl_multigpu_teardown},
     {0},
 };

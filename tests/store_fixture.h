@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "measure.h"
+#include "registry.h"
 #include "store.h"
 #include "tmpdir.h"
 #include "toy_workload.h"
@@ -83,14 +84,15 @@ static inline int afx_teardown(void **state)
     return rc;
 }
 
-/* A run of the toy workload on card (cc "major.minor"); returns its id. */
-static inline int64_t afx_run(afx *f, const char *card, int cc_major, int cc_minor)
+/* A run of workload on card (cc "major.minor"); returns its id. */
+static inline int64_t afx_run_of(afx *f, const char *workload, const char *card, int cc_major,
+                                 int cc_minor)
 {
     dm_device dev = { .cc_major = cc_major, .cc_minor = cc_minor, .sms = 132 };
     snprintf(dev.name, sizeof dev.name, "%s", card);
     dm_measure_opts mo;
     sweep_measure_defaults(&mo);
-    dm_run_info info = { .device = &dev, .workload = "toy", .sweep_name = "fixture",
+    dm_run_info info = { .device = &dev, .workload = workload, .sweep_name = "fixture",
                          .sweep_text = "fixture", .measure = &mo, .sm_clock_mhz_start = NAN,
                          .mem_clock_mhz_start = NAN };
     int64_t id = 0;
@@ -99,6 +101,12 @@ static inline int64_t afx_run(afx *f, const char *card, int cc_major, int cc_min
         store_run_end(f->st, id, "complete", &err) != 0)
         fprintf(stderr, "afx_run: %s\n", err.msg);
     return id;
+}
+
+/* A run of the toy workload on card (cc "major.minor"); returns its id. */
+static inline int64_t afx_run(afx *f, const char *card, int cc_major, int cc_minor)
+{
+    return afx_run_of(f, "toy", card, cc_major, cc_minor);
 }
 
 /* A point of toy: variant 0 (cpu: n, op) or 1 (kernel: n, op, block, scale). */
@@ -122,9 +130,10 @@ static inline void afx_toy_point(dm_point *pt, int variant, int64_t n, const cha
     }
 }
 
-/* Stores pt as point idx of run, ok with the nx raw samples x; returns its id. */
-static inline int64_t afx_store_point(afx *f, int64_t run, int64_t idx, const dm_point *pt,
-                                      const double *x, size_t nx)
+/* Stores pt as point idx of run, ok with the nx raw samples x, verified as verify says;
+ * returns its id. */
+static inline int64_t afx_store_verified(afx *f, int64_t run, int64_t idx, const dm_point *pt,
+                                         const double *x, size_t nx, const char *verify)
 {
     dm_sample *s = calloc(nx, sizeof *s);
     for (size_t i = 0; i < nx; i++)
@@ -133,13 +142,40 @@ static inline int64_t afx_store_point(afx *f, int64_t run, int64_t idx, const dm
                          .clock_source = "nvml", .sm_mhz_before = NAN, .sm_mhz_after = NAN };
     stats_compute(x, nx, &m.stats);
     dm_point_result r = { .run_id = run, .index = idx, .point = pt, .status = "ok",
-                          .verify = "match", .m = &m, .started = 1.7e9, .ended = 1.7e9 + 1 };
+                          .verify = verify, .m = &m, .started = 1.7e9, .ended = 1.7e9 + 1 };
     int64_t id = 0;
     dm_err err = { 0 };
     if (store_point(f->st, &r, &id, &err) != 0)
         fprintf(stderr, "afx_store_point: %s\n", err.msg);
     free(s);
     return id;
+}
+
+/* Stores pt as point idx of run, ok with the nx raw samples x; returns its id. */
+static inline int64_t afx_store_point(afx *f, int64_t run, int64_t idx, const dm_point *pt,
+                                      const double *x, size_t nx)
+{
+    return afx_store_verified(f, run, idx, pt, x, nx, "match");
+}
+
+/* Stores point idx of run: a registered workload's variant at its defaults, but
+ * instances n (when the workload has them) and the int parameter name (NULL: none) at
+ * value; three samples around median, verified as verify says. */
+static inline void afx_registered_point(afx *f, int64_t run, int64_t idx, const char *workload,
+                                        const char *variant, int64_t n, const char *name,
+                                        int64_t value, double median, const char *verify)
+{
+    dm_err err = { 0 };
+    const dm_workload *w = registry_workload(workload, &err);
+    const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
+    dm_point pt;
+    if (!v || registry_point_defaults(w, v, &pt, &err) != 0)
+        fprintf(stderr, "afx_registered_point: %s\n", err.msg);
+    dm_point_set_int(&pt, "instances", n);
+    if (name)
+        dm_point_set_int(&pt, name, value);
+    const double x[3] = { median * 0.99, median, median * 1.01 };
+    afx_store_verified(f, run, idx, &pt, x, 3, verify);
 }
 
 /* Stores an ok point of toy's variant (0 cpu, 1 kernel) with the given parameters and
@@ -163,6 +199,25 @@ static inline int64_t afx_point(afx *f, int64_t run, int64_t idx, int64_t n, con
     dm_point pt;
     afx_toy_point(&pt, 1, n, op, block, 0.5);
     return afx_store_point(f, run, idx, &pt, x, nx);
+}
+
+/* Plants, for the multi-GPU scaling (scaling.h), run (of rules) and other: cpu-mt, concurrent and bitmap on one problem, a faster
+ * bitmap point that failed verification, multigpu on 1, 2 and 4 GPUs; multigpu on 2 on
+ * a problem with no one-GPU point; bitmap alone on a third; a faster bitmap in other. */
+static inline void afx_plant_scaling(afx *f, int64_t run, int64_t other)
+{
+    afx_registered_point(f, run, 0, "rules", "cpu-mt", 1000, NULL, 0, 0.5e-3, "match");
+    afx_registered_point(f, run, 1, "rules", "concurrent", 1000, "per_thread", 32, 2.0e-3,
+                         "match");
+    afx_registered_point(f, run, 2, "rules", "bitmap", 1000, NULL, 0, 1.0e-3, "match");
+    afx_registered_point(f, run, 3, "rules", "bitmap", 1000, "chunk", 8192, 0.1e-3,
+                         "mismatch");
+    afx_registered_point(f, run, 4, "rules", "multigpu", 1000, "gpus", 1, 1.2e-3, "match");
+    afx_registered_point(f, run, 5, "rules", "multigpu", 1000, "gpus", 2, 0.6e-3, "match");
+    afx_registered_point(f, run, 6, "rules", "multigpu", 1000, "gpus", 4, 0.4e-3, "match");
+    afx_registered_point(f, run, 7, "rules", "multigpu", 2000, "gpus", 2, 0.8e-3, "match");
+    afx_registered_point(f, run, 8, "rules", "bitmap", 3000, NULL, 0, 0.05e-3, "match");
+    afx_registered_point(f, other, 0, "rules", "bitmap", 1000, NULL, 0, 0.2e-3, "match");
 }
 
 /* nx samples around center: center * (1 + spread * u), u spread evenly over [-1, 1]. */

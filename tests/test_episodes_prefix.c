@@ -1,6 +1,7 @@
 /* test_episodes_prefix.c - counting by prefix (ep_prefix.h) on the host, in batches:
  * batches that extend the episodes a batch before kept, mixed with episodes counted from
- * their first node, on one thread and across the cores; what it refuses. (One episode at
+ * their first node, on one thread and across the cores; mining over several parts
+ * (ep_prefix_split.h, as multigpu shares a level over GPUs); what it refuses. (One episode at
  * a time against Algorithm 1 and the brute force: test_episodes_count.c; mining:
  * test_episodes_mine.c.) */
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 
 #include "episodes_fixture.h"
 #include "episodes/ep_prefix.h"
+#include "episodes/ep_prefix_split.h"
 
 /* n random episodes of levels 1 to 6 over ntypes types, gaps wider than the small
  * streams', so that long episodes still occur on a long stream. */
@@ -169,6 +171,92 @@ static void test_extensions_of_kept_episodes(void **state)
     stream_drop(&s);
 }
 
+/* Parts counted one after the other on the calling thread (ep_prefix_parts_fn), each on
+ * a state of its own, with how many extensions each was given at the last level. */
+typedef struct parts_ctx {
+    ep_prefix_split sp;
+    ep_prefix_cpu c[5];
+    int64_t given[5];
+} parts_ctx;
+
+static int count_parts(void *ctx, dm_err *err)
+{
+    parts_ctx *p = ctx;
+    for (int i = 0; i < p->sp.parts; i++) {
+        if (!p->sp.eps)
+            p->given[i] = p->sp.share[i].n;
+        if (ep_prefix_split_count(&p->sp, i, &p->c[i].st, err))
+            return err->code;
+    }
+    return 0;
+}
+
+/* Mining a 6,000-event stream of 8 types to level 4 over 1, 2, 3 and 5 parts, both
+ * interval kinds: the same episodes and counts as mining on one state, each count
+ * Algorithm 1's, and at the last level every part given extensions. Refused by name:
+ * extensions of other prefixes than those kept. */
+static void test_mining_over_parts(void **state)
+{
+    (void)state;
+    uint64_t rng = 41;
+    ep_stream s = random_stream(&rng, 6000, 8, 0.001);
+    const ep_mine_spec spec = {.support = 22, .max_level = 4, .links = EP_LINKS_ANY,
+                               .ngaps = 2, .lo = {0, 0.002}, .hi = {0.003, 0.006}};
+    static const int parts[] = {1, 2, 3, 5};
+    dm_err err = {0};
+    for (int k = 0; k < 2; k++) {
+        const ep_interval iv = k ? EP_CLOSED : EP_OPEN_CLOSED;
+        ep_prefix_cpu one;
+        ep_mine_result want;
+        ep_mine_spec run = spec;
+        assert_int_equal(ep_prefix_cpu_open(&one, &s, iv, spec.support, 1, &err), 0);
+        run.extend = ep_prefix_ext_cb;
+        run.extend_ctx = &one.st;
+        assert_int_equal(ep_mine(&s, &run, ep_prefix_cb, &one.st, &want, &err), 0);
+        ep_prefix_cpu_close(&one);
+        assert_int_equal(want.nlevels, 4);
+        assert_true(want.levels[3].frequent > 20);
+        print_message("%s: %lld, %lld, %lld, %lld frequent at levels 1 to 4\n",
+                      k ? "closed" : "open-closed", (long long)want.levels[0].frequent,
+                      (long long)want.levels[1].frequent, (long long)want.levels[2].frequent,
+                      (long long)want.levels[3].frequent);
+        assert_counts(&s, want.eps, want.n, iv, want.counts, "mining on one state");
+        for (size_t p = 0; p < sizeof parts / sizeof *parts; p++) {
+            parts_ctx *pc = calloc(1, sizeof *pc);
+            ep_mine_result got;
+            assert_non_null(pc);
+            ep_prefix_split_init(&pc->sp, parts[p], spec.support, count_parts, pc);
+            for (int i = 0; i < parts[p]; i++)
+                assert_int_equal(ep_prefix_cpu_open(&pc->c[i], &s, iv, spec.support, 1, &err),
+                                 0);
+            run.extend = ep_prefix_split_ext_cb;
+            run.extend_ctx = &pc->sp;
+            assert_int_equal(ep_mine(&s, &run, ep_prefix_split_cb, &pc->sp, &got, &err), 0);
+            assert_int_equal(got.n, want.n);
+            for (int64_t i = 0; i < want.n; i++) {
+                assert_int_equal(ep_episode_cmp(&got.eps[i], &want.eps[i]), 0);
+                assert_int_equal(got.counts[i], want.counts[i]);
+            }
+            for (int i = 0; i < parts[p]; i++)
+                if (pc->given[i] == 0)
+                    fail_msg("%d parts: part %d given no extension at level 4", parts[p], i);
+            /* Extensions of one prefix fewer than the last level kept: refused. */
+            ep_ext x = {0, 0, 0.003, 0};
+            int64_t count;
+            assert_int_equal(ep_prefix_split_ext_cb(&pc->sp, got.eps, pc->sp.nowner - 1, &x,
+                                                    1, &count, &err), DM_EINPUT);
+            assert_non_null(strstr(err.msg, "kept from the batch before"));
+            ep_mine_result_free(&got);
+            for (int i = 0; i < parts[p]; i++)
+                ep_prefix_cpu_close(&pc->c[i]);
+            ep_prefix_split_free(&pc->sp);
+            free(pc);
+        }
+        ep_mine_result_free(&want);
+    }
+    stream_drop(&s);
+}
+
 /* A stream past 32-bit positions is refused by name, before anything is built. */
 static void test_refuses_streams_past_32_bits(void **state)
 {
@@ -186,6 +274,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batches_extend_kept_episodes),
         cmocka_unit_test(test_extensions_of_kept_episodes),
+        cmocka_unit_test(test_mining_over_parts),
         cmocka_unit_test(test_refuses_streams_past_32_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

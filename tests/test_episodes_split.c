@@ -59,14 +59,17 @@ static void a_level_keeps_each_gpus_largest_figures(void **state)
 {
     (void)state;
     ep_split_pass level = {0};
-    const ep_split_pass gpus[] = {{.per_gpu = 5, .transfer_s = 0.25, .kernel_s = 0.5},
-                                  {.per_gpu = 6, .transfer_s = 0.125, .kernel_s = 0.75},
-                                  {.per_gpu = 0}};
+    const ep_split_pass gpus[] = {
+        {.per_gpu = 5, .wall_s = 1.0, .transfer_s = 0.25, .kernel_s = 0.5, .timed = 1},
+        {.per_gpu = 6, .wall_s = 0.875, .transfer_s = 0.125, .kernel_s = 0.75, .timed = 1},
+        {.per_gpu = 0}};
     for (size_t i = 0; i < sizeof gpus / sizeof *gpus; i++)
         ep_split_pass_merge(&level, &gpus[i]);
     assert_int_equal(level.per_gpu, 6);
+    assert_true(level.wall_s == 1.0);
     assert_true(level.transfer_s == 0.25);
     assert_true(level.kernel_s == 0.75);
+    assert_int_equal(level.timed, 1);
 }
 
 /* The value of fact (group, name) among f[0..n), which must be there once. */
@@ -97,17 +100,21 @@ static void facts_give_each_level_its_gpus_transfer_and_counting(void **state)
         {.level = 2, .candidates = 324, .survivors = 300, .frequent = 40, .count_s = 0.25},
     };
     const ep_split_level split[] = {
-        {.bound = {.per_gpu = 13, .transfer_s = 0.001, .kernel_s = 0.002},
-         .count = {.per_gpu = 10, .transfer_s = 0.003, .kernel_s = 0.004}},
-        {.bound = {.per_gpu = 162, .transfer_s = 0.005, .kernel_s = 0.006},
-         .count = {.per_gpu = 150, .transfer_s = 0.007, .kernel_s = 0.008}},
+        {.bound = {.per_gpu = 13, .wall_s = 0.01, .transfer_s = 0.001, .kernel_s = 0.002,
+                   .timed = 1},
+         .count = {.per_gpu = 10, .wall_s = 0.02, .transfer_s = 0.003, .kernel_s = 0.004,
+                   .timed = 1}},
+        {.bound = {.per_gpu = 162, .wall_s = 0.03, .transfer_s = 0.005, .kernel_s = 0.006,
+                   .timed = 1},
+         .count = {.per_gpu = 150, .wall_s = 0.04, .transfer_s = 0.007, .kernel_s = 0.008,
+                   .timed = 1}},
     };
     ep_result r = {.nlevels = 2, .levels = levels, .split = split};
     dm_fact f[DM_MAX_FACTS];
     int n = ep_facts(&r, NULL, f, DM_MAX_FACTS);
     /* each level: candidates, survivors, eliminated, frequent, three times, and three
      * figures for each of the two passes */
-    assert_int_equal(n, 2 * (7 + 6));
+    assert_int_equal(n, 2 * (7 + 8));
     assert_true(fact(f, n, "level 1", "bound_per_gpu", NULL) == 13);
     assert_true(fact(f, n, "level 1", "count_per_gpu", NULL) == 10);
     assert_true(fact(f, n, "level 2", "bound_transfer_s", "s") == 0.005);
@@ -115,13 +122,20 @@ static void facts_give_each_level_its_gpus_transfer_and_counting(void **state)
     assert_true(fact(f, n, "level 2", "count_transfer_s", "s") == 0.007);
     assert_true(fact(f, n, "level 2", "count_kernel_s", "s") == 0.008);
     assert_true(fact(f, n, "level 2", "count_s", "s") == 0.25);
+    assert_true(fact(f, n, "level 2", "count_wall_s", "s") == 0.04);
     /* PTPE alone (no pre-elimination): the count's figures only */
     const ep_mine_level plain[] = {{.level = 1, .candidates = 26, .survivors = -1,
                                     .frequent = 18}};
     r = (ep_result){.nlevels = 1, .levels = plain, .split = split};
     n = ep_facts(&r, NULL, f, DM_MAX_FACTS);
-    assert_int_equal(n, 4 + 3);
+    assert_int_equal(n, 4 + 4);
     assert_true(fact(f, n, "level 1", "count_per_gpu", NULL) == 10);
+    /* counted without events on the streams (by prefix): no transfer or kernel time */
+    const ep_split_level untimed[] = {{.count = {.per_gpu = 7, .wall_s = 0.5}}};
+    r.split = untimed;
+    n = ep_facts(&r, NULL, f, DM_MAX_FACTS);
+    assert_int_equal(n, 4 + 2);
+    assert_true(fact(f, n, "level 1", "count_wall_s", "s") == 0.5);
     /* one GPU's mining (no split): none of them */
     r.split = NULL;
     assert_int_equal(ep_facts(&r, NULL, f, DM_MAX_FACTS), 4);

@@ -1,7 +1,8 @@
-/* test_episodes_sweeps.c - the multi-GPU mining sweep (journal Figs. 13-16) parses and
- * expands on an H100-like device as its comment says: multigpu at every support, number
- * of GPUs and way of counting, each mining the problem of a cpu-mt point of the same run
- * (so speedups over the baseline compute within it), the one-GPU points never pruned. */
+/* test_episodes_sweeps.c - the multi-GPU mining sweeps parse and expand on an H100-like
+ * device as their comments say: the journal's (Figs. 13-16), multigpu at every support,
+ * number of GPUs and way of counting, each mining the problem of a cpu-mt point of the
+ * same run (so speedups over the baseline compute within it), the one-GPU points never
+ * pruned; the large one, prefix and multigpu by prefix on 1 to 8 GPUs, one problem. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,10 +66,45 @@ static void multigpu_sweep_crosses_gpus_counting_and_support(void **state)
     sweep_free(s);
 }
 
+/* episodes-multigpu-large: prefix, then multigpu by prefix at 1, 2, 4 and 8 GPUs, all on
+ * prefix's problem (so the fastest one GPU is in the run), none pruned. */
+static void large_sweep_sets_prefix_beside_multigpu_by_prefix(void **state)
+{
+    (void)state;
+    const dm_device h100 = {.max_threads_per_block = 1024, .smem_per_block_optin = 232448,
+                            .smem_per_sm = 233472, .sms = 132, .warp_size = 32};
+    char path[1024], key[1024], base[1024];
+    dm_sweep *s;
+    dm_expansion e;
+    dm_err err = {0};
+    snprintf(path, sizeof path, "%s/sweeps/episodes-multigpu-large.yaml", DM_SOURCE_DIR);
+    if (sweep_load(path, &s, &err) || sweep_expand(s, &h100, &e, &err))
+        fail_msg("%s", err.msg);
+    assert_string_equal(sweep_baseline(s)->name, "prefix");
+    assert_int_equal(e.n, 5);
+    assert_int_equal(e.n_pruned, 0);
+    for (size_t i = 0; i < e.n; i++) {
+        const dm_point *pt = &e.points[i].point;
+        dm_point_problem_key(pt, key, sizeof key);
+        if (i == 0) {
+            assert_string_equal(pt->variant->name, "prefix");
+            snprintf(base, sizeof base, "%s", key);
+            continue;
+        }
+        assert_string_equal(pt->variant->name, "multigpu");
+        assert_string_equal(dm_point_str(pt, "counting"), "prefix");
+        assert_int_equal(dm_point_int(pt, "gpus"), (int64_t)1 << (i - 1));
+        assert_string_equal(key, base);
+    }
+    sweep_expansion_free(&e);
+    sweep_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(multigpu_sweep_crosses_gpus_counting_and_support),
+        cmocka_unit_test(large_sweep_sets_prefix_beside_multigpu_by_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,9 +6,9 @@
  * hybrid at its own switch point and at each extreme, PreElim on the relaxed problem
  * (and the others there too), prefix (counting a batch from each episode's first node,
  * or mining, each level from the one before; its kernels for rounds of few and of many
- * steps at each block size and switch point); multigpu on one GPU and, where the machine has two, on
- * both, mining Sym26 with PTPE and two-pass on each GPU, its facts giving each GPU's
- * share. Exits 77 (skip) without a GPU. */
+ * steps at each block size and switch point); multigpu on one GPU and, where the machine has two or
+ * more, on every GPU, mining Sym26 with PTPE, hybrid, two-pass and by prefix on each GPU, its facts
+ * giving each GPU's share. Exits 77 (skip) without a GPU. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -199,7 +199,8 @@ static double level_fact(const dm_fact *f, int n, int level, const char *name)
 
 /* Mines pt with multigpu on ex, checks the answer against ref, and checks the facts of
  * every level counted: each GPU was given its even share of the candidates (of the
- * survivors, after a bound) and its transfers and kernel took time. */
+ * survivors, after a bound; by prefix, no more than all and no less than an even share)
+ * and its part, transfers and kernel took time. */
 static void check_multigpu_facts(const dm_exec *ex, const dm_point *pt, const dm_dataset *ds,
                                  const void *ref)
 {
@@ -217,13 +218,22 @@ static void check_multigpu_facts(const dm_exec *ex, const dm_point *pt, const dm
         fail_msg("multigpu %s: %s", where, why);
     const int n = episodes_workload.facts(out, pt, f, DM_MAX_FACTS);
     const int twopass = strcmp(dm_point_str(pt, "counting"), "twopass") == 0;
+    const int prefix = strcmp(dm_point_str(pt, "counting"), "prefix") == 0;
     /* every level recorded but one whose generation gave no candidate */
     for (int level = 1; level_fact(f, n, level, "candidates") > 0; level++) {
         double counted = level_fact(f, n, level, twopass ? "survivors" : "candidates");
-        if (level_fact(f, n, level, "count_per_gpu") != ceil(counted / (double)gpus))
+        double busiest = level_fact(f, n, level, "count_per_gpu");
+        /* by prefix: every GPU keeps level 1, a later level goes by its prefixes' owners */
+        if (prefix ? busiest < ceil(counted / (double)gpus) || busiest > counted ||
+                         (level == 1 && busiest != counted)
+                   : busiest != ceil(counted / (double)gpus))
             fail_msg("multigpu %s: level %d counted %g over %lld GPUs, %g on the busiest",
-                     where, level, counted, (long long)gpus,
-                     level_fact(f, n, level, "count_per_gpu"));
+                     where, level, counted, (long long)gpus, busiest);
+        assert_true(counted == 0 || level_fact(f, n, level, "count_wall_s") > 0);
+        if (prefix) { /* not timed on the streams */
+            assert_true(isnan(level_fact(f, n, level, "count_kernel_s")));
+            continue;
+        }
         assert_true(counted == 0 || level_fact(f, n, level, "count_kernel_s") > 0);
         assert_true(counted == 0 || level_fact(f, n, level, "count_transfer_s") > 0);
         if (twopass)
@@ -233,12 +243,12 @@ static void check_multigpu_facts(const dm_exec *ex, const dm_point *pt, const dm
 }
 
 /* multigpu at gpus on ex (whose run has those GPUs) against Algorithm 1 on Sym26 (10 s):
- * mining to level 5 at support 20 (as test_sym26), exact and relaxed, with PTPE, hybrid
- * and two-pass on each GPU at blocks 32 and 128; every level-3 episode counted; and one
- * episode, so that some GPUs get none. */
+ * mining to level 5 at support 20 (as test_sym26), exact and relaxed, with PTPE, hybrid,
+ * two-pass and by prefix on each GPU at blocks 32 and 128; every level-3 episode
+ * counted; and one episode, so that some GPUs get none. */
 static void check_multigpu(const dm_exec *ex, int gpus, const char *what)
 {
-    static const char *const countings[] = {"ptpe", "hybrid", "twopass"};
+    static const char *const countings[] = {"ptpe", "hybrid", "twopass", "prefix"};
     static const int blocks[] = {32, 128};
     dm_err err = {0};
     dm_point pt;
@@ -265,7 +275,7 @@ static void check_multigpu(const dm_exec *ex, int gpus, const char *what)
         set_int(&pt, "relax", problems[p].relax);
         if (episodes_workload.reference(&ds, &pt, &ref, &err))
             fail_msg("reference: %s", err.msg);
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             for (int b = 0; b < 2; b++) {
                 set_str(&pt, "counting", countings[k]);
                 set_int(&pt, "block", blocks[b]);
@@ -287,24 +297,34 @@ static void test_multigpu_one_gpu(void **state)
     check_multigpu(&f->ex, 1, "multigpu gpus=1");
 }
 
-/* multigpu on two GPUs, as `dmbench run --devices` gives them, and on the first of them;
+/* multigpu on every GPU of the machine (at most 16, as gpus allows), as `dmbench run
+ * --devices all` gives them, on two of them where there are more, and on the first;
  * skipped where the machine has one. */
-static void test_multigpu_two_gpus(void **state)
+static void test_multigpu_every_gpu(void **state)
 {
     gpu_fixture *f = *state;
     int n = 0;
-    dm_device second;
+    dm_device devs[16];
+    const dm_device *gpus[16] = {&f->dev};
     dm_err err = {0};
+    char what[64];
     if (cudaGetDeviceCount(&n) != cudaSuccess || n < 2) {
-        fprintf(stderr, "test_multigpu_two_gpus: %d GPU here, two needed: skipped\n", n);
+        fprintf(stderr, "test_multigpu_every_gpu: %d GPU here, two needed: skipped\n", n);
         skip();
     }
-    if (device_query(1, &second, &err))
-        fail_msg("%s", err.msg);
-    const dm_device *const gpus[] = {&f->dev, &second};
-    const dm_exec ex = {.device = &f->dev, .stream = f->stream, .gpus = gpus, .ngpus = 2};
-    check_multigpu(&ex, 2, "multigpu gpus=2");
-    check_multigpu(&ex, 1, "multigpu gpus=1 of 2");
+    n = n < 16 ? n : 16;
+    for (int i = 1; i < n; i++) {
+        if (device_query(i, &devs[i], &err))
+            fail_msg("%s", err.msg);
+        gpus[i] = &devs[i];
+    }
+    const dm_exec ex = {.device = &f->dev, .stream = f->stream, .gpus = gpus, .ngpus = n};
+    snprintf(what, sizeof what, "multigpu gpus=%d (every GPU)", n);
+    check_multigpu(&ex, n, what);
+    if (n > 2)
+        check_multigpu(&ex, 2, "multigpu gpus=2");
+    snprintf(what, sizeof what, "multigpu gpus=1 of %d", n);
+    check_multigpu(&ex, 1, what);
 }
 
 int main(void)
@@ -318,7 +338,7 @@ int main(void)
         cmocka_unit_test(test_sym26),
         cmocka_unit_test(test_recorded_stream),
         cmocka_unit_test(test_multigpu_one_gpu),
-        cmocka_unit_test(test_multigpu_two_gpus),
+        cmocka_unit_test(test_multigpu_every_gpu),
     };
     gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -302,6 +302,27 @@ static void report_of_chosen_runs_only(void **state)
     doc_free(&d);
 }
 
+/* A run with points on several GPUs: its findings set each against the fastest verified
+ * one-GPU point of its problem (bitmap's, with its parameters), its own variant on one
+ * GPU beside it; a run without such points has no such table. */
+static void report_sets_several_gpus_against_the_fastest_one(void **state)
+{
+    afx *f = *state;
+    doc d = { 0 };
+    dm_err err = { 0 };
+    const int64_t run = afx_run_of(f, "rules", "NVIDIA H200", 9, 0),
+                  other = afx_run_of(f, "rules", "NVIDIA H200", 9, 0);
+    afx_plant_scaling(f, run, other);
+    const int64_t runs[] = { run, other };
+    assert_int_equal(report(f, runs, 2, 0, "/nonexistent", &d, &err), 0);
+    assert_int_equal(count(d.md, "Several GPUs: each point against the fastest verified"), 1);
+    assert_non_null(strstr(d.md, "| 5 | multigpu | 2 | 600 us | 1.67x | bitmap (instances=1000,"));
+    assert_non_null(strstr(d.md, "| 6 | multigpu | 4 | 400 us | 2.50x | bitmap ("));
+    assert_non_null(strstr(d.md, "| 7 | multigpu | 2 | 800 us | - | none in the run | - | - |"));
+    assert_true(check_md_tables(d.md));
+    doc_free(&d);
+}
+
 /* Runs "dmbench report --db DB --out DIR ARGS" quietly; returns its exit status. */
 static int command(afx *f, const char *dir, const char *args)
 {
@@ -652,6 +673,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(report_draws_plots_inline, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(report_notes_missing_gnuplot, setup, afx_teardown),
         cmocka_unit_test_setup_teardown(report_of_chosen_runs_only, setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(report_sets_several_gpus_against_the_fastest_one,
+                                        setup, afx_teardown),
         cmocka_unit_test_setup_teardown(report_command_writes_both_files_or_none, setup,
                                         afx_teardown),
         cmocka_unit_test_setup_teardown(report_without_fits_or_tdm_runs_says_so, setup,

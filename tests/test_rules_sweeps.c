@@ -35,6 +35,7 @@ static const struct {
     {"rules-bitmap.yaml", 12},
     {"rules-bitmap-table4.yaml", 96},
     {"rules-bitmap-multigpu.yaml", 8},
+    {"rules-multigpu-large.yaml", 5},
 };
 #define NSWEEPS (sizeof sweeps / sizeof *sweeps)
 

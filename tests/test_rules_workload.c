@@ -18,6 +18,7 @@
 
 #include "cli_fixture.h"
 #include "point_set.h"
+#include "card_choices.h"
 #include "registry.h"
 #include "rules/rl_workload.h"
 
@@ -195,7 +196,7 @@ static void run_matches(const char *variant, const dm_point *pt, const dm_datase
     pt->variant->teardown(st);
 }
 
-/* cpu and cpu-mt (every core, and 2, 3, 64 threads) equal the one-thread reference on
+/* cpu and cpu-mt (every core, and 2, 3, 64 threads) equal the reference on
  * both generators, with rules long and short. */
 static void cpu_variants_equal_the_reference(void **state)
 {
@@ -420,6 +421,51 @@ static void facts_of_a_multigpu_answer_add_its_split(void **state)
     }
 }
 
+/* multigpu's open block (its default, 0) takes, at expansion, the block chosen on the
+ * card for its pipeline's variant at a slice's instances: this card's stored choice,
+ * else that variant's default; a block the sweep sets stays. */
+static void multigpu_takes_its_pipelines_block_for_a_slice(void **state)
+{
+    (void)state;
+    dm_device dev = {.cc_major = 9, .cc_minor = 0, .max_threads_per_block = 1024};
+    dm_point pt, slice;
+    dm_err err = {0};
+    char bucket[DM_KEY_MAX];
+    snprintf(dev.name, sizeof dev.name, "NVIDIA Stand-In");
+    point("multigpu", &pt);
+    assert_string_equal(dm_point_str(&pt, "pipeline"), "bitmap");
+    assert_int_equal(dm_point_int(&pt, "block"), 0);
+    dm_point_set_int(&pt, "instances", 1000001);
+    dm_point_set_int(&pt, "gpus", 2);
+    dm_point sized = pt;
+    card_choices_clear();
+    pt.variant->resolve(&pt, &dev);
+    point("bitmap", &slice);
+    assert_int_equal(dm_point_int(&pt, "block"), dm_point_int(&slice, "block"));
+    assert_non_null(strstr(pt.chosen, "bitmap's block at 500001 instances: bitmap's default"));
+    /* a choice stored for bitmap at the slice's instances on this card */
+    dm_point_set_int(&slice, "instances", 500001);
+    tuned_bucket(&slice, "block", NULL, bucket, sizeof bucket);
+    const dm_tuned mine = {"NVIDIA Stand-In", "9.0", "bitmap", "block", bucket, 640};
+    assert_int_equal(card_choices_add_tuned(rules(), &mine, &err), 0);
+    pt = sized;
+    pt.variant->resolve(&pt, &dev);
+    assert_int_equal(dm_point_int(&pt, "block"), 640);
+    assert_non_null(strstr(pt.chosen, "this card, this bucket (stored)"));
+    /* the concurrent pipeline has no choice stored: its default */
+    pt = sized;
+    dm_point_set_str(&pt, "pipeline", "concurrent");
+    pt.variant->resolve(&pt, &dev);
+    assert_non_null(strstr(pt.chosen, "concurrent's block at 500001 instances: concurrent's "
+                                      "default"));
+    /* a block set stays */
+    pt = sized;
+    dm_point_set_int(&pt, "block", 128);
+    pt.variant->resolve(&pt, &dev);
+    assert_int_equal(dm_point_int(&pt, "block"), 128);
+    card_choices_clear();
+}
+
 /* multigpu refuses, before it touches a GPU, a point asking for more GPUs than the run
  * has: one GPU when the run lists none (ex->device alone), else those listed. */
 static void multigpu_refuses_more_gpus_than_the_run_has(void **state)
@@ -589,6 +635,7 @@ int main(void)
         cmocka_unit_test(facts_are_a_gpu_answers_stages),
         cmocka_unit_test(facts_of_a_multigpu_answer_add_its_split),
         cmocka_unit_test(multigpu_refuses_more_gpus_than_the_run_has),
+        cmocka_unit_test(multigpu_takes_its_pipelines_block_for_a_slice),
         cmocka_unit_test(work_counts_gp_operations),
         cmocka_unit_test_setup_teardown(mine_writes_a_row_per_rule, setup, teardown),
         cmocka_unit_test_setup_teardown(mine_refuses_bad_input_in_one_line, setup, teardown),

@@ -1,6 +1,7 @@
 /* test_show.c - reading results back: the run list, a run's fingerprint and table
- * (units, speedups, reasons), CSV that an RFC 4180 reader parses back, JSON that a strict
- * validator accepts, and the `dmbench show` / `dmbench export` commands end to end. */
+ * (units, speedups, reasons), the multi-GPU points against the fastest one GPU
+ * (scaling.h), CSV that an RFC 4180 reader parses back, JSON that a strict validator
+ * accepts, and the `dmbench show` / `dmbench export` commands end to end. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <math.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scaling.h"
 #include "store_fixture.h"
 
 /* ---- a database of the toy workload with three runs ---- */
@@ -655,6 +657,61 @@ static void test_commands_end_to_end(void **state)
     free(out);
 }
 
+/* ---- several GPUs against the fastest one GPU ---- */
+
+/* multigpu on 2 and 4 GPUs against the fastest verified one-GPU point of its problem in
+ * its run: bitmap's, not the slower concurrent, not cpu-mt (no GPU), not a faster bitmap
+ * point that failed verification nor one of another run or problem; its own variant on
+ * one GPU beside it; a problem with no one-GPU point has none; show prints them. */
+static void test_scaling_is_against_the_fastest_one_gpu(void **state)
+{
+    fixture *f = *state;
+    dm_store *st = f->db.st;
+    dm_err err = { 0 };
+    const int64_t run = afx_run_of(&f->db, "rules", "NVIDIA H200", 9, 0),
+                  other = afx_run_of(&f->db, "rules", "NVIDIA H200", 9, 0);
+    afx_plant_scaling(&f->db, run, other);
+    scaling_row *rows;
+    size_t n;
+    assert_int_equal(scaling_rows(st, run, &rows, &n, &err), 0);
+    assert_int_equal(n, 3);
+    const struct {
+        int64_t idx, gpus;
+        const char *best;
+        double speedup, own;
+    } want[] = { { 5, 2, "bitmap", 1.0 / 0.6, 1.2 / 0.6 },
+                 { 6, 4, "bitmap", 1.0 / 0.4, 1.2 / 0.4 },
+                 { 7, 2, "", NAN, NAN } };
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(rows[i].idx, want[i].idx);
+        assert_int_equal(rows[i].gpus, want[i].gpus);
+        assert_string_equal(rows[i].variant, "multigpu");
+        assert_string_equal(rows[i].best_variant, want[i].best);
+        if (isnan(want[i].speedup)) {
+            assert_true(isnan(rows[i].best_median) && isnan(rows[i].own_median));
+            continue;
+        }
+        assert_true(fabs(rows[i].best_median / rows[i].median - want[i].speedup) < 1e-9);
+        assert_true(fabs(rows[i].own_median / rows[i].median - want[i].own) < 1e-9);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    scaling_print(rows, n, out);
+    fclose(out);
+    assert_non_null(strstr(text, "fastest verified one-GPU point"));
+    assert_non_null(strstr(text, "multigpu        2       0.6 ms      1.67x  bitmap"));
+    assert_non_null(strstr(text, "2.00x"));
+    assert_non_null(strstr(text, "none in the run"));
+    free(text);
+    free(rows);
+    /* the other run's multigpu-less points: no row */
+    assert_int_equal(scaling_rows(st, other, &rows, &n, &err), 0);
+    assert_int_equal(n, 0);
+    assert_null(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -668,6 +725,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_export_json_is_valid_with_expected_keys, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_commands_end_to_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scaling_is_against_the_fastest_one_gpu, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

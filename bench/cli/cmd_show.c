@@ -1,9 +1,12 @@
 /* cmd_show.c - `dmbench show` (the runs in the results database, one run's fingerprint
- * and its table of points) and `dmbench export` (a run as CSV or JSON on stdout). */
+ * and its table of points, then its multi-GPU points against the fastest one GPU:
+ * scaling.h) and `dmbench export` (a run as CSV or JSON on stdout). */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "scaling.h"
 #include "store.h"
 
 static void show_usage(FILE *out)
@@ -14,7 +17,9 @@ static void show_usage(FILE *out)
             "with RUN (a run id or 'latest'), shows that run: its fingerprint (GPU, clocks,\n"
             "versions, commit, command line, measurement options, notes) and a table of\n"
             "its points with statistics, throughput, speedup and verification, and under\n"
-            "a point its facts (what its workload reported, per mining level say).\n\n"
+            "a point its facts (what its workload reported, per mining level say); then\n"
+            "each point on several GPUs against the fastest verified one-GPU point of its\n"
+            "problem in the run, and against its own variant on one GPU.\n\n"
             "options:\n"
             "  --db PATH    the results database (default: $DMBENCH_DB, else %s)\n"
             "  -h, --help   this help\n",
@@ -98,6 +103,11 @@ int cmd_show(int argc, char **argv)
         fputc('\n', stdout);
     if (rc == 0)
         rc = store_show_run(st, run_id, stdout, &err);
+    scaling_row *rows = NULL;
+    size_t nrows = 0;
+    if (rc == 0 && (rc = scaling_rows(st, run_id, &rows, &nrows, &err)) == 0)
+        scaling_print(rows, nrows, stdout);
+    free(rows);
     store_close(st);
     return rc != 0 ? cli_fail(&err) : DM_EXIT_OK;
 }

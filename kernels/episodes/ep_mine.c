@@ -21,7 +21,7 @@
  * prefix, and the last type (a one-node sub-episode) are known frequent, so each
  * frequent prefix is extended by every frequent type. */
 
-static double ep_now(void)
+double ep_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

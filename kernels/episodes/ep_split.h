@@ -15,11 +15,13 @@ extern "C" {
 void ep_split(int64_t n, int parts, int part, int64_t *first, int64_t *count);
 
 /* One pass of a level over the GPUs (PreElim's bound, or the exact count): the most
- * episodes one GPU was given, and the longest any GPU took to move its slice (episodes
- * to it, counts back) and to count it, in seconds of its stream. */
+ * episodes one GPU was given; the longest any GPU's thread took over its part, by the
+ * host's clock (wall_s); and, when timed (on a GPU's stream, by events), the longest any
+ * GPU took to move its slice (episodes to it, counts back) and to count it. */
 typedef struct ep_split_pass {
     int64_t per_gpu;
-    double transfer_s, kernel_s;
+    double wall_s, transfer_s, kernel_s;
+    int timed;
 } ep_split_pass;
 
 /* What a level of multi-GPU mining did: its bound pass (when a pre-elimination ran, else

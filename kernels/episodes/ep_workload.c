@@ -270,7 +270,7 @@ int ep_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *e
 {
     const ep_data *d = ds->data;
     ep_ref *r = calloc(1, sizeof *r);
-    ep_count_ctx ctx = {.s = &d->s, .iv = ep_point_interval(pt)};
+    ep_count_ctx ctx = {.s = &d->s, .iv = ep_point_interval(pt), .mt = 1, .threads = 0};
     ep_mine_spec spec;
     int rc, mine;
     if (!r)
@@ -369,13 +369,17 @@ int ep_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err)
 }
 
 /* Adds the facts of one pass over several GPUs at level group g: phase's per_gpu,
- * transfer_s and kernel_s. */
+ * wall_s, and transfer_s and kernel_s when they were timed. */
 static void ep_facts_split(dm_fact *f, int max, int *n, const char *g, const char *phase,
                            const ep_split_pass *p)
 {
     char name[32];
     snprintf(name, sizeof name, "%s_per_gpu", phase);
     dm_fact_add(f, max, n, g, name, (double)p->per_gpu, NULL);
+    snprintf(name, sizeof name, "%s_wall_s", phase);
+    dm_fact_add(f, max, n, g, name, p->wall_s, "s");
+    if (!p->timed)
+        return;
     snprintf(name, sizeof name, "%s_transfer_s", phase);
     dm_fact_add(f, max, n, g, name, p->transfer_s, "s");
     snprintf(name, sizeof name, "%s_kernel_s", phase);

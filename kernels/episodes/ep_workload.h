@@ -80,8 +80,10 @@ ep_result ep_result_of(const ep_stream *s, const ep_mine_result *m);
 int ep_dataset_open(const dm_data_source *src, const dm_point *pt, dm_dataset *ds,
                     dm_err *err);
 void ep_dataset_close(dm_dataset *ds);
-/* The reference: Algorithm 1, single-threaded, over the point's episodes, or mining
- * with it (support > 0); *ref is an ep_result (freed by ep_reference_free). */
+/* The reference: Algorithm 1 over the point's episodes, or mining with it (support > 0),
+ * each episode counted by it on one thread, the episodes spread over every online core
+ * (ep_count_all_mt: the counts are one thread's; a problem large enough to need a node
+ * would take one core an hour); *ref is an ep_result (freed by ep_reference_free). */
 int ep_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *err);
 void ep_reference_free(void *ref);
 /* 0 when out has ref's episodes in ref's order with ref's counts, else 1 with why naming

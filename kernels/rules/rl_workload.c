@@ -136,7 +136,7 @@ void rl_dataset_close(dm_dataset *ds)
 int rl_reference(const dm_dataset *ds, const dm_point *pt, void **ref, dm_err *err)
 {
     rl_eval_point *e;
-    int rc = rl_evaluation_open(ds, pt, 1, &e, err);
+    int rc = rl_evaluation_open(ds, pt, 0, &e, err);
     if (rc)
         return rc;
     if ((rc = rl_evaluation_run(e, err)) != 0) {

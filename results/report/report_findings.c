@@ -55,7 +55,7 @@ static int finding(const dm_report_ctx *c, report_plotter *ps, sqlite3_stmt *r, 
     report_div_begin(c->doc, "headline");
     headline_run(c, r);
     if ((rc = report_fastest(c, id, col(r, F_BASELINE), err)) ||
-        (rc = report_unmeasured(c, id, err)) || (rc = report_run_verdicts(c, id, err)))
+        (rc = report_scaling(c, id, err)) || (rc = report_unmeasured(c, id, err)) || (rc = report_run_verdicts(c, id, err)))
         return rc;
     report_para_link(c->doc, "Its fingerprint and every point:", link, "the run's details");
     report_div_end(c->doc);

@@ -85,6 +85,9 @@ int report_run_verdicts(const dm_report_ctx *c, int64_t run, dm_err *err);
  * and the points not measured, grouped by why. Return 0 or DM_ERUNTIME. */
 int report_fastest(const dm_report_ctx *c, int64_t run, const char *baseline, dm_err *err);
 int report_unmeasured(const dm_report_ctx *c, int64_t run, dm_err *err);
+/* Run's multi-GPU points against the fastest one GPU of each problem (report_scaling.c,
+ * scaling.h); nothing when the run has none. Returns 0 or DM_ERUNTIME. */
+int report_scaling(const dm_report_ctx *c, int64_t run, dm_err *err);
 
 /* Drawing the runs' plots (report_plots.c). */
 typedef struct report_plotter {

@@ -1,10 +1,12 @@
 /* ep_multigpu.c - multigpu: level-wise mining over several GPUs (journal section 6.2).
  * A device thread per GPU (dm_handoff: the calling thread works the first) lives for the
- * whole point, keeping its GPU current, its stream and its copy of the event stream; each level's candidates are split in even contiguous
- * slices, one a GPU, which the threads count at once (PTPE; hybrid's choice of PTPE or
- * MTPE for the slice; or PreElim's bound first and PTPE on a split of the survivors:
- * two-pass), and the counts are gathered on the host, where the next level's candidates
- * are generated. */
+ * whole point, keeping its GPU current, its stream and its copy of the event stream; each
+ * level's candidates are split in even contiguous slices, one a GPU, which the threads
+ * count at once (PTPE; hybrid's choice of PTPE or MTPE for the slice; or PreElim's bound
+ * first and PTPE on a split of the survivors: two-pass), and the counts are gathered on
+ * the host, where the next level's candidates are generated. Counting by prefix (beyond
+ * the papers) shares a level by its prefixes instead (ep_prefix_split.h): each GPU counts
+ * the extensions of the prefixes whose starts it keeps. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,8 @@
 
 #include "ep_gpu_count.h"
 #include "ep_multigpu.h"
+#include "ep_prefix_dev.h"
+#include "episodes/ep_prefix_split.h"
 #include "handoff.h"
 
 /* One GPU, owned by its device thread. */
@@ -19,7 +23,8 @@ typedef struct ep_mgpu_gpu {
     const dm_device *dev;
     void *stream;         /* the run's on the first GPU, its own beyond */
     int own_stream;
-    ep_gpu_counter c;
+    ep_gpu_counter c;     /* the papers' countings' */
+    ep_prefix_dev pd;     /* counting by prefix's */
     ep_split_pass took;   /* its slice of the last round */
 } ep_mgpu_gpu;
 
@@ -36,6 +41,8 @@ typedef struct ep_mgpu_state {
     int64_t *counts;
     int bound;
     ep_gpu_fn count;      /* the exact count: PTPE, or NULL for hybrid's choice */
+    int prefix;           /* counting by prefix: split shares each batch */
+    ep_prefix_split split_prefix;
     int mine;             /* support > 0 */
     ep_mine_spec spec;
     ep_mine_result m;     /* the point's episodes and counts, or what the mining found */
@@ -65,7 +72,12 @@ static int ep_mgpu_open(void *ctx, int i, dm_err *err)
         g->stream = stream;
         g->own_stream = 1;
     }
-    if (ep_gpu_counter_open(&g->c, g->dev, g->stream, s->s, &s->pt, s->margin, 1, err))
+    if (s->prefix ? ep_prefix_dev_open(&g->pd, g->stream, s->s, ep_point_interval(&s->pt),
+                                       s->split_prefix.keep, (int)dm_point_int(&s->pt, "block"),
+                                       (int)dm_point_int(&s->pt, "block_few"),
+                                       dm_point_int(&s->pt, "switch_at"), err)
+                  : ep_gpu_counter_open(&g->c, g->dev, g->stream, s->s, &s->pt, s->margin, 1,
+                                        err))
         return ep_mgpu_failed(s, i, err);
     return 0;
 }
@@ -76,28 +88,67 @@ static int ep_mgpu_close(void *ctx, int i, dm_err *err)
     ep_mgpu_state *s = ctx;
     ep_mgpu_gpu *g = &s->gpu[i];
     (void)err;
-    ep_gpu_counter_close(&g->c);
+    if (s->prefix)
+        ep_prefix_dev_close(&g->pd);
+    else
+        ep_gpu_counter_close(&g->c);
     if (g->own_stream)
         DM_CUDA_WARN(cudaStreamDestroy((cudaStream_t)g->stream));
     return 0;
 }
 
-/* Device thread i's part of a level: its slice of the round's episodes counted (or
- * bounded) on its GPU into its slice of the counts, and how long that took. */
+/* Device thread i's part of a level, by prefix: its share counted on its GPU. Returns 0,
+ * or as ep_prefix_split_count. */
+static int ep_mgpu_share(ep_mgpu_state *s, int i, dm_err *err)
+{
+    ep_mgpu_gpu *g = &s->gpu[i];
+    g->took.per_gpu = s->split_prefix.share[i].n;
+    return ep_prefix_split_count(&s->split_prefix, i, &g->pd.st, err);
+}
+
+/* Device thread i's part of a level, as the papers count: its slice of the round's
+ * episodes counted (or bounded) on its GPU into its slice of the counts, the transfers
+ * and kernel timed on its stream. Returns 0, or as those do. */
+static int ep_mgpu_part(ep_mgpu_state *s, int i, dm_err *err)
+{
+    ep_mgpu_gpu *g = &s->gpu[i];
+    int64_t first, n;
+    ep_split(s->n, s->ngpus, i, &first, &n);
+    g->took.per_gpu = n;
+    if (n == 0)
+        return 0;
+    g->took.timed = 1;
+    if ((s->bound ? ep_gpu_bound(&g->c, s->eps + first, n, s->counts + first, err)
+                  : ep_gpu_count(&g->c, s->eps + first, n, s->count, s->counts + first,
+                                 err)))
+        return err->code;
+    return ep_gpu_took(&g->c, &g->took.transfer_s, &g->took.kernel_s, err);
+}
+
+/* Device thread i's part of a level, and how long it took. */
 static int ep_mgpu_slice(void *ctx, int i, dm_err *err)
 {
     ep_mgpu_state *s = ctx;
     ep_mgpu_gpu *g = &s->gpu[i];
-    int64_t first, n;
-    ep_split(s->n, s->ngpus, i, &first, &n);
-    g->took = (ep_split_pass){.per_gpu = n};
-    if (n == 0)
-        return 0;
-    if ((s->bound ? ep_gpu_bound(&g->c, s->eps + first, n, s->counts + first, err)
-                  : ep_gpu_count(&g->c, s->eps + first, n, s->count, s->counts + first,
-                                 err)) ||
-        ep_gpu_took(&g->c, &g->took.transfer_s, &g->took.kernel_s, err))
+    const double t0 = ep_now();
+    g->took = (ep_split_pass){0};
+    if (s->prefix ? ep_mgpu_share(s, i, err) : ep_mgpu_part(s, i, err))
         return ep_mgpu_failed(s, i, err);
+    g->took.wall_s = ep_now() - t0;
+    return 0;
+}
+
+/* Hands the round set in s to the GPUs, and when mining records the pass in the split of
+ * level (bound: PreElim's pass, else the count's). */
+static int ep_mgpu_hand(ep_mgpu_state *s, int level, int bound, dm_err *err)
+{
+    int rc = dm_handoff_round(s->h, ep_mgpu_slice, s, err);
+    if (rc || !s->mine)
+        return rc;
+    ep_split_level *lv = &s->split[level - 1];
+    ep_split_pass *pass = bound ? &lv->bound : &lv->count;
+    for (int i = 0; i < s->ngpus; i++)
+        ep_split_pass_merge(pass, &s->gpu[i].took);
     return 0;
 }
 
@@ -110,14 +161,16 @@ static int ep_mgpu_round(ep_mgpu_state *s, const ep_episode *eps, int64_t n, int
     s->n = n;
     s->counts = counts;
     s->bound = bound;
-    int rc = dm_handoff_round(s->h, ep_mgpu_slice, s, err);
-    if (rc || !s->mine)
-        return rc;
-    ep_split_level *lv = &s->split[eps[0].n - 1];
-    ep_split_pass *pass = bound ? &lv->bound : &lv->count;
-    for (int i = 0; i < s->ngpus; i++)
-        ep_split_pass_merge(pass, &s->gpu[i].took);
-    return 0;
+    return ep_mgpu_hand(s, eps[0].n, bound, err);
+}
+
+/* The split's run function (ep_prefix_parts_fn): the batch it shared out counted on the
+ * GPUs, recorded at its level (a batch of extensions is one level past its prefixes). */
+static int ep_mgpu_prefix_parts(void *ctx, dm_err *err)
+{
+    ep_mgpu_state *s = ctx;
+    const ep_prefix_split *sp = &s->split_prefix;
+    return ep_mgpu_hand(s, sp->eps ? sp->eps[0].n : sp->freq[0].n + 1, 0, err);
 }
 
 /* Mining's callbacks: a level's candidates counted with PTPE, or bounded by PreElim. */
@@ -143,6 +196,7 @@ void ep_multigpu_teardown(void *state)
         dm_handoff_stop(s->h);
     }
     ep_mine_result_free(&s->m);
+    ep_prefix_split_free(&s->split_prefix);
     free(s);
 }
 
@@ -172,6 +226,12 @@ int ep_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *p
         s->spec.bound = ep_mgpu_bound_cb;
         s->spec.bound_ctx = s;
     }
+    if ((s->prefix = strcmp(counting, "prefix") == 0)) {
+        ep_prefix_split_init(&s->split_prefix, want, s->mine ? s->spec.support : INT64_MAX,
+                             ep_mgpu_prefix_parts, s);
+        s->spec.extend = ep_prefix_split_ext_cb;
+        s->spec.extend_ctx = &s->split_prefix;
+    }
     if (dm_handoff_start(want, &s->h, err)) {
         dm_err_prefix(err, "episodes");
         goto fail;
@@ -190,10 +250,14 @@ int ep_multigpu_run(void *state, dm_err *err)
 {
     ep_mgpu_state *s = state;
     if (!s->mine)
-        return ep_mgpu_round(s, s->m.eps, s->m.n, s->m.counts, 0, err);
+        return s->prefix ? ep_prefix_split_cb(&s->split_prefix, s->m.eps, s->m.n, s->m.counts,
+                                              err)
+                         : ep_mgpu_round(s, s->m.eps, s->m.n, s->m.counts, 0, err);
     ep_mine_result_free(&s->m);
     memset(s->split, 0, sizeof s->split);
-    int rc = ep_mine(s->s, &s->spec, ep_mgpu_count_cb, s, &s->m, err);
+    int rc = s->prefix ? ep_mine(s->s, &s->spec, ep_prefix_split_cb, &s->split_prefix, &s->m,
+                                 err)
+                       : ep_mine(s->s, &s->spec, ep_mgpu_count_cb, s, &s->m, err);
     s->out = ep_result_of(s->s, &s->m);
     s->out.split = s->split;
     return rc;

@@ -427,10 +427,18 @@ static const dm_param_spec ep_multigpu_params[] = {
               "(dmbench run --devices)" },
     EP_BLOCK_PARAM,
     { .name = "counting", .type = DM_P_ENUM, .def = "twopass",
-      .allowed = "ptpe|hybrid|twopass",
+      .allowed = "ptpe|hybrid|twopass|prefix",
       .help = "each GPU's counting: ptpe, PTPE on its slice; hybrid, PTPE or MTPE for its "
               "slice by Algorithm 2; twopass, PreElim's bound on its slice, then PTPE on its "
-              "slice of the survivors (the journal's)" },
+              "slice of the survivors (the journal's); prefix, as the prefix variant, each "
+              "GPU extending the prefixes whose starts it keeps (beyond the papers)" },
+    { .name = "block_few", .type = DM_P_INT, .def = "512", .allowed = "32..1024",
+      .help = "counting prefix: threads per block of the kernel for rounds of few steps, "
+              "as prefix's (block is then the kernel for many's; 256 is prefix's)" },
+    { .name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
+      .help = "counting prefix: rounds of at most this many steps run the kernel for few "
+              "(0: a wave of the card); hybrid: PTPE above this many episodes (0: the "
+              "card's crossover fit at each level)" },
     { 0 },
 };
 
@@ -500,6 +508,15 @@ static int ep_prefix_supports(const dm_point *pt, const dm_device *dev, char *wh
 static int ep_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
     return ep_gpu_block_supports(pt, dev, why, n) || ep_gpu_lists_fit(pt, dev, why, n);
+}
+
+/* As prefix when it counts by prefix (no lists), else as the papers' GPU variants. */
+static int ep_multigpu_supports(const dm_point *pt, const dm_device *dev, char *why,
+                                size_t n)
+{
+    if (strcmp(dm_point_str(pt, "counting"), "prefix") == 0)
+        return ep_prefix_supports(pt, dev, why, n);
+    return ep_gpu_supports(pt, dev, why, n);
 }
 
 /* PreElim counts the relaxed problem only, and keeps one time a node (no lists). */
@@ -580,9 +597,10 @@ static const dm_variant ep_variants[] = {
       .setup = ep_prefix_setup, .run = ep_sync_run, .output = ep_sync_output,
       .teardown = ep_sync_teardown },
     { .name = "multigpu", .description = "mining over several GPUs: each level's candidates "
-                                         "split evenly, PTPE or two-pass on each GPU",
+                                         "split evenly, PTPE or two-pass on each GPU, or "
+                                         "by their prefixes, by prefix on each GPU",
       .needs_gpu = 1, .multi_gpu = 1, .params = ep_multigpu_params,
-      .supports = ep_gpu_supports, .setup = ep_multigpu_setup, .run = ep_multigpu_run,
+      .supports = ep_multigpu_supports, .setup = ep_multigpu_setup, .run = ep_multigpu_run,
       .output = ep_multigpu_output, .teardown = ep_multigpu_teardown },
     { 0 },
 };

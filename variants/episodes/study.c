@@ -894,7 +894,7 @@ const dm_study episodes_study = {
     .claims = episodes_claims,
     .claims_title = "the two papers' eleven claims about their evaluation",
     .times_note = "Every time is the median of the samples of a point whose counts (or "
-                  "mining) matched Algorithm 1 on one thread before it was timed (hot: at "
+                  "mining) matched Algorithm 1 before it was timed (hot: at "
                   "least 3 or 5, unless the sweep's time cap ran out first); cpu-mt, the "
                   "papers' CPU column, runs on every core of the host that ran the card. Each "
                   "claim reads the sweeps that measure its settings, named in its evidence: "

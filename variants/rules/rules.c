@@ -6,6 +6,7 @@
  * reduction and fitness kernels, rl_gpu.cu), its stages one after another on one stream
  * or antecedents, consequents and fitness on streams of their own (Fig. 3). multigpu
  * splits the instances across the run's GPUs, either pipeline on each (its "2 GPUs"). */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "rules/rl_bitmap.h"
 #include "rules/rl_gpu.h"
 #include "rules/rl_gpu_eval.h"
+#include "registry.h"
 #include "rules/rl_gpu_multi.h"
 #include "tuned.h"
 
@@ -57,10 +59,8 @@ static void rl_cpu_teardown(void *state)
 
 /* ---- serial, concurrent, bitmap ---------------------------------------------------- */
 
-/* Refuses a block that is not whole warps (the coverage kernel's ballots need them) or
- * that the device or the kernels' registers do not allow, and a per_thread the coverage
- * kernel is not built for. */
-static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+/* Refuses a per_thread the coverage kernel is not built for. */
+static int rl_per_thread_refused(const dm_point *pt, char *why, size_t n)
 {
     int64_t k = dm_point_int(pt, "per_thread");
     if (k != 1 && k != 2 && k != 4 && k != 32) {
@@ -68,13 +68,31 @@ static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, 
                  "instances a thread", k);
         return 1;
     }
-    return dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
+    return 0;
+}
+
+/* Refuses a block that is not whole warps (the coverage kernel's ballots need them) or
+ * that the device or the kernels' registers do not allow, and a per_thread the coverage
+ * kernel is not built for. */
+static int rl_gpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    return rl_per_thread_refused(pt, why, n) ||
+           dm_point_block_refused(pt, dev, rl_gpu_max_block(), why, n);
 }
 
 /* bitmap: a block of whole warps that the device and the rules kernel allow. */
 static int rl_bitmap_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
 {
     return dm_point_block_refused(pt, dev, rl_bm_max_block(), why, n);
+}
+
+/* multigpu: a per_thread the coverage kernel is not built for, whatever the pipeline, and
+ * what the variant of its pipeline refuses. */
+static int rl_multigpu_supports(const dm_point *pt, const dm_device *dev, char *why, size_t n)
+{
+    if (strcmp(dm_point_str(pt, "pipeline"), "bitmap") != 0)
+        return rl_gpu_supports(pt, dev, why, n);
+    return rl_per_thread_refused(pt, why, n) || rl_bitmap_supports(pt, dev, why, n);
 }
 
 /* serial, concurrent, bitmap: the point's rule set and its evaluation on the whole table. */
@@ -150,6 +168,47 @@ static int rl_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_p
                              (rl_gpu_multi **)state, err);
 }
 
+/* The point of the one-GPU variant that multigpu's pt runs on each GPU (its pipeline), in
+ * vp: that variant's defaults, pt's values of what they share, and the instances of pt's
+ * largest slice. */
+static void rl_pipeline_point(const dm_point *pt, dm_point *vp)
+{
+    const dm_variant *v = registry_variant(pt->workload, dm_point_str(pt, "pipeline"), NULL);
+    /* every pipeline is a variant of rules, whose defaults parse (test_registry) */
+    int rc = v ? registry_point_defaults(pt->workload, v, vp, NULL) : DM_EINPUT;
+    assert(rc == 0);
+    (void)rc;
+    for (int i = 0; i < vp->nparams; i++) {
+        const dm_value *own = dm_point_get(pt, vp->specs[i]->name);
+        if (own && strcmp(vp->specs[i]->name, "block") != 0)
+            vp->values[i] = *own;
+    }
+    const int64_t gpus = dm_point_int(pt, "gpus"), n = dm_point_int(pt, "instances");
+    dm_point_set_int(vp, "instances", (n + gpus - 1) / gpus);
+}
+
+/* At expansion: an open block (0) becomes the block chosen on dev for the pipeline's
+ * variant at a slice's instances (tuned_lookup: this card's store, then the shipped
+ * table), else that variant's default; the rule noted in the point. */
+static void rl_multigpu_resolve(dm_point *pt, const dm_device *dev)
+{
+    char how[DM_HOW_MAX];
+    dm_point vp;
+    int64_t block;
+    if (dm_point_int(pt, "block") != 0)
+        return;
+    rl_pipeline_point(pt, &vp);
+    block = dm_point_int(&vp, "block");
+    snprintf(how, sizeof how, "%s's default: no tuning of it for a slice on this card or "
+             "its architecture", vp.variant->name);
+    if (dev)
+        tuned_lookup(&vp, NULL, dev, "block", &block, how, sizeof how);
+    dm_point_set_int(pt, "block", block);
+    dm_point_note_choice(pt, "block", "%lld, %s's block at %lld instances: %s",
+                         (long long)block, vp.variant->name,
+                         (long long)dm_point_int(&vp, "instances"), how);
+}
+
 static int rl_multigpu_run(void *state, dm_err *err)
 {
     return rl_gpu_multi_run(state, err);
@@ -203,18 +262,19 @@ static const dm_param_spec rl_cpu_mt_params[] = {
     {0},
 };
 
-/* The GPU variants' threads per block and coverage's shape. */
-#define RL_GPU_PARAMS                                                                     \
-    {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",              \
-     .help = "threads per block of the kernels, a multiple of 32 (the paper chose 256 of " \
-             "128, 256 and 512 by occupancy)"},                                           \
-    {.name = "per_thread", .type = DM_P_INT, .def = "4", .allowed = "1..32",              \
+/* The paper's pipelines' coverage shape, at default def_. */
+#define RL_PER_THREAD_PARAM(def_)                                                         \
+    {.name = "per_thread", .type = DM_P_INT, .def = def_, .allowed = "1..32",             \
      .help = "instances each coverage thread interprets a token for: 1 (the paper's "     \
              "thread per instance), 2 or 4 (a token decoded once for them), or 32 (the "  \
              "bits of one word, an operator one instruction on it)"}
 
+/* The GPU variants' threads per block and coverage's shape. */
 static const dm_param_spec rl_gpu_params[] = {
-    RL_GPU_PARAMS,
+    {.name = "block", .type = DM_P_INT, .def = "256", .allowed = "32..1024",
+     .help = "threads per block of the kernels, a multiple of 32 (the paper chose 256 of "
+             "128, 256 and 512 by occupancy)"},
+    RL_PER_THREAD_PARAM("4"),
     {0},
 };
 
@@ -236,11 +296,17 @@ static const dm_param_spec rl_multigpu_params[] = {
     {.name = "gpus", .type = DM_P_INT, .def = "1", .allowed = "1..16",
      .help = "GPUs the instances are split across, a contiguous slice each: the first of "
              "the run's (run --devices)"},
-    RL_GPU_PARAMS,
-    {.name = "pipeline", .type = DM_P_ENUM, .def = "serial",
+    {.name = "block", .type = DM_P_INT, .def = "0", .allowed = "0..1024",
+     .help = "threads per block of the pipeline's kernels, a multiple of 32 (0: the block "
+             "chosen on this card for the pipeline's variant at a slice's instances, "
+             "per-card store then shipped, else that variant's default)"},
+    /* 32: the fastest of the paper's pipelines on one GPU (docs/rules-gpu.md) */
+    RL_PER_THREAD_PARAM("32"),
+    /* bitmap: the fastest evaluation on one GPU (docs/records/rules-bitmap.md) */
+    {.name = "pipeline", .type = DM_P_ENUM, .def = "bitmap",
      .allowed = "serial|concurrent|bitmap",
      .help = "each GPU's evaluation, as the variant of that name runs it (per_thread: "
-             "serial and concurrent; chunk: bitmap)"},
+             "serial and concurrent; chunk: bitmap); bitmap, the fastest on one GPU"},
     RL_CHUNK_PARAM,
     {0},
 };
@@ -285,7 +351,7 @@ static const dm_variant rl_variants[] = {
      .description = "the instances split across the run's GPUs, a slice each, their partial "
                     "contingency tables summed on the host (the paper's 2 GPUs)",
      .needs_gpu = 1, .multi_gpu = 1, .params = rl_multigpu_params,
-     .supports = rl_gpu_supports, .setup = rl_multigpu_setup, .run = rl_multigpu_run,
+     .supports = rl_multigpu_supports, .resolve = rl_multigpu_resolve, .setup = rl_multigpu_setup, .run = rl_multigpu_run,
      .output = rl_multigpu_output, .teardown = rl_multigpu_teardown},
     {0},
 };

@@ -755,7 +755,7 @@ const dm_study rules_study = {
     .claims = rules_claims,
     .claims_title = "the paper's eight claims about its interpreter and evaluation model",
     .times_note = "Every time is the median of the hot samples of a point verified against "
-                  "the one-thread CPU reference; GPops/s is 58 x instances x rules over it. "
+                  "the CPU reference; GPops/s is 58 x instances x rules over it. "
                   "One GPU is the fastest of serial, concurrent and multigpu on 1 GPU at a "
                   "setting, two GPUs multigpu on 2 with either pipeline; a speedup is a CPU "
                   "variant's median over one GPU's. Each claim reads the sweeps that measure "

@@ -1,0 +1,98 @@
+/* ep_prefix_split.h - counting by prefix (ep_prefix.h) over several parts, a part a GPU,
+ * each with a counting state of its own: a batch of whole episodes cut into even
+ * contiguous slices, and a level's extensions each given to the part that holds its
+ * prefix's starts. A part keeps the starts of what it counted, so an extension of a
+ * prefix that part counted can be counted there alone; the level-1 episodes, whose
+ * starts are their positions, every part keeps, and their extensions are dealt out in
+ * turn. So a subtree of the mining stays on the part its level-2 episode was given to,
+ * and no starts ever move between GPUs. The share is made on the calling thread, each
+ * part counted on its own (ep_prefix_split_count, safe to call for every part at once,
+ * from the split's run function) and the counts gathered on the calling thread. */
+#ifndef DM_EP_PREFIX_SPLIT_H
+#define DM_EP_PREFIX_SPLIT_H
+
+#include "episodes/ep_prefix.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most parts. */
+#define EP_PREFIX_SPLIT_MAX 64
+/* The owner of a kept episode that every part holds (a one-node one). */
+#define EP_PREFIX_EVERY (-1)
+
+/* One part's share of a batch: whole episodes eps[0..n), or extensions ext[0..n) of its
+ * freq[0..nfreq) (the level before's frequent episodes whose starts it holds, ext's
+ * prefixes indices among them); its counts. */
+typedef struct ep_prefix_share {
+    const ep_episode *eps;
+    const ep_episode *freq;
+    const ep_ext *ext;
+    int64_t n, nfreq;
+    int64_t *counts;
+    ep_episode *own_freq; /* freq when it is a copy, else unused */
+    ep_ext *own_ext;
+    int64_t *local;       /* per episode of the level before, its index in freq, or -1 */
+    int64_t cap_counts, cap_freq, cap_ext, cap_local;
+} ep_prefix_share;
+
+/* Counts every part's share of the batch shared out (ep_prefix_split_count for each part,
+ * on whatever threads the caller keeps). Returns 0, or a DM_ status with err set. */
+typedef int (*ep_prefix_parts_fn)(void *ctx, dm_err *err);
+
+typedef struct ep_prefix_split {
+    int parts;
+    ep_prefix_parts_fn run;
+    void *run_ctx;
+    int64_t keep;          /* the parts' states' keep */
+    /* The batch being counted: whole episodes, or extensions of freq. */
+    const ep_episode *eps, *freq;
+    const ep_ext *ext;
+    int64_t n, nfreq;
+    int *assign;           /* per batch item, its part (EP_PREFIX_EVERY: every part) */
+    int64_t *at;           /* per batch item, its index in its part's share */
+    int64_t cap_items;
+    /* Per episode the batch before kept (in batch order), the part holding its starts. */
+    int *owner;
+    int64_t nowner, cap_owner;
+    ep_prefix_share share[EP_PREFIX_SPLIT_MAX];
+} ep_prefix_split;
+
+/* Readies sp for parts (1..EP_PREFIX_SPLIT_MAX) whose states keep the episodes counted
+ * at least keep times, counted by run(run_ctx). */
+void ep_prefix_split_init(ep_prefix_split *sp, int parts, int64_t keep,
+                          ep_prefix_parts_fn run, void *run_ctx);
+void ep_prefix_split_free(ep_prefix_split *sp);
+
+/* Shares out eps[0..n): every part all of them when each is one node (no step to take:
+ * every part keeps them), else even contiguous slices. Returns 0, or DM_ERUNTIME
+ * without memory. */
+int ep_prefix_split_batch(ep_prefix_split *sp, const ep_episode *eps, int64_t n,
+                          dm_err *err);
+/* Shares out ext[0..n), extensions of freq[0..nfreq) (as ep_count_ext_fn gives them):
+ * each to the part holding its prefix's starts, those of a prefix every part holds in
+ * turn. Returns 0, DM_EINPUT when the batch before kept other than nfreq episodes,
+ * DM_ERUNTIME without memory. */
+int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfreq,
+                        const ep_ext *ext, int64_t n, dm_err *err);
+/* Counts part's share on st (ep_prefix_cb or ep_prefix_ext_cb), st being the state that
+ * part counted every batch before on. Returns 0, or as those do. */
+int ep_prefix_split_count(ep_prefix_split *sp, int part, ep_prefix_state *st, dm_err *err);
+/* After every part counted: the batch's counts into counts[0..n), and who holds the
+ * starts of what was kept. Returns 0, or DM_ERUNTIME without memory. */
+int ep_prefix_split_gather(ep_prefix_split *sp, int64_t *counts, dm_err *err);
+
+/* A count callback (ep_count_fn), ctx an ep_prefix_split: eps[0..n) shared out, the
+ * parts counted by its run function, the counts gathered. */
+int ep_prefix_split_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
+                       dm_err *err);
+/* The same for extensions (ep_count_ext_fn, mining's levels after the first). */
+int ep_prefix_split_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq,
+                           const ep_ext *ext, int64_t n, int64_t *counts, dm_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -380,7 +380,7 @@ struct dm_workload {
     /* What the workload brings from its own folder, read by the generic commands. */
     const dm_tuned *tuned;          /* variants/<w>/tuned.h (tuned_lookup.h), zero-ended */
     const dm_crossover_fit *fits;   /* variants/<w>/fits.h (crossover_lookup.h), zero-ended */
-    const dm_study *study;          /* variants/<w>/study.c (study.h): claims, targets */
+    const dm_study *study;          /* variants/<w>/<w>_study.c (study.h): claims, targets */
     const dm_calibration *calibration; /* a check of the engine itself; NULL: none */
     const dm_mine_option *mine_options; /* `dmbench mine`'s flags of its own; NULL: none */
     const dm_card_tuning *card_tuning; /* what `dmbench tune --card` runs (card_choices.h);

@@ -1,5 +1,5 @@
 /* registry.h - the workloads dmbench knows and their variants. Each workload defines one
- * dm_workload in variants/<w>/<w>.c and is registered by its name in DM_WORKLOADS
+ * dm_workload in variants/<w>/<w>_variants.c and is registered by its name in DM_WORKLOADS
  * (CMakeLists.txt); nothing else knows the list. */
 #ifndef DM_REGISTRY_H
 #define DM_REGISTRY_H
@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* The registered workloads, NULL-terminated: generated from DM_WORKLOADS in
- * CMakeLists.txt (cmake/registry_list.c.in), each defined by variants/<w>/<w>.c. */
+ * CMakeLists.txt (cmake/registry_list.c.in), each defined by variants/<w>/<w>_variants.c. */
 extern const dm_workload *const dm_registered_workloads[];
 
 /* The workloads, in a NULL-terminated array. */

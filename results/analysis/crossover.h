@@ -87,7 +87,7 @@ extern const char crossover_groups_sql[];
 
 /* Writes workload's stored fits as the C header variants/<w>/fits.h defining
  * dm_crossover_fit_table (entries of bench/core/crossover_lookup.h's dm_crossover_fit,
- * ending with a zeroed one), which the workload's <w>.c compiles in as its `fits`: for
+ * ending with a zeroed one), which the workload's <w>_variants.c compiles in as its `fits`: for
  * each card (runs without a GPU left out), variant pair (either order), axis and group,
  * the better form of the newest fit stored, with the card's compute capability from its
  * newest run, and its groups' measurements (dm_crossover_measured arrays) when stored.

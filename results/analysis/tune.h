@@ -59,7 +59,7 @@ int tune_is_choice(const dm_tune_choice *c);
 
 /* The choices of workload (one of o->workload's) as the C header variants/<w>/tuned.h
  * defining dm_tuned_table (entries of bench/core/tuned_lookup.h's dm_tuned), which the
- * workload's <w>.c compiles in as its `tuned`: the sweep expansion consults it when a
+ * workload's <w>_variants.c compiles in as its `tuned`: the sweep expansion consults it when a
  * sweep leaves the block size open; buckets measured at one value only are left out
  * (tune_is_choice). It names no other workload; source names the database in its
  * comment. Returns the number of choices written (0: the table is empty). */

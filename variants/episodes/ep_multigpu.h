@@ -1,5 +1,5 @@
 /* ep_multigpu.h - the multigpu variant's functions (ep_multigpu.c), for the table in
- * episodes.c: level-wise mining with each level's candidates split over several GPUs. */
+ * episodes_variants.c: level-wise mining with each level's candidates split over several GPUs. */
 #ifndef DM_EP_MULTIGPU_H
 #define DM_EP_MULTIGPU_H
 

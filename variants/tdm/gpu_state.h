@@ -1,4 +1,4 @@
-/* gpu_state.h - what tdm's GPU variants share between tdm.c (the paper's four algorithms,
+/* gpu_state.h - what tdm's GPU variants share between tdm_variants.c (the paper's four algorithms,
  * the GPU state, the limits, the table) and choosers.c (hybrid and packed, which choose
  * their kernels and blocks per card): the state a GPU point keeps, and the functions one
  * file's variants call in the other's. */
@@ -32,7 +32,7 @@ typedef struct tdm_gpu_state {
     uint32_t *host_out;
 } tdm_gpu_state;
 
-/* ---- tdm.c ---- */
+/* ---- tdm_variants.c ---- */
 
 /* Frees a GPU point's state (NULL is fine). */
 void tdm_gpu_teardown(void *state);

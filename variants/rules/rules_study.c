@@ -1,4 +1,4 @@
-/* study.c - the rules workload's study (Cano, Luna & Ventura 2013): the paper's claims
+/* rules_study.c - the rules workload's study (Cano, Luna & Ventura 2013): the paper's claims
  * about its interpreter and evaluation model (Sect. 7), each quoted with its line and
  * judged by a rule on the medians of the sweeps that measure it; the tables `dmbench
  * reproduce` remakes and the default sweep. Table 4 (the interpreter's times over

@@ -1,4 +1,4 @@
-/* study.c - tdm's study: the eight characterizations of Archuleta et al. (IPDPS 2009,
+/* tdm_study.c - tdm's study: the eight characterizations of Archuleta et al. (IPDPS 2009,
  * papers/tdm-characterization-ipdps09.txt), each quoting the paper and judged by a rule
  * on the medians of sweeps/tdm-fig7.yaml (or fig6, fig9); the paper's Table 2 and
  * Figs. 6-9 as reproduce targets, and the workload's default sweep. */

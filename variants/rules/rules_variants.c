@@ -1,4 +1,4 @@
-/* rules.c - the variants of association-rule evaluation (Cano, Luna & Ventura 2013) and
+/* rules_variants.c - the variants of association-rule evaluation (Cano, Luna & Ventura 2013) and
  * the workload's table. cpu is the stack interpreter on one thread (the paper's "CPU");
  * cpu-mt runs it across (rule, block of instances) items on every core (its "4 CPUs").
  * Both give, per rule, the coverage, the contingency table, every token's support and
@@ -20,7 +20,7 @@
 #include "rules/rl_gpu_multi.h"
 #include "tuned.h"
 
-extern const dm_study rules_study; /* study.c */
+extern const dm_study rules_study; /* rules_study.c */
 
 /* ---- cpu, cpu-mt ------------------------------------------------------------------ */
 

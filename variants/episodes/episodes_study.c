@@ -1,4 +1,4 @@
-/* study.c - the episodes workload's study (Cao et al.): the two papers' claims about their
+/* episodes_study.c - the episodes workload's study (Cao et al.): the two papers' claims about their
  * evaluation (the CF 2010 paper's sections 4.2 and 5.2-5.4, the journal's multi-GPU
  * sections 7.4-7.5), each quoted with its line and judged by a rule on the medians of the
  * sweeps that measure it; Table 1 and Figs. 8, 10-16 as reproduce targets; the default

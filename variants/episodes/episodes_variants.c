@@ -1,4 +1,4 @@
-/* episodes.c - the variants of frequent episode mining in spike trains (Cao et al.) and
+/* episodes_variants.c - the variants of frequent episode mining in spike trains (Cao et al.) and
  * the workload's table. cpu is Algorithm 1 over the point's episodes on one thread (the
  * papers' serial baseline); cpu-mt counts them across every core (the papers' CPU
  * column); cpu-twopass mines as cpu-mt with PreElim's bound first, across the cores.

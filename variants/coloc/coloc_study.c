@@ -1,4 +1,4 @@
-/* study.c - the coloc workload's study (Sainju & Jiang, SSTD 2017): the paper's claims
+/* coloc_study.c - the coloc workload's study (Sainju & Jiang, SSTD 2017): the paper's claims
  * about its evaluation (section 4 and the abstract), each quoted with its line and judged
  * by a rule on the medians of the sweeps that measure it; Tables 1 and 2 and Figs. 6(b)
  * and 6(c) as reproduce targets; the default sweep. Fig. 7(a)'s pruning ratio is a count

@@ -1,4 +1,4 @@
-/* tdm.c - the variants of the temporal data mining workload and its table.
+/* tdm_variants.c - the variants of the temporal data mining workload and its table.
  * cpu is the counting machine on one thread; cpu-mt the same across episodes on all
  * cores; thread-tex, thread-shared, block-tex and block-shared are the paper's four
  * algorithms (Archuleta et al., IPDPS 2009, §3.3); packed is ours: episodes sharing a
@@ -565,7 +565,7 @@ static const dm_card_crossover tdm_tune_crossovers[] = {
 };
 static const dm_card_tuning tdm_card_tuning = { tdm_tune_sweeps, tdm_tune_crossovers };
 
-extern const dm_study tdm_study; /* study.c */
+extern const dm_study tdm_study; /* tdm_study.c */
 const dm_workload tdm_workload = {
     .name = "tdm",
     .description = "temporal data mining: non-overlapped episode counts (Archuleta et al. 2009)",

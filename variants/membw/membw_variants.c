@@ -1,4 +1,4 @@
-/* membw.c - the variants of the memory-bandwidth calibration workload and its table.
+/* membw_variants.c - the variants of the memory-bandwidth calibration workload and its table.
  * cpu is the reference loop; kernel is a grid-stride kernel (float4 loads when the
  * arrays allow); memcpy is cudaMemcpyAsync device-to-device, for op=copy only;
  * streams-serial and streams-concurrent run the kernel on the two halves of the arrays,
@@ -365,7 +365,7 @@ static const dm_calibration membw_calibration = {
     .tolerance = 0.05,
 };
 
-extern const dm_study membw_study; /* study.c */
+extern const dm_study membw_study; /* membw_study.c */
 const dm_workload membw_workload = {
     .name = "membw",
     .description = "memory bandwidth calibration: copy and triad over float arrays",

@@ -1,4 +1,4 @@
-/* coloc.c - the variants of spatial colocation mining (Sainju & Jiang 2017, after Huang,
+/* coloc_variants.c - the variants of spatial colocation mining (Sainju & Jiang 2017, after Huang,
  * Shekhar & Xiong 2004) and the workload's table. cpu is the paper's CPU baseline,
  * Huang et al.'s algorithm on one thread: the multi-resolution filter (M), instance
  * tables from the grid for size 2 and by sort-merge joins above. cpu-mt is the same miner

@@ -77,9 +77,7 @@ static int64_t ep_prefix_find(const ep_prefix_state *st, const ep_episode *e, in
     return -1;
 }
 
-/* *buf with room for n elements of size bytes (grown, its room in *cap). Returns 0, or -1
- * without memory. */
-static int ep_room(void **buf, int64_t *cap, int64_t n, size_t size)
+int ep_room(void **buf, int64_t *cap, int64_t n, size_t size)
 {
     if (n <= *cap)
         return 0;

@@ -7,20 +7,6 @@
 #include "episodes/ep_prefix_split.h"
 #include "episodes/ep_split.h"
 
-/* *buf with room for n elements of size bytes (grown, its room in *cap). Returns 0, or -1
- * without memory. */
-static int ep_split_room(void **buf, int64_t *cap, int64_t n, size_t size)
-{
-    if (n <= *cap)
-        return 0;
-    void *grown = realloc(*buf, (size_t)n * size);
-    if (!grown)
-        return -1;
-    *buf = grown;
-    *cap = n;
-    return 0;
-}
-
 void ep_prefix_split_init(ep_prefix_split *sp, int parts, int64_t keep,
                           ep_prefix_parts_fn run, void *run_ctx)
 {
@@ -46,8 +32,8 @@ void ep_prefix_split_free(ep_prefix_split *sp)
 static int ep_split_items(ep_prefix_split *sp, int64_t n, dm_err *err)
 {
     int64_t cap = sp->cap_items;
-    if (ep_split_room((void **)&sp->assign, &cap, n, sizeof *sp->assign) ||
-        ep_split_room((void **)&sp->at, &sp->cap_items, n, sizeof *sp->at))
+    if (ep_room((void **)&sp->assign, &cap, n, sizeof *sp->assign) ||
+        ep_room((void **)&sp->at, &sp->cap_items, n, sizeof *sp->at))
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory sharing %lld episodes",
                           (long long)n);
     return 0;
@@ -118,7 +104,7 @@ static int ep_split_own_ext(ep_prefix_split *sp, int part, dm_err *err)
     sh->ext = sp->ext;
     if (sp->parts == 1)
         return 0;
-    if (ep_split_room((void **)&sh->local, &sh->cap_local, sp->nfreq, sizeof *sh->local))
+    if (ep_room((void **)&sh->local, &sh->cap_local, sp->nfreq, sizeof *sh->local))
         goto nomem;
     int64_t held = 0;
     for (int64_t j = 0; j < sp->nfreq; j++) {
@@ -128,7 +114,7 @@ static int ep_split_own_ext(ep_prefix_split *sp, int part, dm_err *err)
     if (held == sp->nfreq && sh->n == sp->n) /* every prefix held, every extension here */
         return 0;
     if (held < sp->nfreq) {
-        if (ep_split_room((void **)&sh->own_freq, &sh->cap_freq, held, sizeof *sh->own_freq))
+        if (ep_room((void **)&sh->own_freq, &sh->cap_freq, held, sizeof *sh->own_freq))
             goto nomem;
         for (int64_t j = 0; j < sp->nfreq; j++)
             if (sh->local[j] >= 0)
@@ -136,7 +122,7 @@ static int ep_split_own_ext(ep_prefix_split *sp, int part, dm_err *err)
         sh->freq = sh->own_freq;
     }
     sh->nfreq = held;
-    if (ep_split_room((void **)&sh->own_ext, &sh->cap_ext, sh->n, sizeof *sh->own_ext))
+    if (ep_room((void **)&sh->own_ext, &sh->cap_ext, sh->n, sizeof *sh->own_ext))
         goto nomem;
     for (int64_t i = 0; i < sp->n; i++)
         if (sp->assign[i] == part) {
@@ -154,7 +140,7 @@ nomem:
 int ep_prefix_split_count(ep_prefix_split *sp, int part, ep_prefix_state *st, dm_err *err)
 {
     ep_prefix_share *sh = &sp->share[part];
-    if (ep_split_room((void **)&sh->counts, &sh->cap_counts, sh->n, sizeof *sh->counts))
+    if (ep_room((void **)&sh->counts, &sh->cap_counts, sh->n, sizeof *sh->counts))
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %lld counts",
                           (long long)sh->n);
     if (sp->eps)
@@ -174,7 +160,7 @@ int ep_prefix_split_gather(ep_prefix_split *sp, int64_t *counts, dm_err *err)
         kept += counts[i] >= sp->keep;
     }
     sp->nowner = 0;
-    if (ep_split_room((void **)&sp->owner, &sp->cap_owner, kept, sizeof *sp->owner))
+    if (ep_room((void **)&sp->owner, &sp->cap_owner, kept, sizeof *sp->owner))
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %lld owners",
                           (long long)kept);
     for (int64_t i = 0; i < sp->n; i++)

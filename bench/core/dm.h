@@ -38,6 +38,10 @@ int dm_err_set(dm_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Prefixes err->msg with "prefix: " (printf format); returns err->code. */
 int dm_err_prefix(dm_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Seconds on the host's monotonic clock, which never steps back when the wall clock is
+ * adjusted (now.c): what the engine times CPU variants with, and the miners their phases. */
+double dm_now(void);
 void dm_err_clear(dm_err *err);
 
 /* Checks a CUDA runtime status. Returns 0 on cudaSuccess; otherwise -1 with err set to

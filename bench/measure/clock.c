@@ -1,17 +1,7 @@
-/* clock.c - the host clock the engine times CPU variants and warm-ups with:
- * CLOCK_MONOTONIC, which never steps backwards when the wall clock is adjusted; and the
- * host core's clock, measured. */
+/* clock.c - the host core's clock, measured on the monotonic clock (dm_now, now.c). */
 #include <stdint.h>
-#include <time.h>
 
 #include "measure.h"
-
-double dm_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 double dm_host_mhz(void)
 {

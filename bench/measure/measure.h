@@ -136,8 +136,6 @@ int measure_point(dm_measure_ctx *c, const dm_variant *v, void *state,
                   const dm_measure_opts *o, dm_measurement *m, dm_err *err);
 void measure_free(dm_measurement *m);
 
-/* Host monotonic clock in seconds (clock.c). */
-double dm_now(void);
 /* The calling thread's core clock as it runs now, in MHz (clock.c): a chain of
  * dependent register adds (one cycle each on x86-64 and Arm cores) timed on dm_now,
  * the fastest of three rounds of 200,000 so that an interruption does not count;

@@ -1,10 +1,9 @@
 /* cl_apriori.c - what every colocation miner does between levels, on the host: the
  * Apriori candidates of the next size from the prevalent patterns of this one, and the
- * result's level of those candidates, timed by the host's clock (cl_now). */
+ * result's level of those candidates, timed by the host's clock (dm_now). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "coloc/cl_index.h"
 
@@ -57,13 +56,6 @@ oom:
     return -1;
 }
 
-double cl_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Appends n candidates of size k1 (masks cands) to r, undecided (bound and PI NAN), and
  * opens their level; *cap is r->cand's room, grown as needed. Returns the index of the
  * first, or -1 without memory. */
@@ -91,7 +83,7 @@ static int64_t cl_result_open_level(cl_result *r, int64_t *cap, const uint64_t *
 int cl_next_candidates(cl_result *r, int64_t *cap, const uint64_t *prev, int nprev, int k,
                        uint64_t **cands, int64_t *base)
 {
-    double t0 = cl_now();
+    double t0 = dm_now();
     int n = cl_apriori(prev, nprev, k, cands);
     if (n > 0 && (*base = cl_result_open_level(r, cap, *cands, n, k + 1)) < 0) {
         free(*cands);
@@ -99,6 +91,6 @@ int cl_next_candidates(cl_result *r, int64_t *cap, const uint64_t *prev, int npr
         return -1;
     }
     if (n > 0)
-        r->levels[r->nlevels - 1].host_s += cl_now() - t0;
+        r->levels[r->nlevels - 1].host_s += dm_now() - t0;
     return n;
 }

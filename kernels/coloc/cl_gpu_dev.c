@@ -12,9 +12,9 @@
 
 int clg_alloc(cl_gpu *g, size_t n, void **dev, dm_err *err)
 {
-    double t0 = cl_now();
+    double t0 = dm_now();
     int rc = dm_gpu_alloc(g->st, n ? n : 1, dev, err) ? DM_ERUNTIME : 0;
-    g->cost->alloc_s += cl_now() - t0;
+    g->cost->alloc_s += dm_now() - t0;
     g->cost->allocs++;
     return rc;
 }
@@ -22,9 +22,9 @@ int clg_alloc(cl_gpu *g, size_t n, void **dev, dm_err *err)
 int clg_copy(cl_gpu *g, void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
              dm_err *err)
 {
-    double t0 = cl_now();
+    double t0 = dm_now();
     int rc = DM_CUDA(err, cudaMemcpyAsync(dst, src, n, kind, g->st)) ? DM_ERUNTIME : 0;
-    g->cost->copy_s += cl_now() - t0;
+    g->cost->copy_s += dm_now() - t0;
     g->cost->copies++;
     g->cost->copy_bytes += n;
     return rc;
@@ -32,9 +32,9 @@ int clg_copy(cl_gpu *g, void *dst, const void *src, size_t n, enum cudaMemcpyKin
 
 int clg_sync(cl_gpu *g, dm_err *err)
 {
-    double t0 = cl_now();
+    double t0 = dm_now();
     int rc = DM_CUDA(err, cudaStreamSynchronize(g->st)) ? DM_ERUNTIME : 0;
-    g->cost->wait_s += cl_now() - t0;
+    g->cost->wait_s += dm_now() - t0;
     g->cost->waits++;
     return rc;
 }
@@ -49,9 +49,9 @@ int clg_time_end(cl_gpu *g, double *acc, dm_err *err)
     float ms = 0;
     if (DM_CUDA(err, cudaEventRecord(g->ev[1], g->st)))
         return DM_ERUNTIME;
-    double t0 = cl_now();
+    double t0 = dm_now();
     int rc = DM_CUDA(err, cudaEventSynchronize(g->ev[1])) ? DM_ERUNTIME : 0;
-    g->cost->wait_s += cl_now() - t0;
+    g->cost->wait_s += dm_now() - t0;
     g->cost->waits++;
     if (rc || DM_CUDA(err, cudaEventElapsedTime(&ms, g->ev[0], g->ev[1])))
         return DM_ERUNTIME;
@@ -86,13 +86,13 @@ int clg_host_grow(cl_gpu *g, void **buf, uint64_t *cap, uint64_t n, size_t size,
 {
     if (*buf && n <= *cap)
         return 0;
-    double t0 = cl_now();
+    double t0 = dm_now();
     int rc = *buf && DM_CUDA(err, cudaFreeHost(*buf)) ? DM_ERUNTIME : 0;
     *buf = NULL;
     *cap = clg_room(*cap, n);
     if (rc == 0 && DM_CUDA(err, cudaHostAlloc(buf, (size_t)(*cap * size), cudaHostAllocDefault)))
         rc = DM_ERUNTIME;
-    g->cost->alloc_s += cl_now() - t0;
+    g->cost->alloc_s += dm_now() - t0;
     g->cost->allocs++;
     return rc;
 }

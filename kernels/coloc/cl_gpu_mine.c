@@ -195,7 +195,7 @@ static int clg_next_level(cl_gpu *g, cl_result *out, clg_pat *par, int npar, int
 
 int cl_gpu_mine(cl_gpu *g, cl_result *out, dm_err *err)
 {
-    const double t0 = cl_now();
+    const double t0 = dm_now();
     memset(out, 0, sizeof *out);
     out->on_device = 1;
     const int nfeat = g->fine.h.nfeat;
@@ -253,7 +253,7 @@ int cl_gpu_mine(cl_gpu *g, cl_result *out, dm_err *err)
         DM_CUDA_WARN(cudaStreamSynchronize(g->st));
         cl_result_free(out);
     } else {
-        out->wall_s = cl_now() - t0;
+        out->wall_s = dm_now() - t0;
     }
     return rc;
 }

@@ -73,7 +73,7 @@ static void cl_parents(const cl_prev *par, int npar, const int *feat, uint64_t m
 static int cl_filter_level(cl_miner *m, const cl_prev *par, int npar, cl_candidate *cc,
                            cl_plan *cplan, int n, int k1, cl_level *lv, dm_err *err)
 {
-    double t0 = cl_now();
+    double t0 = dm_now();
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         cl_candidate *c = &cc[i];
@@ -91,7 +91,7 @@ static int cl_filter_level(cl_miner *m, const cl_prev *par, int npar, cl_candida
         c->pruned = m->o->filter != CL_FILTER_NONE && c->bound < m->o->prevalence;
         lv->pruned += c->pruned;
     }
-    lv->filter_s += cl_now() - t0;
+    lv->filter_s += dm_now() - t0;
     return rc;
 }
 
@@ -101,7 +101,7 @@ static int cl_filter_level(cl_miner *m, const cl_prev *par, int npar, cl_candida
 static int cl_refine_level(cl_miner *m, cl_candidate *cc, cl_plan *cplan, int n, int k1,
                            cl_level *lv, dm_err *err)
 {
-    double t0 = cl_now();
+    double t0 = dm_now();
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         cl_candidate *c = &cc[i];
@@ -130,7 +130,7 @@ static int cl_refine_level(cl_miner *m, cl_candidate *cc, cl_plan *cplan, int n,
             cl_plan_free(&np->fine_plan);
         }
     }
-    lv->refine_s += cl_now() - t0;
+    lv->refine_s += dm_now() - t0;
     return rc;
 }
 
@@ -142,7 +142,7 @@ static int cl_refine_level(cl_miner *m, cl_candidate *cc, cl_plan *cplan, int n,
 static int cl_fill(cl_miner *m, const uint64_t *cands, const cl_candidate *cc, int n, int k1,
                    int coarse, cl_level *lv, dm_err *err)
 {
-    double t0 = cl_now();
+    double t0 = dm_now();
     for (int j = 0; j < m->nnext; j++)
         m->next[j].needed = 0;
     for (int i = 0; i < n; i++) {
@@ -171,7 +171,7 @@ static int cl_fill(cl_miner *m, const uint64_t *cands, const cl_candidate *cc, i
                                p2 ? &p2->fine : NULL, m->threads, &np->fine_plan, &np->fine,
                                err);
     }
-    *(coarse ? &lv->filter_s : &lv->refine_s) += cl_now() - t0;
+    *(coarse ? &lv->filter_s : &lv->refine_s) += dm_now() - t0;
     return rc;
 }
 
@@ -271,7 +271,7 @@ static int cl_levels(cl_miner *m, dm_err *err)
 
 int cl_mine(const cl_points *p, const cl_mine_opts *opts, cl_result *out, dm_err *err)
 {
-    double t0 = cl_now();
+    double t0 = dm_now();
     memset(out, 0, sizeof *out);
     if (!(opts->prevalence >= 0 && opts->prevalence <= 1))
         return dm_err_set(err, DM_EINPUT, "prevalence %g is not in [0, 1]", opts->prevalence);
@@ -308,6 +308,6 @@ done:
     if (rc)
         cl_result_free(out);
     else
-        out->wall_s = cl_now() - t0;
+        out->wall_s = dm_now() - t0;
     return rc;
 }

@@ -164,9 +164,6 @@ typedef struct cl_result {
     double wall_s; /* the whole mining call, by the host's clock */
 } cl_result;
 
-/* The host's monotonic clock in seconds. */
-double cl_now(void);
-
 /* Mines every prevalent pattern of p. Returns 0; DM_EINPUT for options out of range or
  * a distance too small for the area (the grid would exceed CL_MAX_CELLS cells);
  * DM_ERUNTIME without memory. On failure out is left empty. */

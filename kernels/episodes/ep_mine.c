@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "episodes/ep_mine.h"
 
@@ -20,13 +19,6 @@
  * so that sub-episode is no candidate of level N and nothing is known of it: only the
  * prefix, and the last type (a one-node sub-episode) are known frequent, so each
  * frequent prefix is extended by every frequent type. */
-
-double ep_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int ep_cmp_real(double a, double b)
 {
@@ -278,7 +270,7 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
     ep_episode *cand = NULL;
     ep_ext *ext = NULL;
     int64_t *counts = NULL, ncand = s->ntypes, prefixes = 0, nprefixes = 0;
-    double t0 = ep_now();
+    double t0 = dm_now();
     if (!(cand = calloc((size_t)(s->ntypes ? s->ntypes : 1), sizeof *cand))) {
         rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
         goto done;
@@ -290,7 +282,7 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
         ep_mine_level *lv = &out->levels[out->nlevels++];
         *lv = (ep_mine_level){.level = level, .candidates = ncand,
                               .survivors = spec->bound ? 0 : -1};
-        double t1 = ep_now();
+        double t1 = dm_now();
         lv->generate_s = t1 - t0;
         if (ncand == 0)
             break;
@@ -305,7 +297,7 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
                 goto done;
             lv->survivors = ncand;
         }
-        double t2 = ep_now();
+        double t2 = dm_now();
         lv->bound_s = t2 - t1;
         if (ncand > 0 &&
             (rc = ext ? spec->extend(spec->extend_ctx, out->eps + prefixes, nprefixes, ext,
@@ -315,7 +307,7 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
         int64_t before = out->n;
         lv->frequent = ep_keep_frequent(out, cand, ext, prefixes, counts, ncand,
                                         spec->support);
-        t0 = ep_now();
+        t0 = dm_now();
         lv->count_s = t0 - t2;
         if (lv->frequent < 0) {
             rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the frequent "

@@ -92,9 +92,6 @@ int ep_mine_spec_check(const ep_mine_spec *spec, dm_err *err);
  * Returns 0; DM_EINPUT for a bad spec or a level of more than EP_MAX_CANDIDATES
  * candidates (named, with a hint to raise the support); a callback's status; DM_ERUNTIME
  * without memory. */
-/* The monotonic clock, in seconds (each level's phases are timed by it). */
-double ep_now(void);
-
 int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, void *ctx,
             ep_mine_result *out, dm_err *err);
 void ep_mine_result_free(ep_mine_result *r);

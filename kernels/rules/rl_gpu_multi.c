@@ -13,7 +13,6 @@
  * and the slices upload side by side at open. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -159,14 +158,6 @@ int rl_gpu_multi_open(const rl_table *t, const dm_point *pt, const dm_exec *ex, 
     return 0;
 }
 
-/* Seconds on the monotonic clock. */
-static double rl_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int rl_gpu_multi_run(rl_gpu_multi *m, dm_err *err)
 {
     int rc = dm_handoff_round(m->h, rl_part_run, m, err);
@@ -175,9 +166,9 @@ int rl_gpu_multi_run(rl_gpu_multi *m, dm_err *err)
     const rl_result *parts[DM_MAX_GPUS];
     for (int k = 0; k < m->busy; k++)
         parts[k] = &m->part[k].ans->res;
-    const double t0 = rl_now();
+    const double t0 = dm_now();
     rl_result_sum(&m->out.res, parts, m->busy);
-    m->split.sum_s = rl_now() - t0;
+    m->split.sum_s = dm_now() - t0;
     m->out.stages = NULL;
     return 0;
 }

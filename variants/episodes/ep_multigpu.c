@@ -130,11 +130,11 @@ static int ep_mgpu_slice(void *ctx, int i, dm_err *err)
 {
     ep_mgpu_state *s = ctx;
     ep_mgpu_gpu *g = &s->gpu[i];
-    const double t0 = ep_now();
+    const double t0 = dm_now();
     g->took = (ep_split_pass){0};
     if (s->prefix ? ep_mgpu_share(s, i, err) : ep_mgpu_part(s, i, err))
         return ep_mgpu_failed(s, i, err);
-    g->took.wall_s = ep_now() - t0;
+    g->took.wall_s = dm_now() - t0;
     return 0;
 }
 

@@ -2,8 +2,9 @@
  * with stand-in devices of other names and compute capabilities: this card and bucket;
  * the bucket on another card of the architecture; the nearest bucket by problem size on
  * this card, then on the architecture; none (the default) - stored choices before
- * shipped ones at each step, never a value pooled over other problems; and the rule each
- * point notes for its chosen values. */
+ * shipped ones at each step, never a value pooled over other problems, a parameter added
+ * after the tuning matching at its default; and the rule each point notes for its chosen
+ * values. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,8 +32,15 @@ static const dm_param_spec w_problem[] = { { .name = "level", .type = DM_P_INT, 
 static const dm_param_spec w_block[] = { { .name = "block", .type = DM_P_INT, .def = "64",
                                            .allowed = "1..1024" },
                                          { 0 } };
+/* Variant later: its parameter merge came after its choices were tuned. */
+static const dm_param_spec w_later[] = { { .name = "block", .type = DM_P_INT, .def = "64",
+                                           .allowed = "1..1024" },
+                                         { .name = "merge", .type = DM_P_INT, .def = "0",
+                                           .allowed = "0..1" },
+                                         { 0 } };
 static const dm_variant w_variants[] = { { .name = "k", .params = w_block },
                                          { .name = "other", .params = w_block },
+                                         { .name = "later", .params = w_later },
                                          { 0 } };
 
 /* Shipped: an H100 at two sizes of level 1 and one of level 2; an A100 at one. */
@@ -41,6 +49,8 @@ static const dm_tuned shipped[] = {
     { H100, "9.0", "k", "block", "n=4000,seed=1,level=1", 256 },
     { H100, "9.0", "k", "block", "n=1000,seed=1,level=2", 32 },
     { A100, "8.0", "k", "block", "n=1000,seed=1,level=1", 512 },
+    { H100, "9.0", "later", "block", "n=1000,seed=1,level=1", 96 },
+    { H100, "9.0", "later", "block", "n=1000,seed=1,level=2,data=f.csv", 224 },
     { 0 },
 };
 
@@ -166,6 +176,40 @@ static void the_point_notes_the_rule_or_the_default(void **st)
     assert_string_equal(bucket, "n=3000,seed=1,level=1");
 }
 
+/* The value found for variant later at n, level and merge, its data in the file data
+ * (NULL: generated), on dev (-1: none), its rule in how. */
+static int64_t look_later(int64_t n, int64_t level, int64_t merge, const char *data,
+                          const dm_device *dev, char *how)
+{
+    dm_point pt;
+    dm_err err = { 0 };
+    int64_t v;
+    assert_int_equal(registry_point_defaults(&w, &w_variants[2], &pt, &err), 0);
+    dm_point_set_int(&pt, "n", n);
+    dm_point_set_int(&pt, "level", level);
+    dm_point_set_int(&pt, "merge", merge);
+    how[0] = '\0';
+    return tuned_lookup(&pt, data, dev, "block", &v, how, DM_HOW_MAX) ? v : -1;
+}
+
+/* A parameter added after the tuning (merge), which the choices' buckets lack: at its
+ * default the point is the problem tuned, at another value it is not. */
+static void a_parameter_added_later_keeps_the_choices_at_its_default(void **st)
+{
+    (void)st;
+    dm_device h100 = standin(H100, 9, 0);
+    char how[DM_HOW_MAX];
+    assert_int_equal(look_later(1000, 1, 0, NULL, &h100, how), 96);
+    assert_string_equal(how, "this card, this bucket (shipped)");
+    assert_int_equal(look_later(3000, 1, 0, NULL, &h100, how), 96);
+    assert_string_equal(how, "nearest bucket on this card, n=1000 (shipped)");
+    assert_int_equal(look_later(1000, 2, 0, "f.csv", &h100, how), 224); /* before data= */
+    assert_int_equal(look_later(1000, 2, 0, "g.csv", &h100, how), -1);
+    assert_int_equal(look_later(1000, 1, 1, NULL, &h100, how), -1);
+    assert_int_equal(look_later(3000, 1, 1, NULL, &h100, how), -1);
+    assert_int_equal(look_later(1000, 2, 1, "f.csv", &h100, how), -1);
+}
+
 static void stored_fits_come_before_shipped_ones(void **st)
 {
     (void)st;
@@ -202,6 +246,7 @@ int main(void)
         cmocka_unit_test(stored_choices_come_first_at_every_step),
         cmocka_unit_test(the_point_notes_the_rule_or_the_default),
         cmocka_unit_test(stored_fits_come_before_shipped_ones),
+        cmocka_unit_test(a_parameter_added_later_keeps_the_choices_at_its_default),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

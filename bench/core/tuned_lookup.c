@@ -69,19 +69,40 @@ static dm_tune_role tuned_role(const dm_point *pt, const char *name, size_t n)
     return DM_TUNE_MATCH;
 }
 
+/* 1 when the bucket entry "name=value" of pt's bucket (len bytes, = at eq) is a parameter
+ * of pt at its default, as the spec writes it: a parameter added after a choice was
+ * tuned, which the choice's bucket lacks, ran at that default then. */
+static int tuned_at_default(const dm_point *pt, const char *entry, const char *eq, size_t len)
+{
+    size_t name = (size_t)(eq - entry), value = len - name - 1;
+    for (int i = 0; i < pt->nparams; i++) {
+        const dm_param_spec *p = pt->specs[i];
+        if (strlen(p->name) == name && !strncmp(p->name, entry, name))
+            return p->def && strlen(p->def) == value && !strncmp(p->def, eq + 1, value);
+    }
+    return 0;
+}
+
 /* How far bucket b is from pt's bucket a: the sum over problem sizes of |log(a/b)|, when
- * every other entry is equal (seeds aside) and in the same order; else -1. The sizes of b
- * that differ are written into sizes (of size n), "length=277906". */
+ * every other entry is equal (seeds aside) and in the same order, b lacking only entries
+ * of a at their defaults (tuned_at_default); else -1. The sizes of b that differ are
+ * written into sizes (of size n), "length=277906". */
 static double tuned_distance(const dm_point *pt, const char *a, const char *b, char *sizes,
                              size_t n)
 {
     double dist = 0;
     sizes[0] = '\0';
-    while (*a && *b) {
+    while (*a) {
         size_t la = strcspn(a, ","), lb = strcspn(b, ",");
         const char *eqa = memchr(a, '=', la), *eqb = memchr(b, '=', lb);
-        if (!eqa || !eqb || eqa - a != eqb - b || strncmp(a, b, (size_t)(eqa - a)))
+        if (!eqa)
             return -1;
+        if (!eqb || eqa - a != eqb - b || strncmp(a, b, (size_t)(eqa - a))) {
+            if (!tuned_at_default(pt, a, eqa, la))
+                return -1;
+            a += la + (a[la] == ',');
+            continue;
+        }
         size_t name = (size_t)(eqa - a);
         int same = la == lb && !strncmp(a, b, la);
         switch (tuned_role(pt, a, name)) {
@@ -104,7 +125,7 @@ static double tuned_distance(const dm_point *pt, const char *a, const char *b, c
         a += la + (a[la] == ',');
         b += lb + (b[lb] == ',');
     }
-    return *a || *b ? -1 : dist;
+    return *b ? -1 : dist;
 }
 
 /* Step 3 at scope: the entry of the nearest bucket, stored first on equal distances;

@@ -29,13 +29,14 @@ __device__ static inline void clg_mark(uint32_t *bits, uint32_t i)
         atomicOr(&bits[i >> 5], bit);
 }
 
-/* The sum of v over the warp (every lane taking part: blocks are whole warps), in lane
- * 0. */
-__device__ static inline unsigned long long clg_warp_sum(unsigned long long v)
+/* Adds v over the warp to *sum, one atomic a warp (every lane taking part: blocks are
+ * whole warps). */
+__device__ static inline void clg_warp_add(unsigned long long *sum, unsigned long long v)
 {
     for (int o = 16; o > 0; o /= 2)
         v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
+    if ((threadIdx.x & 31) == 0 && v)
+        atomicAdd(sum, v);
 }
 
 /* Blocks of `block` threads covering n threads. */

@@ -27,6 +27,8 @@ typedef struct cl_gpu_opts {
     uint64_t slice;     /* rows (size 2: instances) of a table's input a launch takes */
     uint64_t device_mb; /* instance tables held on the device up to this many MiB, the rest
                          * in host memory; 0: the device's free memory at open, less 1/8 */
+    int sites;          /* 1: each feature's points at one place merged into a weighted
+                         * instance first (cl_inst_merge; not in the paper) */
     void *stream;       /* cudaStream_t */
 } cl_gpu_opts;
 
@@ -55,7 +57,8 @@ typedef struct clg_set {
     uint32_t n;
     uint32_t start[CL_MAX_FEATURES + 1];
     const double *x, *y;     /* fine */
-    const uint32_t *weight;  /* coarse */
+    const uint32_t *weight;  /* the points of each instance (cl_inst's); fine: NULL, but
+                              * for sites */
     const int32_t *col, *row;
     const uint32_t *cell_start, *cell_items;
 } clg_set;
@@ -72,7 +75,9 @@ typedef struct clg_feats {
  * search looks for it in the cells around the row; the hash join takes the last id of
  * the rows of t2 (k ids a row, rows2 rows) that share the row's first k - 1 ids, found
  * through hash (slots entries, a power of two). The counting launch writes counts[t]
- * and, unless bits is NULL, marks the ids of every output row in the bitmap bits; the
+ * and, unless bits is NULL, marks the ids of every output row in the bitmap bits, and,
+ * unless points is NULL, adds to *points the rows of points they stand for (the product
+ * of their instances' weights: a fine set of sites); the
  * writing launch writes thread t's rows from row offsets[t] of out, in ascending order of
  * the last id, so a table made from a sorted one is sorted. */
 typedef struct clg_pass {
@@ -88,6 +93,7 @@ typedef struct clg_pass {
     uint64_t slots;
     uint64_t *counts;
     uint32_t *bits;
+    unsigned long long *points;
     const uint64_t *offsets;
     uint32_t *out;
     int block;

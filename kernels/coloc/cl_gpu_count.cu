@@ -46,10 +46,8 @@ __global__ void clg_bits_sum_kernel(clg_set s, const uint32_t *bits, clg_feats f
     const uint64_t i = s.start[fe] + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long v = 0;
     if (i < s.start[fe + 1] && (bits[i >> 5] >> (i & 31) & 1))
-        v = s.coarse ? s.weight[i] : 1;
-    v = clg_warp_sum(v);
-    if ((threadIdx.x & 31) == 0 && v)
-        atomicAdd(&sums[m], v);
+        v = s.weight ? s.weight[i] : 1;
+    clg_warp_add(&sums[m], v);
 }
 
 extern "C" int clg_bits_sum(const clg_set *s, const uint32_t *bits, const clg_feats *f,

@@ -107,7 +107,7 @@ static int clg_side_upload(cl_gpu *g, clg_side *side, dm_err *err)
     side->words = n / 32 + 1;
     if ((!s->coarse && (clg_upload(g, s->x, n * sizeof *s->x, (void **)&side->x, err) ||
                         clg_upload(g, s->y, n * sizeof *s->y, (void **)&side->y, err))) ||
-        (s->coarse &&
+        (s->weight &&
          clg_upload(g, s->weight, n * sizeof *s->weight, (void **)&side->weight, err)) ||
         clg_upload(g, s->col, n * sizeof *s->col, (void **)&side->col, err) ||
         clg_upload(g, s->row, n * sizeof *s->row, (void **)&side->row, err) ||
@@ -216,6 +216,8 @@ static int clg_check_opts(const cl_gpu_opts *o, dm_err *err)
     if (o->block < 32 || o->block > 1024 || o->block % 32)
         return dm_err_set(err, DM_EINPUT, "block %d is not a multiple of 32 in 32..1024",
                           o->block);
+    if (o->sites != 0 && o->sites != 1)
+        return dm_err_set(err, DM_EINPUT, "sites %d is not 0 or 1", o->sites);
     if (o->slice < 1 || o->slice > (1ULL << 30))
         return dm_err_set(err, DM_EINPUT, "slice %llu is not in 1..2^30",
                           (unsigned long long)o->slice);
@@ -236,6 +238,7 @@ int cl_gpu_open(const cl_points *p, const cl_gpu_opts *o, cl_gpu **gp, dm_err *e
     g->st = (cudaStream_t)o->stream;
     g->cost = &g->idle;
     if ((rc = cl_inst_fine(p, &grid, o->distance, &g->fine.h, err)) ||
+        (o->sites && (rc = cl_inst_merge(&g->fine.h, err))) ||
         (o->filter != CL_FILTER_NONE && (rc = cl_inst_coarse(&g->fine.h, &g->coarse.h, err))))
         goto fail;
     size_t ncells = (size_t)grid.ncols * (size_t)grid.nrows;

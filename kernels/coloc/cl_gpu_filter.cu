@@ -52,9 +52,7 @@ __global__ void clg_cellagg_kernel(clg_set s, const uint64_t *cell_mask, clg_fea
     unsigned long long v = 0;
     if (i < s.start[fe + 1] && clg_cell_participates(cell_mask, s.ncols, s.col[i], s.row[i], mask))
         v = s.weight[i];
-    v = clg_warp_sum(v);
-    if ((threadIdx.x & 31) == 0 && v)
-        atomicAdd(&sums[m], v);
+    clg_warp_add(&sums[m], v);
 }
 
 extern "C" int clg_cellagg_sum(const clg_set *coarse, const uint64_t *cell_mask,

@@ -32,54 +32,67 @@ __device__ static inline uint32_t clg_first_of(const clg_set &s, uint32_t lo, ui
  * neighbour of an instance lies in the 3 x 3 cells around its own: cl_index.h), scanned
  * row by row, left to right; a feature's instances are numbered in that order of their
  * cells (cl_inst_fine, cl_inst_coarse) and listed ascending in each cell, so b ascends.
+ * A coarse instance in those cells neighbours every id (its cell is within one of each),
+ * so only points are tested. (Keeping the row's places in registers, not reading them
+ * again from L1 for each instance, made it slower on an H200: 52 registers, not 38, left
+ * fewer warps to hide the loads; docs/records/coloc-fast.md.)
  * WRITE: the rows go to out from offsets[t]; else their number to counts[t], their ids
- * marked in bits. */
+ * marked in bits, the rows of points they stand for added to *points. */
 template <bool WRITE>
 __global__ void clg_grid_kernel(clg_pass a)
 {
     const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= a.n)
-        return;
     const clg_set &s = a.s;
-    int32_t clo = 0, chi = s.ncols - 1, rlo = 0, rhi = s.nrows - 1;
-    for (int m = 0; m < a.k; m++) {
-        uint32_t i = clg_row_id(a, t, m);
-        clo = max(clo, s.col[i] - 1);
-        chi = min(chi, s.col[i] + 1);
-        rlo = max(rlo, s.row[i] - 1);
-        rhi = min(rhi, s.row[i] + 1);
-    }
     uint64_t n = 0;
-    uint32_t *out = WRITE ? a.out + a.offsets[t] * (uint64_t)(a.k + 1) : nullptr;
-    for (int32_t r = rlo; r <= rhi; r++)
-        for (int32_t c = clo; c <= chi; c++) {
-            const size_t cell = (size_t)r * (size_t)s.ncols + (size_t)c;
-            const uint32_t end = s.cell_start[cell + 1];
-            for (uint32_t j = clg_first_of(s, s.cell_start[cell], end, a.blo);
-                 j < end && s.cell_items[j] < a.bhi; j++) {
-                const uint32_t b = s.cell_items[j];
-                bool near = true;
-                for (int m = 0; m < a.k && near; m++)
-                    near = clg_near(s, clg_row_id(a, t, m), b);
-                if (!near)
-                    continue;
-                if (WRITE) {
-                    for (int m = 0; m < a.k; m++)
-                        out[m] = clg_row_id(a, t, m);
-                    out[a.k] = b;
-                    out += a.k + 1;
-                } else if (a.bits) {
-                    clg_mark(a.bits, b);
-                }
-                n++;
-            }
+    unsigned long long points = 0;
+    if (t < a.n) {
+        unsigned long long w = 1; /* the points the input row stands for */
+        int32_t clo = 0, chi = s.ncols - 1, rlo = 0, rhi = s.nrows - 1;
+        for (int m = 0; m < a.k; m++) {
+            uint32_t i = clg_row_id(a, t, m);
+            clo = max(clo, s.col[i] - 1);
+            chi = min(chi, s.col[i] + 1);
+            rlo = max(rlo, s.row[i] - 1);
+            rhi = min(rhi, s.row[i] + 1);
+            if (a.points)
+                w *= s.weight[i];
         }
-    if (WRITE)
-        return;
-    a.counts[t] = n;
-    if (n && a.bits)
-        for (int m = 0; m < a.k; m++)
-            clg_mark(a.bits, clg_row_id(a, t, m));
+        uint32_t *out = WRITE ? a.out + a.offsets[t] * (uint64_t)(a.k + 1) : nullptr;
+        for (int32_t r = rlo; r <= rhi; r++)
+            for (int32_t c = clo; c <= chi; c++) {
+                const size_t cell = (size_t)r * (size_t)s.ncols + (size_t)c;
+                const uint32_t end = s.cell_start[cell + 1];
+                for (uint32_t j = clg_first_of(s, s.cell_start[cell], end, a.blo);
+                     j < end && s.cell_items[j] < a.bhi; j++) {
+                    const uint32_t b = s.cell_items[j];
+                    bool near = true;
+                    for (int m = 0; m < a.k && near && !s.coarse; m++)
+                        near = clg_near(s, clg_row_id(a, t, m), b);
+                    if (!near)
+                        continue;
+                    if (WRITE) {
+                        for (int m = 0; m < a.k; m++)
+                            out[m] = clg_row_id(a, t, m);
+                        out[a.k] = b;
+                        out += a.k + 1;
+                    } else {
+                        if (a.bits)
+                            clg_mark(a.bits, b);
+                        if (a.points)
+                            points += w * s.weight[b];
+                    }
+                    n++;
+                }
+            }
+        if (!WRITE) {
+            a.counts[t] = n;
+            if (n && a.bits)
+                for (int m = 0; m < a.k; m++)
+                    clg_mark(a.bits, clg_row_id(a, t, m));
+        }
+    }
+    if (!WRITE && a.points)
+        clg_warp_add(a.points, points);
 }
 
 extern "C" int clg_grid_count(const clg_pass *a, dm_err *err)

@@ -60,44 +60,53 @@ __global__ void clg_build_kernel(const uint32_t *t, uint64_t rows, int k,
 /* Thread t's rows: its input row with the last id b of each row of t2 sharing its prefix
  * whose b neighbours the input row's last id (the prefix ids neighbour both already), in
  * t2's order, so b ascends. WRITE: to out from offsets[t]; else counted into counts[t],
- * ids marked in bits. */
+ * ids marked in bits, the rows of points they stand for added to *points. */
 template <bool WRITE>
 __global__ void clg_hash_kernel(clg_pass a)
 {
     const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= a.n)
-        return;
-    const int k = a.k, p = k - 1;
-    const uint32_t *row = a.in + t * (uint64_t)k;
-    uint64_t g = CLG_EMPTY;
-    for (uint64_t h = clg_prefix_hash(row, p, a.slots);; h = (h + 1) & (a.slots - 1)) {
-        g = a.hash[h];
-        if (g == CLG_EMPTY || clg_prefix_eq(a.t2 + g * k, row, p))
-            break;
-    }
-    uint64_t n = 0;
-    uint32_t *out = WRITE ? a.out + a.offsets[t] * (uint64_t)(k + 1) : nullptr;
-    for (uint64_t r = g; g != CLG_EMPTY && r < a.rows2 && clg_prefix_eq(a.t2 + r * k, row, p);
-         r++) {
-        const uint32_t b = a.t2[r * k + p];
-        if (!clg_near(a.s, row[p], b))
-            continue;
-        if (WRITE) {
-            for (int m = 0; m < k; m++)
-                out[m] = row[m];
-            out[k] = b;
-            out += k + 1;
-        } else if (a.bits) {
-            clg_mark(a.bits, b);
+    unsigned long long points = 0;
+    if (t < a.n) {
+        const int k = a.k, p = k - 1;
+        const uint32_t *row = a.in + t * (uint64_t)k;
+        uint64_t g = CLG_EMPTY;
+        for (uint64_t h = clg_prefix_hash(row, p, a.slots);; h = (h + 1) & (a.slots - 1)) {
+            g = a.hash[h];
+            if (g == CLG_EMPTY || clg_prefix_eq(a.t2 + g * k, row, p))
+                break;
         }
-        n++;
+        unsigned long long w = 1; /* the points the input row stands for */
+        for (int m = 0; a.points && m < k; m++)
+            w *= a.s.weight[row[m]];
+        uint64_t n = 0;
+        uint32_t *out = WRITE ? a.out + a.offsets[t] * (uint64_t)(k + 1) : nullptr;
+        for (uint64_t r = g;
+             g != CLG_EMPTY && r < a.rows2 && clg_prefix_eq(a.t2 + r * k, row, p); r++) {
+            const uint32_t b = a.t2[r * k + p];
+            if (!clg_near(a.s, row[p], b))
+                continue;
+            if (WRITE) {
+                for (int m = 0; m < k; m++)
+                    out[m] = row[m];
+                out[k] = b;
+                out += k + 1;
+            } else {
+                if (a.bits)
+                    clg_mark(a.bits, b);
+                if (a.points)
+                    points += w * a.s.weight[b];
+            }
+            n++;
+        }
+        if (!WRITE) {
+            a.counts[t] = n;
+            if (n && a.bits)
+                for (int m = 0; m < k; m++)
+                    clg_mark(a.bits, row[m]);
+        }
     }
-    if (WRITE)
-        return;
-    a.counts[t] = n;
-    if (n && a.bits)
-        for (int m = 0; m < k; m++)
-            clg_mark(a.bits, row[m]);
+    if (!WRITE && a.points)
+        clg_warp_add(a.points, points);
 }
 
 extern "C" int clg_hash_groups(const uint32_t *t, uint64_t rows, int k,

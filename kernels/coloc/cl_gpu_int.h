@@ -20,8 +20,9 @@ typedef struct clg_table {
     void *own;
 } clg_table;
 
-/* A prevalent pattern of the level being mined, and its tables (fine; coarse for filter
- * M) when the next level reads them. */
+/* A prevalent pattern of the level being mined, its rows (of the fine set's instances:
+ * sites when merged) and coarse rows, and its tables (fine; coarse for filter M) when the
+ * next level reads them. */
 typedef struct clg_pat {
     uint64_t mask;
     clg_feats feat;
@@ -123,6 +124,9 @@ int clg_level_read(cl_gpu *g, int n, int k1, dm_err *err);
  * makes them from the same integers (of h's totals: PI, or a bound), and the rows. */
 double clg_slot_ratio(const cl_gpu *g, const cl_inst *h, const clg_feats *f, int i);
 uint64_t clg_slot_rows(const cl_gpu *g, int k1, int i);
+/* The rows of points of slot i (read back): its rows, or with sites the rows of points
+ * they stand for. */
+uint64_t clg_slot_points(const cl_gpu *g, int k1, int i);
 /* The writing run of w into out (out->rows, from the counting run, says how many): each
  * slice counted again, then written, into the device table or through g->out into the
  * host one. Enqueued; waits only to learn each slice's rows when there are several. */

@@ -112,12 +112,13 @@ static int clg_refine_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
             continue;
         clg_feats f = clg_feats_of(c->mask);
         c->pi = clg_slot_ratio(g, &g->fine.h, &f, i);
-        c->rows = clg_slot_rows(g, k1, i);
+        c->rows = clg_slot_points(g, k1, i);
         lv->rows += c->rows;
         c->prevalent = c->pi >= g->o.prevalence;
         lv->prevalent += c->prevalent;
         if (c->prevalent)
-            next[(*nnext)++] = (clg_pat){.mask = c->mask, .feat = f, .rows = c->rows,
+            next[(*nnext)++] = (clg_pat){.mask = c->mask, .feat = f,
+                                         .rows = clg_slot_rows(g, k1, i),
                                          .coarse_rows = crows[i]};
     }
     return clg_time_end(g, &lv->refine_s, err);

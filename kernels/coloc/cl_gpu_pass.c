@@ -12,10 +12,11 @@ uint64_t clg_work_rows(const clg_work *w)
     return w->feat->k == 2 ? start[w->feat->f[0] + 1] - start[w->feat->f[0]] : w->t1->rows;
 }
 
-/* The entries of a slot of a size-k1 candidate: k1 sums, then the rows. */
+/* The entries of a slot of a size-k1 candidate: k1 sums, the rows, then the rows of
+ * points they stand for (sites only). */
 static uint64_t clg_slot_size(int k1)
 {
-    return (uint64_t)k1 + 1;
+    return (uint64_t)k1 + 2;
 }
 
 int clg_level_slots(cl_gpu *g, int n, int k1, dm_err *err)
@@ -53,6 +54,11 @@ double clg_slot_ratio(const cl_gpu *g, const cl_inst *h, const clg_feats *f, int
 uint64_t clg_slot_rows(const cl_gpu *g, int k1, int i)
 {
     return g->h_slots[(uint64_t)i * clg_slot_size(k1) + (uint64_t)k1];
+}
+
+uint64_t clg_slot_points(const cl_gpu *g, int k1, int i)
+{
+    return g->h_slots[(uint64_t)i * clg_slot_size(k1) + (uint64_t)k1 + (g->fine.h.weight != NULL)];
 }
 
 /* The prefix hash of w->t2 into g->hash, its slots into a->slots (waits for the count of
@@ -129,6 +135,8 @@ int clg_count(cl_gpu *g, const clg_work *w, int i, dm_err *err)
                                      g->st)) ||
         clg_pass_begin(g, w, 1, &a, err))
         return DM_ERUNTIME;
+    if (w->side == &g->fine && w->side->h.weight)
+        a.points = slot + f->k + 1;
     const uint64_t total = clg_work_rows(w);
     for (uint64_t lo = 0; lo < total; lo += a.n) {
         a.n = total - lo < g->o.slice ? total - lo : g->o.slice;

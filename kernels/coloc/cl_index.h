@@ -58,7 +58,9 @@ typedef struct cl_inst {
     uint32_t total[CL_MAX_FEATURES]; /* points of each feature (the ratios' denominators) */
     double *x, *y;                   /* fine: coordinates, in instance order */
     double d2;                       /* fine: d * d */
-    uint32_t *weight;                /* coarse: points of the feature in the cell */
+    uint32_t *weight;                /* the points an instance stands for: coarse, the
+                                      * feature's in its cell; fine after cl_inst_merge,
+                                      * those at its place; NULL: one each */
     int32_t *col, *row;
     uint32_t *cell_start, *cell_items;
     uint64_t *cell_mask; /* fine: the features present in each cell */
@@ -67,7 +69,14 @@ typedef struct cl_inst {
 
 /* The fine set of p on g. Returns 0, or DM_ERUNTIME without memory. */
 int cl_inst_fine(const cl_points *p, const cl_grid *g, double d, cl_inst *s, dm_err *err);
-/* The coarse set made from the fine one. Returns 0, or DM_ERUNTIME without memory. */
+/* Merges each feature's points at the same place (x and y equal) into one instance, a
+ * site, weighing them (s->weight), keeping the order of cl_inst_fine's cells (a cell's
+ * sites by x, then y) and s->total. Exact for every miner's counts: points at one place
+ * have the same neighbours, so a site's points take part in the same row instances, and
+ * a row of sites stands for the product of their weights of rows of points. Returns 0,
+ * or DM_ERUNTIME without memory (s then fit only for cl_inst_free). */
+int cl_inst_merge(cl_inst *s, dm_err *err);
+/* The coarse set made from the fine one (merged or not). Returns 0, or DM_ERUNTIME without memory. */
 int cl_inst_coarse(const cl_inst *fine, cl_inst *s, dm_err *err);
 void cl_inst_free(cl_inst *s);
 

@@ -108,6 +108,7 @@ static int cl_gpu_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_poin
                            .block = (int)dm_point_int(pt, "block"),
                            .slice = (uint64_t)dm_point_int(pt, "slice"),
                            .device_mb = (uint64_t)dm_point_int(pt, "device_mb"),
+                           .sites = (int)dm_point_int(pt, "sites"),
                            .stream = ex->stream};
     int rc = cl_gpu_open(s->a.p, &o, &s->g, err);
     if (rc) {
@@ -207,6 +208,9 @@ static const dm_param_spec cl_gpu_params[] = {
     { .name = "device_mb", .type = DM_P_INT, .def = "0", .allowed = "0..16777216",
       .help = "MiB of instance tables kept on the device, the rest in host memory, read "
               "back a slice at a time (0: the free memory at setup, less 1/8)" },
+    { .name = "sites", .type = DM_P_INT, .def = "0", .allowed = "0..1",
+      .help = "1: each feature's points at one place merged into one weighted instance "
+              "before mining (exact; not in the paper, which keeps every point: 0)" },
     { 0 },
 };
 

@@ -6,8 +6,9 @@
  * patterns at clumpiness 1 and 20, hundreds of small random sets with points at distance
  * d exactly and on cell borders, and Seattle when the shared folder has it; block sizes
  * 32 to 1024, slices from one input row to the whole table, tables on the device and in
- * host memory, every point an instance and points at one place merged (sites; Seattle's
- * 165,458 points are 52,235 sites, the random sets' lattice points often share places).
+ * host memory, every point an instance and the points merged (sites: Seattle's 165,458
+ * points are 52,235 sites, the random sets' lattice points often share places; twins: a
+ * clump's points of one feature often share their neighbours).
  * Exits 77 (skip) without a GPU. */
 #include <math.h>
 #include <setjmp.h>
@@ -104,7 +105,9 @@ static void assert_gpu_facts(const char *where, const dm_point *pt, const cl_ans
     const cl_result *r = &a->r;
     dm_fact f[DM_MAX_FACTS];
     int n = coloc_workload.facts(a, pt, f, DM_MAX_FACTS);
-    if (!r->on_device || n != 15 * r->nlevels + 1)
+    if (!r->on_device || n != 15 * r->nlevels + 3 ||
+        fact_of(where, f, n, "all", "instances") != (double)r->instances ||
+        !(fact_of(where, f, n, "all", "merge_s") >= 0))
         fail_msg("%s: %d facts of %d levels, on the device %d", where, n, r->nlevels,
                  r->on_device);
     double candidates = 0, prevalent = 0, phases = 0;
@@ -205,7 +208,7 @@ static int64_t check_all(const gpu_fixture *f, const cl_points *p, double d, dou
         for (int b = 0; b < grid->nblocks; b++)
             for (int s = 0; s < grid->nslices; s++)
                 for (int m = 0; m < grid->ndevice; m++)
-                    for (int sites = 0; sites < 2; sites++) {
+                    for (int merge = 0; merge < 3; merge++) {
                         dm_point vp;
                         assert_int_equal(
                             registry_point_defaults(&coloc_workload, v, &vp, &err), 0);
@@ -214,7 +217,8 @@ static int64_t check_all(const gpu_fixture *f, const cl_points *p, double d, dou
                         if (grid->slices[s])
                             set_int(&vp, "slice", grid->slices[s]);
                         set_int(&vp, "device_mb", grid->device_mb[m]);
-                        set_int(&vp, "sites", sites);
+                        static const char *const merges[] = {"none", "sites", "twins"};
+                        set_str(&vp, "merge", merges[merge]);
                         int64_t got =
                             check_case(f, v, &vp, &ds, ref, &by_filter[filter_of(v->name)]);
                         assert_true(prevalent < 0 || got == prevalent);
@@ -222,7 +226,7 @@ static int64_t check_all(const gpu_fixture *f, const cl_points *p, double d, dou
                         cases++;
                     }
     }
-    assert_int_equal(cases, 5 * grid->nblocks * grid->nslices * grid->ndevice * 2);
+    assert_int_equal(cases, 5 * grid->nblocks * grid->nslices * grid->ndevice * 3);
     for (int i = 0; i < 3; i++)
         cl_result_free(&by_filter[i]);
     coloc_workload.reference_free(ref);

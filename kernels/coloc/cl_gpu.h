@@ -27,14 +27,14 @@ typedef struct cl_gpu_opts {
     uint64_t slice;     /* rows (size 2: instances) of a table's input a launch takes */
     uint64_t device_mb; /* instance tables held on the device up to this many MiB, the rest
                          * in host memory; 0: the device's free memory at open, less 1/8 */
-    int sites;          /* 1: each feature's points at one place merged into a weighted
-                         * instance first (cl_inst_merge; not in the paper) */
+    cl_merge merge;     /* each feature's points folded into weighted instances first */
     void *stream;       /* cudaStream_t */
 } cl_gpu_opts;
 
 typedef struct cl_gpu cl_gpu;
 
-/* Builds p's grid and instance sets (fine, and coarse for a filter) and uploads them.
+/* Builds p's grid and instance sets (fine, and coarse for a filter, then the fine set
+ * merged as o->merge says, timed) and uploads them.
  * Returns 0; DM_EINPUT for options out of range; DM_ERUNTIME with err set (a CUDA call,
  * or memory). *g is NULL on failure. */
 int cl_gpu_open(const cl_points *p, const cl_gpu_opts *o, cl_gpu **g, dm_err *err);
@@ -58,7 +58,7 @@ typedef struct clg_set {
     uint32_t start[CL_MAX_FEATURES + 1];
     const double *x, *y;     /* fine */
     const uint32_t *weight;  /* the points of each instance (cl_inst's); fine: NULL, but
-                              * for sites */
+                              * merged */
     const int32_t *col, *row;
     const uint32_t *cell_start, *cell_items;
 } clg_set;
@@ -77,7 +77,7 @@ typedef struct clg_feats {
  * through hash (slots entries, a power of two). The counting launch writes counts[t]
  * and, unless bits is NULL, marks the ids of every output row in the bitmap bits, and,
  * unless points is NULL, adds to *points the rows of points they stand for (the product
- * of their instances' weights: a fine set of sites); the
+ * of their instances' weights: a merged fine set); the
  * writing launch writes thread t's rows from row offsets[t] of out, in ascending order of
  * the last id, so a table made from a sorted one is sorted. */
 typedef struct clg_pass {

@@ -216,8 +216,8 @@ static int clg_check_opts(const cl_gpu_opts *o, dm_err *err)
     if (o->block < 32 || o->block > 1024 || o->block % 32)
         return dm_err_set(err, DM_EINPUT, "block %d is not a multiple of 32 in 32..1024",
                           o->block);
-    if (o->sites != 0 && o->sites != 1)
-        return dm_err_set(err, DM_EINPUT, "sites %d is not 0 or 1", o->sites);
+    if (o->merge < CL_MERGE_NONE || o->merge > CL_MERGE_TWINS)
+        return dm_err_set(err, DM_EINPUT, "unknown merge %d", (int)o->merge);
     if (o->slice < 1 || o->slice > (1ULL << 30))
         return dm_err_set(err, DM_EINPUT, "slice %llu is not in 1..2^30",
                           (unsigned long long)o->slice);
@@ -238,9 +238,12 @@ int cl_gpu_open(const cl_points *p, const cl_gpu_opts *o, cl_gpu **gp, dm_err *e
     g->st = (cudaStream_t)o->stream;
     g->cost = &g->idle;
     if ((rc = cl_inst_fine(p, &grid, o->distance, &g->fine.h, err)) ||
-        (o->sites && (rc = cl_inst_merge(&g->fine.h, err))) ||
         (o->filter != CL_FILTER_NONE && (rc = cl_inst_coarse(&g->fine.h, &g->coarse.h, err))))
         goto fail;
+    const double t0 = dm_now();
+    if ((rc = cl_inst_merge(&g->fine.h, o->merge, 0, err)))
+        goto fail;
+    g->merge_s = dm_now() - t0;
     size_t ncells = (size_t)grid.ncols * (size_t)grid.nrows;
     rc = DM_ERUNTIME;
     if (DM_CUDA(err, cudaEventCreate(&g->ev[0])) || DM_CUDA(err, cudaEventCreate(&g->ev[1])) ||

@@ -21,7 +21,7 @@ typedef struct clg_table {
 } clg_table;
 
 /* A prevalent pattern of the level being mined, its rows (of the fine set's instances:
- * sites when merged) and coarse rows, and its tables (fine; coarse for filter M) when the
+ * classes when merged) and coarse rows, and its tables (fine; coarse for filter M) when the
  * next level reads them. */
 typedef struct clg_pat {
     uint64_t mask;
@@ -68,6 +68,7 @@ struct cl_gpu {
     uint64_t budget, held;      /* bytes of tables the device may hold, and holds */
     cl_dev_costs *cost;         /* where device calls are counted: the level being mined */
     cl_dev_costs idle;          /* ... or this, outside mining (setup) */
+    double merge_s;             /* the host's time merging the fine set, at open */
 };
 
 /* The work of one pattern's table on side: size 2 (feat.k = 2) from the instances of its
@@ -124,7 +125,7 @@ int clg_level_read(cl_gpu *g, int n, int k1, dm_err *err);
  * makes them from the same integers (of h's totals: PI, or a bound), and the rows. */
 double clg_slot_ratio(const cl_gpu *g, const cl_inst *h, const clg_feats *f, int i);
 uint64_t clg_slot_rows(const cl_gpu *g, int k1, int i);
-/* The rows of points of slot i (read back): its rows, or with sites the rows of points
+/* The rows of points of slot i (read back): its rows, or when merged the rows of points
  * they stand for. */
 uint64_t clg_slot_points(const cl_gpu *g, int k1, int i);
 /* The writing run of w into out (out->rows, from the counting run, says how many): each

@@ -199,6 +199,8 @@ int cl_gpu_mine(cl_gpu *g, cl_result *out, dm_err *err)
     const double t0 = dm_now();
     memset(out, 0, sizeof *out);
     out->on_device = 1;
+    out->instances = g->fine.h.n;
+    out->merge_s = g->merge_s;
     const int nfeat = g->fine.h.nfeat;
     int64_t cap = 0, base = 0;
     int nprev = nfeat, rc = 0;

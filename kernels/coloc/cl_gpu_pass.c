@@ -13,7 +13,7 @@ uint64_t clg_work_rows(const clg_work *w)
 }
 
 /* The entries of a slot of a size-k1 candidate: k1 sums, the rows, then the rows of
- * points they stand for (sites only). */
+ * points they stand for (a merged fine set only). */
 static uint64_t clg_slot_size(int k1)
 {
     return (uint64_t)k1 + 2;

@@ -26,9 +26,7 @@ int cl_grid_make(const cl_points *p, double d, cl_grid *g, dm_err *err)
     return 0;
 }
 
-/* Fills s->cell_start and s->cell_items from s->col and s->row (a counting sort, so each
- * cell's instances stay ascending). Returns 0, or -1 without memory. */
-static int cl_inst_cells(cl_inst *s)
+int cl_inst_cells(cl_inst *s)
 {
     size_t ncells = (size_t)s->grid.ncols * (size_t)s->grid.nrows;
     s->cell_start = calloc(ncells + 1, sizeof *s->cell_start);
@@ -123,74 +121,6 @@ int cl_inst_fine(const cl_points *p, const cl_grid *g, double d, cl_inst *s, dm_
 oom:
     cl_inst_free(s);
     return dm_err_set(err, DM_ERUNTIME, "out of memory for the grid of %u points", p->n);
-}
-
-/* A point of the fine set while it is merged: its place, and its weight. */
-typedef struct cl_site {
-    double x, y;
-    int32_t col, row;
-    uint32_t weight;
-} cl_site;
-
-/* Orders the points of one feature in one cell by x, then y. */
-static int cl_site_cmp(const void *a, const void *b)
-{
-    const cl_site *p = a, *q = b;
-    if (p->x != q->x)
-        return p->x < q->x ? -1 : 1;
-    return (p->y > q->y) - (p->y < q->y);
-}
-
-int cl_inst_merge(cl_inst *s, dm_err *err)
-{
-    cl_site *site = malloc(((size_t)s->n + 1) * sizeof *site);
-    if (!site)
-        return dm_err_set(err, DM_ERUNTIME, "out of memory merging %u points", s->n);
-    for (uint32_t i = 0; i < s->n; i++)
-        site[i] = (cl_site){s->x[i], s->y[i], s->col[i], s->row[i],
-                            s->weight ? s->weight[i] : 1};
-    /* A feature's points are in cell order: sort each run of one cell by place, then fold
-     * equal places into the first of them, in place (m sites so far). */
-    uint32_t m = 0, start[CL_MAX_FEATURES + 1] = {0};
-    for (int f = 0; f < s->nfeat; f++) {
-        for (uint32_t lo = s->start[f], hi; lo < s->start[f + 1]; lo = hi) {
-            for (hi = lo + 1; hi < s->start[f + 1] && site[hi].col == site[lo].col &&
-                              site[hi].row == site[lo].row;
-                 hi++)
-                ;
-            qsort(site + lo, hi - lo, sizeof *site, cl_site_cmp);
-            for (uint32_t i = lo; i < hi; i++) {
-                if (i > lo && cl_site_cmp(&site[i], &site[m - 1]) == 0)
-                    site[m - 1].weight += site[i].weight;
-                else
-                    site[m++] = site[i];
-            }
-        }
-        start[f + 1] = m;
-    }
-    uint32_t *weight = malloc(((size_t)m + 1) * sizeof *weight);
-    if (!weight) {
-        free(site);
-        return dm_err_set(err, DM_ERUNTIME, "out of memory merging %u points", s->n);
-    }
-    for (uint32_t i = 0; i < m; i++) {
-        s->x[i] = site[i].x;
-        s->y[i] = site[i].y;
-        s->col[i] = site[i].col;
-        s->row[i] = site[i].row;
-        weight[i] = site[i].weight;
-    }
-    free(site);
-    free(s->weight);
-    free(s->cell_start);
-    free(s->cell_items);
-    s->weight = weight;
-    s->cell_start = s->cell_items = NULL;
-    s->n = m;
-    memcpy(s->start, start, sizeof start);
-    if (cl_inst_cells(s))
-        return dm_err_set(err, DM_ERUNTIME, "out of memory for the cells of %u sites", m);
-    return 0;
 }
 
 int cl_inst_coarse(const cl_inst *fine, cl_inst *s, dm_err *err)

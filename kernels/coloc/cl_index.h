@@ -60,7 +60,7 @@ typedef struct cl_inst {
     double d2;                       /* fine: d * d */
     uint32_t *weight;                /* the points an instance stands for: coarse, the
                                       * feature's in its cell; fine after cl_inst_merge,
-                                      * those at its place; NULL: one each */
+                                      * its class's; NULL: one each */
     int32_t *col, *row;
     uint32_t *cell_start, *cell_items;
     uint64_t *cell_mask; /* fine: the features present in each cell */
@@ -69,13 +69,19 @@ typedef struct cl_inst {
 
 /* The fine set of p on g. Returns 0, or DM_ERUNTIME without memory. */
 int cl_inst_fine(const cl_points *p, const cl_grid *g, double d, cl_inst *s, dm_err *err);
-/* Merges each feature's points at the same place (x and y equal) into one instance, a
- * site, weighing them (s->weight), keeping the order of cl_inst_fine's cells (a cell's
- * sites by x, then y) and s->total. Exact for every miner's counts: points at one place
- * have the same neighbours, so a site's points take part in the same row instances, and
- * a row of sites stands for the product of their weights of rows of points. Returns 0,
- * or DM_ERUNTIME without memory (s then fit only for cl_inst_free). */
-int cl_inst_merge(cl_inst *s, dm_err *err);
+/* Folds each feature's instances of s (the fine set) that no miner can tell apart into
+ * one (cl_merge.c): sites, points at the same place (x and y equal); twins, points with
+ * the same neighbours among the other features' points (sites first: points at one place
+ * are twins), their lists made on threads threads (0: every core). Each class is kept as
+ * its first instance, weighing its points (s->weight), in cl_inst_fine's order, s->total
+ * unchanged. Exact for the counts the refinement makes: twins take part in the same row
+ * instances, and a row of classes stands for the product of their weights of rows of
+ * points. (The filters' cell counts are the points': build the coarse set first.)
+ * Returns 0, or DM_ERUNTIME without memory (s then fit only for cl_inst_free). */
+int cl_inst_merge(cl_inst *s, cl_merge how, int threads, dm_err *err);
+/* Fills s->cell_start and s->cell_items from s->col and s->row (a counting sort, so each
+ * cell's instances stay ascending). Returns 0, or -1 without memory. */
+int cl_inst_cells(cl_inst *s);
 /* The coarse set made from the fine one (merged or not). Returns 0, or DM_ERUNTIME without memory. */
 int cl_inst_coarse(const cl_inst *fine, cl_inst *s, dm_err *err);
 void cl_inst_free(cl_inst *s);

@@ -8,19 +8,29 @@
 
 #include "coloc/cl_workload.h"
 
+/* The index of name among names[0..n-1], or -1. */
+static int cl_named(const char *name, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 int cl_filter_named(const char *name, cl_filter *f)
 {
-    static const struct {
-        const char *name;
-        cl_filter f;
-    } names[] = { { "none", CL_FILTER_NONE }, { "M", CL_FILTER_MULTIRES },
-                  { "C", CL_FILTER_CELLAGG } };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i].name) == 0) {
-            *f = names[i].f;
-            return 0;
-        }
-    return -1;
+    static const char *const names[] = { "none", "M", "C" }; /* in cl_filter's order */
+    int i = cl_named(name, names, 3);
+    *f = (cl_filter)i;
+    return i < 0 ? -1 : 0;
+}
+
+int cl_merge_named(const char *name, cl_merge *m)
+{
+    static const char *const names[] = { "none", "sites", "twins" }; /* cl_merge's order */
+    int i = cl_named(name, names, 3);
+    *m = (cl_merge)i;
+    return i < 0 ? -1 : 0;
 }
 
 cl_mine_opts cl_point_opts(const dm_point *pt, cl_filter filter, int threads)
@@ -206,5 +216,9 @@ int cl_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
         dm_fact_add(f, max, &n, g, "copy_s", d->copy_s, "s");
     }
     dm_fact_add(f, max, &n, "all", "wall_s", a->r.wall_s, "s");
+    if (a->r.on_device) {
+        dm_fact_add(f, max, &n, "all", "instances", (double)a->r.instances, NULL);
+        dm_fact_add(f, max, &n, "all", "merge_s", a->r.merge_s, "s");
+    }
     return n;
 }

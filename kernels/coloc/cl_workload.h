@@ -23,6 +23,9 @@ typedef struct cl_answer {
 /* The filter named "none", "M" or "C" (a variant's `filter` parameter) into *f. Returns
  * 0, or -1 for another name. */
 int cl_filter_named(const char *name, cl_filter *f);
+/* The merge named "none", "sites" or "twins" (the GPU variants' `merge`) into *m. Returns
+ * 0, or -1 for another name. */
+int cl_merge_named(const char *name, cl_merge *m);
 
 /* The mining options of pt (its problem parameters `distance` and `prevalence`) with
  * filter and threads (1: one thread; 0: all cores). */
@@ -56,7 +59,9 @@ int cl_write_result(const void *out, const dm_point *pt, FILE *f, dm_err *err);
  * the candidates refined, and the wall time of the filter, of the refinement (instance
  * tables) and of the host's work making the level (filter_s, refine_s, host_s); from the
  * GPU miner also its device costs (cl_dev_costs: tested, allocs, alloc_s, waits, wait_s,
- * copies, copy_bytes, copy_s). Then "all": wall_s, the whole mining call. */
+ * copies, copy_bytes, copy_s). Then "all": wall_s, the whole mining call, and from the
+ * GPU miner instances (the fine set's, after its merge) and merge_s (the merge's time at
+ * setup, outside wall_s). */
 int cl_facts(const void *out, const dm_point *pt, dm_fact *f, int max);
 
 #ifdef __cplusplus

@@ -115,6 +115,14 @@ typedef enum cl_filter {
     CL_FILTER_CELLAGG,  /* C: the paper's cell aggregates over quadruplets */
 } cl_filter;
 
+/* Which of each feature's points the GPU miner folds into one weighted instance before
+ * mining (cl_inst_merge; not in the paper, which keeps every point). */
+typedef enum cl_merge {
+    CL_MERGE_NONE = 0,
+    CL_MERGE_SITES, /* points at one place */
+    CL_MERGE_TWINS, /* points with the same neighbours of other features */
+} cl_merge;
+
 typedef struct cl_mine_opts {
     double distance;   /* d > 0 */
     double prevalence; /* theta, in [0, 1] */
@@ -162,6 +170,8 @@ typedef struct cl_result {
     cl_candidate *cand;
     int on_device; /* mined by the GPU miner: the levels' dev costs are its */
     double wall_s; /* the whole mining call, by the host's clock */
+    uint32_t instances; /* GPU: the fine instances mined (fewer than the points, merged) */
+    double merge_s;     /* GPU: the host's time merging them, at setup (not in wall_s) */
 } cl_result;
 
 /* Mines every prevalent pattern of p. Returns 0; DM_EINPUT for options out of range or

@@ -98,6 +98,10 @@ static void cl_gpu_teardown(void *state)
 static int cl_gpu_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_point *pt,
                           cl_filter filter, cl_refine refine, void **state, dm_err *err)
 {
+    cl_merge merge;
+    if (cl_merge_named(dm_point_str(pt, "merge"), &merge))
+        return dm_err_set(err, DM_EINPUT, "merge=%s: expected one of none|sites|twins",
+                          dm_point_str(pt, "merge"));
     cl_gpu_state *s = calloc(1, sizeof *s);
     if (!s)
         return dm_err_set(err, DM_ERUNTIME, "coloc: out of memory");
@@ -108,7 +112,7 @@ static int cl_gpu_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_poin
                            .block = (int)dm_point_int(pt, "block"),
                            .slice = (uint64_t)dm_point_int(pt, "slice"),
                            .device_mb = (uint64_t)dm_point_int(pt, "device_mb"),
-                           .sites = (int)dm_point_int(pt, "sites"),
+                           .merge = merge,
                            .stream = ex->stream};
     int rc = cl_gpu_open(s->a.p, &o, &s->g, err);
     if (rc) {
@@ -208,9 +212,10 @@ static const dm_param_spec cl_gpu_params[] = {
     { .name = "device_mb", .type = DM_P_INT, .def = "0", .allowed = "0..16777216",
       .help = "MiB of instance tables kept on the device, the rest in host memory, read "
               "back a slice at a time (0: the free memory at setup, less 1/8)" },
-    { .name = "sites", .type = DM_P_INT, .def = "0", .allowed = "0..1",
-      .help = "1: each feature's points at one place merged into one weighted instance "
-              "before mining (exact; not in the paper, which keeps every point: 0)" },
+    { .name = "merge", .type = DM_P_ENUM, .def = "none", .allowed = "none|sites|twins",
+      .help = "each feature's points folded into one weighted instance before mining, "
+              "exactly (not in the paper, which keeps every point: none): sites, those at "
+              "one place; twins, those with the same neighbours of other features" },
     { 0 },
 };
 

@@ -1,6 +1,7 @@
 /* test_episodes_split.c - the host side of multi-GPU mining (ep_split): a level's
  * candidates split over the GPUs land each in exactly one slice, in order, the slices
- * differing by one at most (uneven counts; more GPUs than candidates, empty slices); a
+ * differing by one at most (uneven counts; more GPUs than candidates, empty slices);
+ * units of skewed weights balanced over the GPUs, each placed once, moving few; a
  * level's passes keep each GPU's largest figures; and a mining's facts carry them per
  * level under the names the docs give, only when the mining ran over several GPUs. */
 #include <setjmp.h>
@@ -8,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -53,6 +55,130 @@ static void every_candidate_is_in_exactly_one_slice(void **state)
     ep_split(3, 8, 5, &first, &count);
     assert_int_equal(first, 3);
     assert_int_equal(count, 0);
+}
+
+/* Places n units with ep_split_balance and checks that each got one part of parts; the
+ * loads (a unit's weight, plus its move away from its holder) into load[0..parts), the
+ * units that left their holder into *moved, the largest load returned. */
+static int64_t place(const int64_t *w, const int64_t *move, const int *held, int64_t n,
+                     int parts, int can_move, int *part, int64_t *load, int64_t *moved)
+{
+    for (int64_t i = 0; i < n; i++)
+        part[i] = -2;
+    assert_int_equal(ep_split_balance(w, move, held, n, parts, can_move, part), 0);
+    int64_t most = 0;
+    *moved = 0;
+    for (int p = 0; p < parts; p++)
+        load[p] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (part[i] < 0 || part[i] >= parts)
+            fail_msg("unit %lld of %lld placed on part %d of %d", (long long)i, (long long)n,
+                     part[i], parts);
+        const int away = held[i] != EP_SPLIT_ANY && part[i] != held[i];
+        load[part[i]] += w[i] + (away ? move[i] : 0);
+        *moved += away;
+    }
+    for (int p = 0; p < parts; p++)
+        most = load[p] > most ? load[p] : most;
+    return most;
+}
+
+static int heavier_first(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+/* Skewed weights (a few heavy units, many light ones, as a level's prefixes are), all
+ * held by one part: over 2 to 8 parts, every unit gets one part, the busiest is within
+ * the largest unit and its move of an even share of the weights and the moves paid, and
+ * within 10 % of an even share of the weights alone; few units move (the heavy ones
+ * first); the same input gives the same placement. Held units already even stay where
+ * they are; without moves only the units every part holds are placed, around them; units
+ * every part holds are dealt as evenly as their weights allow. */
+static void balance_spreads_skewed_work_moving_few(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static int64_t w[N], move[N], sorted[N], load[8], again_load[8];
+    static int held[N], part[N], again[N];
+    int64_t total = 0, heaviest = 0, moved, again_moved;
+    for (int64_t i = 0; i < N; i++) {
+        w[i] = 1 + 4000 / (i + 1) + (i * 7919) % 13; /* a heavy head, a long tail */
+        move[i] = 3 + i % 5;
+        held[i] = 0;
+        total += w[i];
+        heaviest = w[i] + move[i] > heaviest ? w[i] + move[i] : heaviest;
+        sorted[i] = w[i];
+    }
+    qsort(sorted, N, sizeof *sorted, heavier_first);
+    for (int parts = 2; parts <= 8; parts++) {
+        const int64_t most = place(w, move, held, N, parts, 1, part, load, &moved);
+        int64_t paid = 0;
+        for (int64_t i = 0; i < N; i++)
+            paid += part[i] != held[i] ? move[i] : 0;
+        if (most > (total + paid + parts - 1) / parts + heaviest ||
+            most > (total + parts - 1) / parts * 110 / 100)
+            fail_msg("%d parts: busiest %lld, total %lld, moves paid %lld", parts,
+                     (long long)most, (long long)total, (long long)paid);
+        /* few units move: hardly more than the fewest (the heaviest) that carry what
+         * part 0 holds above an even share; dealing all afresh would move most */
+        int64_t carried = 0, fewest = 0;
+        while (carried < total - total / parts)
+            carried += sorted[fewest++];
+        if (moved > fewest + parts)
+            fail_msg("%d parts: %lld units moved, %lld would carry the excess", parts,
+                     (long long)moved, (long long)fewest);
+        assert_int_equal(place(w, move, held, N, parts, 1, again, again_load, &again_moved),
+                         most);
+        assert_memory_equal(part, again, sizeof part);
+    }
+    /* one heavy unit and fifty light ones on part 0, nothing on part 1: the heavy one
+     * moves, alone */
+    int64_t w2[51], move2[51];
+    int held2[51], part2[51];
+    for (int i = 0; i < 51; i++) {
+        w2[i] = i ? 1 : 50;
+        move2[i] = 2;
+        held2[i] = 0;
+    }
+    assert_int_equal(place(w2, move2, held2, 51, 2, 1, part2, load, &moved), 52);
+    assert_int_equal(moved, 1);
+    assert_int_equal(part2[0], 1);
+    /* held about evenly already (every fourth unit on each part): nothing moves */
+    for (int64_t i = 0; i < N; i++)
+        held[i] = (int)(i % 4);
+    place(w, move, held, N, 4, 1, part, load, &moved);
+    assert_int_equal(moved, 0);
+    /* without moves: part 0 keeps its 50, the units every part holds go around it */
+    for (int i = 0; i < 51; i++)
+        held2[i] = i ? EP_SPLIT_ANY : 0;
+    assert_int_equal(place(w2, move2, held2, 51, 2, 0, part2, load, &moved), 50);
+    assert_int_equal(part2[0], 0);
+    assert_int_equal(load[1], 50);
+    /* 4,096 equal units every part holds, over 3 parts: 1,366, 1,365, 1,365 */
+    int64_t *ones = calloc(4096, sizeof *ones);
+    int *any = malloc(4096 * sizeof *any), *got = malloc(4096 * sizeof *got);
+    assert_non_null(ones);
+    assert_non_null(any);
+    assert_non_null(got);
+    for (int i = 0; i < 4096; i++) {
+        ones[i] = 1;
+        any[i] = EP_SPLIT_ANY;
+    }
+    assert_int_equal(place(ones, ones, any, 4096, 3, 1, got, load, &moved), 1366);
+    assert_int_equal(load[1], 1365);
+    assert_int_equal(load[2], 1365);
+    assert_int_equal(moved, 0);
+    free(ones);
+    free(any);
+    free(got);
+    /* nothing to place, and one part */
+    assert_int_equal(place(w, move, held, 0, 3, 1, part, load, &moved), 0);
+    for (int64_t i = 0; i < N; i++)
+        held[i] = 0;
+    assert_int_equal(place(w, move, held, N, 1, 1, part, load, &moved), total);
+    assert_int_equal(moved, 0);
 }
 
 static void a_level_keeps_each_gpus_largest_figures(void **state)
@@ -145,6 +271,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_candidate_is_in_exactly_one_slice),
+        cmocka_unit_test(balance_spreads_skewed_work_moving_few),
         cmocka_unit_test(a_level_keeps_each_gpus_largest_figures),
         cmocka_unit_test(facts_give_each_level_its_gpus_transfer_and_counting),
     };

@@ -8,19 +8,24 @@
  * or mining, each level from the one before; its kernels for rounds of few and of many
  * steps at each block size and switch point); multigpu on one GPU and, where the machine has two or
  * more, on every GPU, mining Sym26 with PTPE, hybrid, two-pass and by prefix on each GPU, its facts
- * giving each GPU's share. Exits 77 (skip) without a GPU. */
+ * giving each GPU's share; counting by prefix over parts on one GPU with prefixes moved
+ * between them. Exits 77 (skip) without a GPU. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
+#include "ep_prefix_dev.h"
+#include "episodes/ep_prefix_split.h"
+#include "episodes/ep_workload.h"
 #include "gpu_fixture.h"
 #include "point_set.h"
 #include "registry.h"
@@ -327,6 +332,100 @@ static void test_multigpu_every_gpu(void **state)
     check_multigpu(&ex, 1, what);
 }
 
+/* Parts of a split counted one after the other on this GPU (ep_prefix_parts_fn), each
+ * an ep_prefix_dev of its own, as multigpu's GPUs; how many prefixes were moved to a part
+ * (made again there from their first node). */
+typedef struct dev_parts {
+    ep_prefix_split sp;
+    ep_prefix_dev d[3];
+    int64_t moved;
+} dev_parts;
+
+static int count_dev_parts(void *ctx, dm_err *err)
+{
+    dev_parts *p = ctx;
+    for (int i = 0; i < p->sp.parts; i++) {
+        if (ep_prefix_split_count(&p->sp, i, &p->d[i].st, err))
+            return err->code;
+        const ep_prefix_share *sh = &p->sp.share[i];
+        for (int64_t j = 0; !p->sp.eps && sh->held && j < sh->nfreq; j++)
+            p->moved += sh->held[j] < 0;
+    }
+    return 0;
+}
+
+/* Counting by prefix over three parts on this GPU, every level free to move prefixes
+ * (wave 1, where multigpu waits for a wave a GPU), so that the GPU's kernels run plans
+ * whose moved prefixes are made from their first node before their extensions take
+ * their step: mining Sym26 (10 s) to level 5 at support 20, both interval kinds, at
+ * blocks 32 and 256, gives mining on one host counter's episodes and counts. */
+static void test_prefix_moved_over_parts(void **state)
+{
+    gpu_fixture *f = *state;
+    static const char *const intervals[] = {"open-closed", "closed"};
+    static const int blocks[] = {32, 256};
+    const dm_variant *v;
+    dm_point pt;
+    dm_dataset ds;
+    dm_err err = {0};
+    assert_non_null(v = registry_variant(&episodes_workload, "multigpu", &err));
+    assert_int_equal(registry_point_defaults(&episodes_workload, v, &pt, &err), 0);
+    set_real(&pt, "seconds", 10);
+    set_int(&pt, "level", 5);
+    set_int(&pt, "support", 20);
+    set_str(&pt, "counting", "prefix");
+    open_dataset(NULL, &pt, &ds);
+    const ep_stream *s = &((const ep_data *)ds.data)->s;
+    for (int k = 0; k < 2; k++)
+        for (int b = 0; b < 2; b++) {
+            int mine;
+            ep_mine_spec spec;
+            ep_mine_result want = {0}, got = {0}, none = {0};
+            ep_prefix_cpu one;
+            set_str(&pt, "interval", intervals[k]);
+            const ep_interval iv = ep_point_interval(&pt);
+            assert_int_equal(ep_point_work(s, &pt, &mine, &spec, &none, &err), 0);
+            assert_true(mine);
+            ep_mine_result_free(&none);
+            assert_int_equal(ep_prefix_cpu_open(&one, s, iv, spec.support, 0, &err), 0);
+            spec.extend = ep_prefix_ext_cb;
+            spec.extend_ctx = &one.st;
+            assert_int_equal(ep_mine(s, &spec, ep_prefix_cb, &one.st, &want, &err), 0);
+            ep_prefix_cpu_close(&one);
+            dev_parts *dp = calloc(1, sizeof *dp);
+            assert_non_null(dp);
+            assert_int_equal(ep_prefix_split_init(&dp->sp, 3, spec.support, s, 1,
+                                                  count_dev_parts, dp, &err), 0);
+            for (int i = 0; i < 3; i++)
+                if (ep_prefix_dev_open(&dp->d[i], f->stream, s, iv, spec.support, blocks[b],
+                                       512, 0, &err))
+                    fail_msg("part %d: %s", i, err.msg);
+            spec.extend = ep_prefix_split_ext_cb;
+            spec.extend_ctx = &dp->sp;
+            if (ep_mine(s, &spec, ep_prefix_split_cb, &dp->sp, &got, &err))
+                fail_msg("%s, block %d: %s", intervals[k], blocks[b], err.msg);
+            assert_int_equal(got.n, want.n);
+            for (int64_t i = 0; i < want.n; i++)
+                if (ep_episode_cmp(&got.eps[i], &want.eps[i]) != 0 ||
+                    got.counts[i] != want.counts[i])
+                    fail_msg("%s, block %d: episode %lld of %d nodes counted %lld, on the "
+                             "host %lld", intervals[k], blocks[b], (long long)i,
+                             want.eps[i].n, (long long)got.counts[i],
+                             (long long)want.counts[i]);
+            fprintf(stderr, "prefix over 3 parts, %s, block %d: %lld episodes, %lld "
+                    "prefixes moved\n", intervals[k], blocks[b], (long long)want.n,
+                    (long long)dp->moved);
+            assert_true(dp->moved > 0);
+            for (int i = 0; i < 3; i++)
+                ep_prefix_dev_close(&dp->d[i]);
+            ep_prefix_split_free(&dp->sp);
+            free(dp);
+            ep_mine_result_free(&want);
+            ep_mine_result_free(&got);
+        }
+    episodes_workload.dataset_close(&ds);
+}
+
 int main(void)
 {
     int n = 0;
@@ -339,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_recorded_stream),
         cmocka_unit_test(test_multigpu_one_gpu),
         cmocka_unit_test(test_multigpu_every_gpu),
+        cmocka_unit_test(test_prefix_moved_over_parts),
     };
     gpu_test_filter();
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -2,7 +2,7 @@
  * generator and from a file, and the one-line errors of bad parameters, files and rules
  * files; cpu and cpu-mt against the reference, and what the comparison says of a
  * difference; the facts of a GPU answer and of a multigpu one; multigpu refusing more
- * GPUs than the run has; the work of an execution; `dmbench mine rules` end to end, its
+ * GPUs than the run has and an unresolved block; the work of an execution; `dmbench mine rules` end to end, its
  * CSV against rl_result_write's and a hand count, and its bad flags. */
 #include <float.h>
 #include <math.h>
@@ -467,8 +467,10 @@ static void multigpu_takes_its_pipelines_block_for_a_slice(void **state)
 }
 
 /* multigpu refuses, before it touches a GPU, a point asking for more GPUs than the run
- * has: one GPU when the run lists none (ex->device alone), else those listed. */
-static void multigpu_refuses_more_gpus_than_the_run_has(void **state)
+ * has (one GPU when the run lists none, ex->device alone, else those listed), and a block
+ * left at 0, its open value, by a caller that did not expand the point for a GPU (the
+ * kernels' grids would divide by it). */
+static void multigpu_refuses_more_gpus_than_the_run_has_or_block_0(void **state)
 {
     (void)state;
     const dm_device dev[2] = {{.index = 0}, {.index = 1}};
@@ -481,11 +483,15 @@ static void multigpu_refuses_more_gpus_than_the_run_has(void **state)
         {{.device = &dev[0]}, 2, "rules: the point asks for 2 GPUs, and the run has 1"},
         {{.device = &dev[0], .gpus = gpus, .ngpus = 2}, 3,
          "rules: the point asks for 3 GPUs, and the run has 2"},
+        {{.device = &dev[0], .gpus = gpus, .ngpus = 2}, 2,
+         "rules: block 0 was never resolved to a block size (a sweep expanded for a GPU "
+         "chooses it): give one of 32 to 1024"},
     };
     dm_point pt;
     dm_dataset ds;
     dm_err err = {0};
     point("multigpu", &pt);
+    assert_int_equal(dm_point_int(&pt, "block"), 0);
     dm_point_set_int(&pt, "instances", 10);
     assert_int_equal(open_ds("synthetic", NULL, &pt, &ds, &err), 0);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -634,7 +640,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(compare_names_the_first_difference, setup, teardown),
         cmocka_unit_test(facts_are_a_gpu_answers_stages),
         cmocka_unit_test(facts_of_a_multigpu_answer_add_its_split),
-        cmocka_unit_test(multigpu_refuses_more_gpus_than_the_run_has),
+        cmocka_unit_test(multigpu_refuses_more_gpus_than_the_run_has_or_block_0),
         cmocka_unit_test(multigpu_takes_its_pipelines_block_for_a_slice),
         cmocka_unit_test(work_counts_gp_operations),
         cmocka_unit_test_setup_teardown(mine_writes_a_row_per_rule, setup, teardown),

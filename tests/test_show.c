@@ -712,6 +712,68 @@ static void test_scaling_is_against_the_fastest_one_gpu(void **state)
     assert_null(rows);
 }
 
+/* A rules point of variant at its defaults, but instances 1000, rules_file path, and
+ * the int parameter name (NULL: none) at value. */
+static void scaling_point_of(dm_point *pt, const char *variant, const char *path,
+                             const char *name, int64_t value)
+{
+    dm_err err = { 0 };
+    const dm_workload *w = registry_workload("rules", &err);
+    const dm_variant *v = w ? registry_variant(w, variant, &err) : NULL;
+    if (!v || registry_point_defaults(w, v, pt, &err) != 0)
+        fail_msg("%s: %s", variant, err.msg);
+    dm_point_set_int(pt, "instances", 1000);
+    dm_point_set_str(pt, "rules_file", path);
+    if (name)
+        dm_point_set_int(pt, name, value);
+}
+
+/* The own 1-GPU twin is matched on the stored parameters, not on the params text: found
+ * when its text lists them in another order and a rules file's path holds ",gpus=2,"
+ * (rewriting the text's first "gpus=2" would miss it), and not taken when another
+ * parameter differs, though that point comes later in the sweep. */
+static void test_scaling_twin_is_matched_by_stored_parameters(void **state)
+{
+    fixture *f = *state;
+    dm_err err = { 0 };
+    const char *path = "/data/rules,gpus=2,v1.txt";
+    const int64_t run = afx_run_of(&f->db, "rules", "NVIDIA H200", 9, 0);
+    dm_point pt;
+    scaling_point_of(&pt, "bitmap", path, NULL, 0);
+    afx_store_verified(&f->db, run, 0, &pt, (double[]){1.0e-3}, 1, "match");
+    /* gpus=1 with gpus moved last: the text's order differs from the point on two */
+    scaling_point_of(&pt, "multigpu", path, "gpus", 1);
+    int at = 0;
+    while (strcmp(pt.specs[at]->name, "gpus") != 0)
+        at++;
+    const dm_param_spec *spec = pt.specs[at];
+    const dm_value value = pt.values[at];
+    for (int i = at; i + 1 < pt.nparams; i++) {
+        pt.specs[i] = pt.specs[i + 1];
+        pt.values[i] = pt.values[i + 1];
+    }
+    pt.specs[pt.nparams - 1] = spec;
+    pt.values[pt.nparams - 1] = value;
+    afx_store_verified(&f->db, run, 1, &pt, (double[]){1.5e-3}, 1, "match");
+    scaling_point_of(&pt, "multigpu", path, "gpus", 2);
+    afx_store_verified(&f->db, run, 2, &pt, (double[]){0.5e-3}, 1, "match");
+    /* gpus=1 at another block: not the twin */
+    dm_point_set_int(&pt, "gpus", 1);
+    dm_point_set_int(&pt, "block", 64);
+    afx_store_verified(&f->db, run, 3, &pt, (double[]){4.0e-3}, 1, "match");
+    assert_int_equal(afx_int(f->db.st, "SELECT count(*) FROM points WHERE params LIKE "
+                                       "'%,chunk=0,gpus=1'"), 1);
+    scaling_row *rows;
+    size_t n;
+    assert_int_equal(scaling_rows(f->db.st, run, &rows, &n, &err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(rows[0].idx, 2);
+    assert_string_equal(rows[0].best_variant, "bitmap");
+    assert_true(fabs(rows[0].best_median / rows[0].median - 2.0) < 1e-9);
+    assert_true(fabs(rows[0].own_median / rows[0].median - 3.0) < 1e-9);
+    free(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -727,6 +789,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_commands_end_to_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scaling_is_against_the_fastest_one_gpu, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_scaling_twin_is_matched_by_stored_parameters,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,7 @@ void ep_prefix_close(ep_prefix_state *st)
     free(st->plan.tasks);
     free(st->plan.off);
     free(st->plan.parent);
+    free(st->plan.chain);
     *st = (ep_prefix_state){0};
 }
 
@@ -89,6 +90,17 @@ int ep_room(void **buf, int64_t *cap, int64_t n, size_t size)
     return 0;
 }
 
+/* The step that makes e's node k (>= 1) from its first k nodes' starts at parent (-1: a
+ * node, its starts its positions), writing its own at out; count: the batch index whose
+ * count it is (its final step), else -1. */
+static ep_prefix_task ep_prefix_step(const ep_episode *e, int k, int64_t parent, int64_t out,
+                                     int64_t count)
+{
+    return (ep_prefix_task){.parent = parent, .out = out, .count = count,
+                            .ptype = e->ev[k - 1], .type = e->ev[k], .lo = e->lo[k - 1],
+                            .hi = e->hi[k - 1]};
+}
+
 int ep_prefix_plan_build(ep_prefix_state *st, const ep_episode *eps, int64_t n,
                          int64_t *counts, dm_err *err)
 {
@@ -140,10 +152,7 @@ int ep_prefix_plan_build(ep_prefix_state *st, const ep_episode *eps, int64_t n,
                 out = used[r];
                 used[r] += len;
             }
-            p->tasks[at[r]++] = (ep_prefix_task){
-                .parent = parent, .out = out, .count = final ? i : -1,
-                .ptype = e->ev[k - 1], .type = e->ev[k], .lo = e->lo[k - 1],
-                .hi = e->hi[k - 1]};
+            p->tasks[at[r]++] = ep_prefix_step(e, k, parent, out, final ? i : -1);
             parent = out;
         }
     }
@@ -156,33 +165,88 @@ nomem:
                       (long long)n);
 }
 
+/* Marks of ep_prefix_plan_ext's chain[j] for a prefix of links whose starts st does not
+ * hold, until its steps are planned (then the offset of its starts in the scratch): no
+ * extension of it seen yet, or seen (its steps counted). */
+#define EP_CHAIN_UNSEEN (-2)
+#define EP_CHAIN_SEEN (-1)
+
 int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
-                       const ep_ext *ext, int64_t n, dm_err *err)
+                       const int64_t *held, const ep_ext *ext, int64_t n, dm_err *err)
 {
     ep_prefix_plan *p = &st->plan;
-    if (nfreq != st->nkept)
+    if (!held && nfreq != st->nkept)
         return dm_err_set(err, DM_EINPUT, "counting by prefix: %lld prefixes given, %lld "
                           "kept from the batch before", (long long)nfreq,
                           (long long)st->nkept);
+    for (int64_t j = 0; held && j < nfreq; j++)
+        if (held[j] < -1 || held[j] >= st->nkept)
+            return dm_err_set(err, DM_EINPUT, "counting by prefix: prefix %lld given as kept "
+                              "episode %lld of the %lld kept from the batch before",
+                              (long long)j, (long long)held[j], (long long)st->nkept);
     if (ep_room((void **)&p->off, &p->cap_off, n, sizeof *p->off) ||
-        ep_room((void **)&p->tasks, &p->cap_tasks, n, sizeof *p->tasks))
-        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory planning %lld episodes",
-                          (long long)n);
+        (held && ep_room((void **)&p->chain, &p->cap_chain, nfreq, sizeof *p->chain)))
+        goto nomem;
+    /* Rounds: every extension of a held prefix in round 0, from the kept arena; a prefix
+     * not held made step by step from its first node in rounds 0 .. k - 1 (k its links),
+     * once for all its extensions, which take their step in round k. */
+    int64_t per_round[EP_MAX_LEVEL] = {0};
     p->ntasks = n;
     p->rounds = n > 0;
+    for (int64_t j = 0; held && j < nfreq; j++)
+        p->chain[j] = EP_CHAIN_UNSEEN;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t j = ext[i].prefix;
+        const int k = !held || held[j] >= 0 ? 0 : freq[j].n - 1;
+        per_round[k]++;
+        if (k > 0 && p->chain[j] == EP_CHAIN_UNSEEN) {
+            p->chain[j] = EP_CHAIN_SEEN;
+            for (int r = 0; r < k; r++)
+                per_round[r]++;
+            p->ntasks += k;
+        }
+        if (k + 1 > p->rounds)
+            p->rounds = k + 1;
+    }
+    if (ep_room((void **)&p->tasks, &p->cap_tasks, p->ntasks, sizeof *p->tasks))
+        goto nomem;
+    int64_t at[EP_MAX_LEVEL], used[EP_MAX_LEVEL] = {0};
     p->first[0] = 0;
-    p->first[1] = n;
+    for (int r = 0; r < p->rounds; r++) {
+        p->first[r + 1] = p->first[r] + per_round[r];
+        at[r] = p->first[r];
+    }
     p->arena = p->scratch[0] = p->scratch[1] = 0;
     for (int64_t i = 0; i < n; i++) {
-        const ep_episode *a = &freq[ext[i].prefix];
+        const int64_t j = ext[i].prefix;
+        const ep_episode *a = &freq[j];
+        const int mine = !held || held[j] >= 0, k = mine ? 0 : a->n - 1;
+        int64_t parent = -1; /* a one-node prefix not held: its starts are its positions */
+        if (mine) {
+            parent = st->kept_off[held ? held[j] : j];
+        } else if (k > 0 && p->chain[j] == EP_CHAIN_SEEN) {
+            for (int r = 0; r < k; r++) {
+                p->tasks[at[r]++] = ep_prefix_step(a, r + 1, parent, used[r], -1);
+                parent = used[r];
+                used[r] += ep_type_events(&st->by, a->ev[r + 1]);
+            }
+            p->chain[j] = parent;
+        } else if (k > 0) {
+            parent = p->chain[j];
+        }
         p->off[i] = p->arena;
-        p->tasks[i] = (ep_prefix_task){
-            .parent = st->kept_off[ext[i].prefix], .out = p->arena, .count = i,
-            .ptype = a->ev[a->n - 1], .type = ext[i].type, .lo = ext[i].lo,
-            .hi = ext[i].hi};
+        p->tasks[at[k]++] = (ep_prefix_task){
+            .parent = parent, .out = p->arena, .count = i, .ptype = a->ev[a->n - 1],
+            .type = ext[i].type, .lo = ext[i].lo, .hi = ext[i].hi};
         p->arena += ep_type_events(&st->by, ext[i].type);
     }
+    for (int r = 0; r < p->rounds; r++)
+        if (used[r] > p->scratch[r & 1])
+            p->scratch[r & 1] = used[r];
     return 0;
+nomem:
+    return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory planning %lld episodes",
+                      (long long)n);
 }
 
 /* A kept episode of the batch, sorted by its episode (ep_prefix_keep). */
@@ -270,15 +334,21 @@ int ep_prefix_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, d
     return 0;
 }
 
-int ep_prefix_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
-                     int64_t n, int64_t *counts, dm_err *err)
+int ep_prefix_count_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
+                        const int64_t *held, const ep_ext *ext, int64_t n, int64_t *counts,
+                        dm_err *err)
 {
-    ep_prefix_state *st = ctx;
-    if (ep_prefix_plan_ext(st, freq, nfreq, ext, n, err) ||
+    if (ep_prefix_plan_ext(st, freq, nfreq, held, ext, n, err) ||
         st->rounds(st->rounds_ctx, n, counts, err) ||
         ep_prefix_keep_ext(st, freq, ext, n, counts, err))
         return err->code;
     return 0;
+}
+
+int ep_prefix_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
+                     int64_t n, int64_t *counts, dm_err *err)
+{
+    return ep_prefix_count_ext(ctx, freq, nfreq, NULL, ext, n, counts, err);
 }
 
 /* Runs task t on the host: its starts written at to + t->out, its count (when final) to

@@ -92,7 +92,9 @@ typedef struct ep_prefix_plan {
     int64_t *off;                /* per batch episode, its starts' offset in the arena
                                     (-1: one node, its count its type's events) */
     int64_t *parent;             /* per batch episode, its kept prefix, or -1 */
-    int64_t cap_tasks, cap_off, cap_eps;
+    int64_t *chain;              /* per prefix of a batch of extensions that st does not
+                                    hold, the offset of its starts made in the scratch */
+    int64_t cap_tasks, cap_off, cap_eps, cap_chain;
 } ep_prefix_plan;
 
 /* Runs a batch's planned rounds (on the host's cores, on the GPU): the counts of the
@@ -140,12 +142,15 @@ int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
 
 /* Mining's levels after the first, as extensions (ep_mine_spec.extend): st's plan made to
  * count ext[0..n) (in ep_episode_cmp order, as ep_mine_extensions writes them), each one
- * step from its prefix freq[ext[i].prefix], where freq[0..nfreq) are the episodes st
- * kept from the batch before (mining's frequent episodes of the level before, kept at its
- * support). Returns 0, DM_EINPUT when st keeps other than nfreq episodes, DM_ERUNTIME
- * without memory. */
+ * step from its prefix freq[ext[i].prefix]. held NULL: freq[0..nfreq) are the episodes
+ * st kept from the batch before (mining's frequent episodes of the level before, kept at
+ * its support). Else freq[j] is st's kept episode held[j], or, for held[j] -1, one whose
+ * starts st does not hold (counted on another part: ep_prefix_split.h): those are made
+ * first from its first node, one round a link, once for all its extensions, which take
+ * their step in the round after. Returns 0, DM_EINPUT when st keeps other than nfreq
+ * episodes (held NULL) or held names none of them, DM_ERUNTIME without memory. */
 int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
-                       const ep_ext *ext, int64_t n, dm_err *err);
+                       const int64_t *held, const ep_ext *ext, int64_t n, dm_err *err);
 /* ep_prefix_keep after a plan of ep_prefix_plan_ext counted ext[0..n). Returns 0,
  * DM_EINPUT when the kept extensions are out of order, DM_ERUNTIME without memory. */
 int ep_prefix_keep_ext(ep_prefix_state *st, const ep_episode *freq, const ep_ext *ext,
@@ -154,8 +159,13 @@ int ep_prefix_keep_ext(ep_prefix_state *st, const ep_episode *freq, const ep_ext
 /* A count callback (ep_count_fn), ctx an ep_prefix_state with its rounds set: eps[0..n)
  * planned (ep_prefix_plan_build), its rounds run, the kept ones kept (ep_prefix_keep). */
 int ep_prefix_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err);
-/* The same for extensions (ep_count_ext_fn, mining's levels after the first;
- * ep_prefix_plan_ext, ep_prefix_keep_ext). */
+/* ext[0..n) counted on st (ep_prefix_plan_ext with freq and held, its rounds run,
+ * ep_prefix_keep_ext). Returns 0, or as those do. */
+int ep_prefix_count_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
+                        const int64_t *held, const ep_ext *ext, int64_t n, int64_t *counts,
+                        dm_err *err);
+/* The same for extensions (ep_count_ext_fn, mining's levels after the first), ctx an
+ * ep_prefix_state with its rounds set: ep_prefix_count_ext with held NULL. */
 int ep_prefix_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
                      int64_t n, int64_t *counts, dm_err *err);
 

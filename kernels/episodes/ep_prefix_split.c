@@ -1,16 +1,22 @@
 /* ep_prefix_split.c - counting by prefix over several parts (ep_prefix_split.h): the
- * share made on the calling thread, each part's counted on its own, the counts and the
- * owners of the kept episodes gathered. */
+ * share made on the calling thread (a level of extensions balanced by ep_split_balance),
+ * each part's counted on its own, the counts and the owners of the kept episodes
+ * gathered. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "episodes/ep_prefix_split.h"
-#include "episodes/ep_split.h"
 
-void ep_prefix_split_init(ep_prefix_split *sp, int parts, int64_t keep,
-                          ep_prefix_parts_fn run, void *run_ctx)
+int ep_prefix_split_init(ep_prefix_split *sp, int parts, int64_t keep, const ep_stream *s,
+                         int64_t wave, ep_prefix_parts_fn run, void *run_ctx, dm_err *err)
 {
-    *sp = (ep_prefix_split){.parts = parts, .keep = keep, .run = run, .run_ctx = run_ctx};
+    *sp = (ep_prefix_split){.parts = parts, .keep = keep, .wave = wave, .run = run,
+                            .run_ctx = run_ctx};
+    if (!(sp->events = calloc(s->ntypes > 0 ? (size_t)s->ntypes : 1, sizeof *sp->events)))
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory");
+    for (int64_t i = 0; i < s->n; i++)
+        sp->events[s->type[i]]++;
+    return 0;
 }
 
 void ep_prefix_split_free(ep_prefix_split *sp)
@@ -20,10 +26,18 @@ void ep_prefix_split_free(ep_prefix_split *sp)
         free(sh->counts);
         free(sh->own_freq);
         free(sh->own_ext);
+        free(sh->own_held);
         free(sh->local);
     }
+    free(sp->events);
     free(sp->assign);
     free(sp->at);
+    free(sp->unit);
+    free(sp->w);
+    free(sp->move);
+    free(sp->unit_of);
+    free(sp->held);
+    free(sp->part);
     free(sp->owner);
     *sp = (ep_prefix_split){0};
 }
@@ -31,9 +45,10 @@ void ep_prefix_split_free(ep_prefix_split *sp)
 /* Room for n items of a batch. Returns 0, or DM_ERUNTIME without memory. */
 static int ep_split_items(ep_prefix_split *sp, int64_t n, dm_err *err)
 {
-    int64_t cap = sp->cap_items;
+    int64_t cap = sp->cap_items, cap_at = sp->cap_items;
     if (ep_room((void **)&sp->assign, &cap, n, sizeof *sp->assign) ||
-        ep_room((void **)&sp->at, &sp->cap_items, n, sizeof *sp->at))
+        ep_room((void **)&sp->at, &cap_at, n, sizeof *sp->at) ||
+        ep_room((void **)&sp->unit, &sp->cap_items, n, sizeof *sp->unit))
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory sharing %lld episodes",
                           (long long)n);
     return 0;
@@ -64,6 +79,53 @@ int ep_prefix_split_batch(ep_prefix_split *sp, const ep_episode *eps, int64_t n,
     return 0;
 }
 
+/* The cost of a step from the events of type a to those of type b: the events it reads. */
+static int64_t ep_split_step_cost(const ep_prefix_split *sp, int32_t a, int32_t b)
+{
+    return sp->events[a] + sp->events[b];
+}
+
+/* Makes the units of ext[0..n) (ep_prefix_split_ext) and places them. Returns 0, or
+ * DM_ERUNTIME without memory. */
+static int ep_split_units(ep_prefix_split *sp, const ep_episode *freq, int64_t nfreq,
+                          const ep_ext *ext, int64_t n, dm_err *err)
+{
+    int64_t cap = sp->cap_units, cap_move = sp->cap_units, cap_held = sp->cap_units;
+    if (ep_room((void **)&sp->w, &cap, n, sizeof *sp->w) ||
+        ep_room((void **)&sp->move, &cap_move, n, sizeof *sp->move) ||
+        ep_room((void **)&sp->held, &cap_held, n, sizeof *sp->held) ||
+        ep_room((void **)&sp->part, &sp->cap_units, n, sizeof *sp->part) ||
+        ep_room((void **)&sp->unit_of, &sp->cap_unit_of, nfreq, sizeof *sp->unit_of))
+        goto nomem;
+    for (int64_t j = 0; j < nfreq; j++)
+        sp->unit_of[j] = -1;
+    sp->nunits = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t j = ext[i].prefix;
+        const ep_episode *a = &freq[j];
+        int64_t u = sp->unit_of[j];
+        if (u < 0) {
+            u = sp->nunits++;
+            sp->w[u] = 0;
+            sp->move[u] = 0;
+            sp->held[u] = sp->owner[j];
+            if (sp->owner[j] != EP_PREFIX_EVERY) {
+                sp->unit_of[j] = u;
+                for (int k = 1; k < a->n; k++)
+                    sp->move[u] += ep_split_step_cost(sp, a->ev[k - 1], a->ev[k]);
+            }
+        }
+        sp->w[u] += ep_split_step_cost(sp, a->ev[a->n - 1], ext[i].type);
+        sp->unit[i] = u;
+    }
+    if (ep_split_balance(sp->w, sp->move, sp->held, sp->nunits, sp->parts,
+                         n >= sp->parts * sp->wave, sp->part) == 0)
+        return 0;
+nomem:
+    return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory sharing %lld extensions",
+                      (long long)n);
+}
+
 int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfreq,
                         const ep_ext *ext, int64_t n, dm_err *err)
 {
@@ -71,7 +133,8 @@ int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfr
         return dm_err_set(err, DM_EINPUT, "counting by prefix over %d parts: %lld prefixes "
                           "given, %lld kept from the batch before", sp->parts,
                           (long long)nfreq, (long long)sp->nowner);
-    if (ep_split_items(sp, n, err))
+    if (ep_split_items(sp, n, err) ||
+        (sp->parts > 1 && ep_split_units(sp, freq, nfreq, ext, n, err)))
         return err->code;
     sp->eps = NULL;
     sp->freq = freq;
@@ -80,48 +143,52 @@ int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfr
     sp->n = n;
     for (int p = 0; p < sp->parts; p++)
         sp->share[p].n = 0;
-    int turn = 0;
     for (int64_t i = 0; i < n; i++) {
-        int p = sp->owner[ext[i].prefix];
-        if (p == EP_PREFIX_EVERY) {
-            p = turn;
-            turn = turn + 1 == sp->parts ? 0 : turn + 1;
-        }
+        const int p = sp->parts > 1 ? sp->part[sp->unit[i]] : 0;
         sp->assign[i] = p;
         sp->at[i] = sp->share[p].n++;
     }
     return 0;
 }
 
-/* part's freq and ext from the batch's: its prefixes (those it holds) renumbered among
- * themselves, copied unless it holds them all and takes every extension. Returns 0, or
- * DM_ERUNTIME without memory. */
+/* part's freq, held and ext from the batch's: the prefixes whose starts it holds and
+ * those moved to it, renumbered among themselves, copied unless it holds them all and
+ * takes every extension. Returns 0, or DM_ERUNTIME without memory. */
 static int ep_split_own_ext(ep_prefix_split *sp, int part, dm_err *err)
 {
     ep_prefix_share *sh = &sp->share[part];
     sh->freq = sp->freq;
     sh->nfreq = sp->nfreq;
+    sh->held = NULL;
     sh->ext = sp->ext;
     if (sp->parts == 1)
         return 0;
-    if (ep_room((void **)&sh->local, &sh->cap_local, sp->nfreq, sizeof *sh->local))
+    if (ep_room((void **)&sh->local, &sh->cap_local, sp->nfreq, sizeof *sh->local) ||
+        ep_room((void **)&sh->own_held, &sh->cap_held, sp->nfreq, sizeof *sh->own_held))
         goto nomem;
-    int64_t held = 0;
+    int64_t local = 0, held = 0;
     for (int64_t j = 0; j < sp->nfreq; j++) {
         const int o = sp->owner[j];
-        sh->local[j] = o == EP_PREFIX_EVERY || o == part ? held++ : -1;
+        const int64_t u = sp->unit_of[j];
+        const int mine = o == EP_PREFIX_EVERY || o == part, moved = !mine && u >= 0 &&
+                                                                     sp->part[u] == part;
+        sh->local[j] = mine || moved ? local++ : -1;
+        if (mine || moved)
+            sh->own_held[sh->local[j]] = mine ? held++ : -1;
     }
-    if (held == sp->nfreq && sh->n == sp->n) /* every prefix held, every extension here */
+    if (held < local)
+        sh->held = sh->own_held;
+    if (local == sp->nfreq && held == local && sh->n == sp->n) /* all here, and all held */
         return 0;
-    if (held < sp->nfreq) {
-        if (ep_room((void **)&sh->own_freq, &sh->cap_freq, held, sizeof *sh->own_freq))
+    if (local < sp->nfreq) {
+        if (ep_room((void **)&sh->own_freq, &sh->cap_freq, local, sizeof *sh->own_freq))
             goto nomem;
         for (int64_t j = 0; j < sp->nfreq; j++)
             if (sh->local[j] >= 0)
                 sh->own_freq[sh->local[j]] = sp->freq[j];
         sh->freq = sh->own_freq;
     }
-    sh->nfreq = held;
+    sh->nfreq = local;
     if (ep_room((void **)&sh->own_ext, &sh->cap_ext, sh->n, sizeof *sh->own_ext))
         goto nomem;
     for (int64_t i = 0; i < sp->n; i++)
@@ -148,7 +215,8 @@ int ep_prefix_split_count(ep_prefix_split *sp, int part, ep_prefix_state *st, dm
     if (ep_split_own_ext(sp, part, err))
         return err->code;
     /* A part given no extension still keeps none of this level: its state must agree. */
-    return ep_prefix_ext_cb(st, sh->freq, sh->nfreq, sh->ext, sh->n, sh->counts, err);
+    return ep_prefix_count_ext(st, sh->freq, sh->nfreq, sh->held, sh->ext, sh->n, sh->counts,
+                               err);
 }
 
 int ep_prefix_split_gather(ep_prefix_split *sp, int64_t *counts, dm_err *err)

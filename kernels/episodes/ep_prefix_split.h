@@ -1,17 +1,22 @@
 /* ep_prefix_split.h - counting by prefix (ep_prefix.h) over several parts, a part a GPU,
  * each with a counting state of its own: a batch of whole episodes cut into even
- * contiguous slices, and a level's extensions each given to the part that holds its
- * prefix's starts. A part keeps the starts of what it counted, so an extension of a
- * prefix that part counted can be counted there alone; the level-1 episodes, whose
- * starts are their positions, every part keeps, and their extensions are dealt out in
- * turn. So a subtree of the mining stays on the part its level-2 episode was given to,
- * and no starts ever move between GPUs. The share is made on the calling thread, each
- * part counted on its own (ep_prefix_split_count, safe to call for every part at once,
- * from the split's run function) and the counts gathered on the calling thread. */
+ * contiguous slices, and a level's extensions balanced over the parts by their estimated
+ * cost. A part keeps the starts of what it counted, so an extension is cheapest where its
+ * prefix was counted; the level-1 episodes, whose starts are their positions, every part
+ * keeps. Each level is shared afresh (ep_split_balance): the extensions of one prefix go
+ * together, to the part holding its starts unless that part would get more than an even
+ * share, in which case its heaviest prefixes go to the parts with least, each made there
+ * from its first node (one round a link) before its extensions are counted from it. No
+ * starts move between GPUs: a prefix is made again where it is needed, which costs its
+ * links' steps once for all its extensions, and the subtree below it stays there until
+ * a later level moves part of it on. The share is made on the calling thread, each part
+ * counted on its own (ep_prefix_split_count, safe to call for every part at once, from
+ * the split's run function) and the counts gathered on the calling thread. */
 #ifndef DM_EP_PREFIX_SPLIT_H
 #define DM_EP_PREFIX_SPLIT_H
 
 #include "episodes/ep_prefix.h"
+#include "episodes/ep_split.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,21 +25,24 @@ extern "C" {
 /* The most parts. */
 #define EP_PREFIX_SPLIT_MAX 64
 /* The owner of a kept episode that every part holds (a one-node one). */
-#define EP_PREFIX_EVERY (-1)
+#define EP_PREFIX_EVERY EP_SPLIT_ANY
 
 /* One part's share of a batch: whole episodes eps[0..n), or extensions ext[0..n) of its
- * freq[0..nfreq) (the level before's frequent episodes whose starts it holds, ext's
- * prefixes indices among them); its counts. */
+ * freq[0..nfreq) (the level before's frequent episodes whose starts it holds, and those
+ * moved to it, ext's prefixes indices among them); its counts. */
 typedef struct ep_prefix_share {
     const ep_episode *eps;
     const ep_episode *freq;
+    const int64_t *held;  /* per freq[j], its index among the part's kept episodes, -1 when
+                             moved to it; NULL: freq are its kept episodes */
     const ep_ext *ext;
     int64_t n, nfreq;
     int64_t *counts;
     ep_episode *own_freq; /* freq when it is a copy, else unused */
     ep_ext *own_ext;
+    int64_t *own_held;
     int64_t *local;       /* per episode of the level before, its index in freq, or -1 */
-    int64_t cap_counts, cap_freq, cap_ext, cap_local;
+    int64_t cap_counts, cap_freq, cap_ext, cap_held, cap_local;
 } ep_prefix_share;
 
 /* Counts every part's share of the batch shared out (ep_prefix_split_count for each part,
@@ -46,23 +54,36 @@ typedef struct ep_prefix_split {
     ep_prefix_parts_fn run;
     void *run_ctx;
     int64_t keep;          /* the parts' states' keep */
+    int64_t wave;          /* prefixes move only at a level of parts * wave extensions */
+    int64_t *events;       /* per event type, its events: the cost of a step reading them */
     /* The batch being counted: whole episodes, or extensions of freq. */
     const ep_episode *eps, *freq;
     const ep_ext *ext;
     int64_t n, nfreq;
     int *assign;           /* per batch item, its part (EP_PREFIX_EVERY: every part) */
     int64_t *at;           /* per batch item, its index in its part's share */
+    int64_t *unit;         /* per extension, its unit of work (ep_split_balance) */
     int64_t cap_items;
+    /* The units of a batch of extensions: those of a prefix one part holds, together, and
+     * each of a prefix every part holds alone; their weights, costs of a move, holders
+     * and parts. unit_of: per prefix one part holds, its unit, or -1 (no extension). */
+    int64_t *w, *move, *unit_of;
+    int *held, *part;
+    int64_t nunits, cap_units, cap_unit_of;
     /* Per episode the batch before kept (in batch order), the part holding its starts. */
     int *owner;
     int64_t nowner, cap_owner;
     ep_prefix_share share[EP_PREFIX_SPLIT_MAX];
 } ep_prefix_split;
 
-/* Readies sp for parts (1..EP_PREFIX_SPLIT_MAX) whose states keep the episodes counted
- * at least keep times, counted by run(run_ctx). */
-void ep_prefix_split_init(ep_prefix_split *sp, int parts, int64_t keep,
-                          ep_prefix_parts_fn run, void *run_ctx);
+/* Readies sp for parts (1..EP_PREFIX_SPLIT_MAX) counting on s, whose states keep the
+ * episodes counted at least keep times, counted by run(run_ctx). A level of extensions
+ * moves prefixes off the part holding them only when it has at least parts * wave of
+ * them (1: any level): a GPU's round of fewer than it can run at once takes about one
+ * step's time whatever its size, and a moved prefix adds a round a link. Returns 0, or
+ * DM_ERUNTIME without memory (free sp either way). */
+int ep_prefix_split_init(ep_prefix_split *sp, int parts, int64_t keep, const ep_stream *s,
+                         int64_t wave, ep_prefix_parts_fn run, void *run_ctx, dm_err *err);
 void ep_prefix_split_free(ep_prefix_split *sp);
 
 /* Shares out eps[0..n): every part all of them when each is one node (no step to take:
@@ -70,14 +91,16 @@ void ep_prefix_split_free(ep_prefix_split *sp);
  * without memory. */
 int ep_prefix_split_batch(ep_prefix_split *sp, const ep_episode *eps, int64_t n,
                           dm_err *err);
-/* Shares out ext[0..n), extensions of freq[0..nfreq) (as ep_count_ext_fn gives them):
- * each to the part holding its prefix's starts, those of a prefix every part holds in
- * turn. Returns 0, DM_EINPUT when the batch before kept other than nfreq episodes,
- * DM_ERUNTIME without memory. */
+/* Shares out ext[0..n), extensions of freq[0..nfreq) (as ep_count_ext_fn gives them),
+ * balanced by ep_split_balance: an extension weighs the events of its type and of its
+ * prefix's last type (what its step reads), the extensions of a prefix one part holds
+ * are one unit, moving it costs its prefix's steps from its first node, and each
+ * extension of a prefix every part holds is a unit of its own. Returns 0, DM_EINPUT when
+ * the batch before kept other than nfreq episodes, DM_ERUNTIME without memory. */
 int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfreq,
                         const ep_ext *ext, int64_t n, dm_err *err);
-/* Counts part's share on st (ep_prefix_cb or ep_prefix_ext_cb), st being the state that
- * part counted every batch before on. Returns 0, or as those do. */
+/* Counts part's share on st (ep_prefix_cb or ep_prefix_count_ext), st being the state
+ * that part counted every batch before on. Returns 0, or as those do. */
 int ep_prefix_split_count(ep_prefix_split *sp, int part, ep_prefix_state *st, dm_err *err);
 /* After every part counted: the batch's counts into counts[0..n), and who holds the
  * starts of what was kept. Returns 0, or DM_ERUNTIME without memory. */

@@ -129,6 +129,12 @@ int rl_gpu_multi_open(const rl_table *t, const dm_point *pt, const dm_exec *ex, 
     if (gpus < 1 || gpus > have || gpus > DM_MAX_GPUS)
         return dm_err_set(err, DM_EINPUT, "rules: the point asks for %d GPUs, and the run "
                           "has %d", gpus, have);
+    /* 0 means the card's chosen block, which expansion for a GPU puts in its place; a
+     * caller that skipped it would have the kernels' grids divide by it. */
+    if (o->block == 0)
+        return dm_err_set(err, DM_EINPUT, "rules: block 0 was never resolved to a block "
+                          "size (a sweep expanded for a GPU chooses it): give one of 32 to "
+                          "1024");
     rl_gpu_multi *m = calloc(1, sizeof *m);
     if (!m)
         return dm_err_set(err, DM_ERUNTIME, "rules: out of memory");

@@ -19,8 +19,9 @@ typedef struct rl_gpu_multi rl_gpu_multi;
  * (ex->gpus, distinct devices; ex->device alone when ex->ngpus is 0), the first on
  * ex->stream, each GPU worked by a thread of its own that makes it current, its
  * evaluation run as o says. A GPU whose slice is empty (t has fewer rows than gpus)
- * gets nothing to do (and no thread). Returns 0; DM_EINPUT for more GPUs than ex has, a rule set
- * that does not check against t or an expression longer than a chunk holds; DM_ERUNTIME
+ * gets nothing to do (and no thread). Returns 0; DM_EINPUT for more GPUs than ex has, a
+ * block o->block of 0 (unresolved: multigpu's open value), a rule set that does not check
+ * against t or an expression longer than a chunk holds; DM_ERUNTIME
  * with err set (a CUDA failure, named by the GPU's index; no memory or thread). *m is
  * then NULL. */
 int rl_gpu_multi_open(const rl_table *t, const dm_point *pt, const dm_exec *ex, int gpus,

@@ -6,7 +6,8 @@
  * first and PTPE on a split of the survivors: two-pass), and the counts are gathered on
  * the host, where the next level's candidates are generated. Counting by prefix (beyond
  * the papers) shares a level by its prefixes instead (ep_prefix_split.h): each GPU counts
- * the extensions of the prefixes whose starts it keeps. */
+ * the extensions of the prefixes whose starts it keeps, and of those moved to it to
+ * balance the level. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@ typedef struct ep_mgpu_state {
     int bound;
     ep_gpu_fn count;      /* the exact count: PTPE, or NULL for hybrid's choice */
     int prefix;           /* counting by prefix: split shares each batch */
+    int64_t keep;         /* by prefix: the episodes each GPU keeps the starts of */
     ep_prefix_split split_prefix;
     int mine;             /* support > 0 */
     ep_mine_spec spec;
@@ -73,7 +75,7 @@ static int ep_mgpu_open(void *ctx, int i, dm_err *err)
         g->own_stream = 1;
     }
     if (s->prefix ? ep_prefix_dev_open(&g->pd, g->stream, s->s, ep_point_interval(&s->pt),
-                                       s->split_prefix.keep, (int)dm_point_int(&s->pt, "block"),
+                                       s->keep, (int)dm_point_int(&s->pt, "block"),
                                        (int)dm_point_int(&s->pt, "block_few"),
                                        dm_point_int(&s->pt, "switch_at"), err)
                   : ep_gpu_counter_open(&g->c, g->dev, g->stream, s->s, &s->pt, s->margin, 1,
@@ -227,8 +229,7 @@ int ep_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *p
         s->spec.bound_ctx = s;
     }
     if ((s->prefix = strcmp(counting, "prefix") == 0)) {
-        ep_prefix_split_init(&s->split_prefix, want, s->mine ? s->spec.support : INT64_MAX,
-                             ep_mgpu_prefix_parts, s);
+        s->keep = s->mine ? s->spec.support : INT64_MAX;
         s->spec.extend = ep_prefix_split_ext_cb;
         s->spec.extend_ctx = &s->split_prefix;
     }
@@ -237,6 +238,11 @@ int ep_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *p
         goto fail;
     }
     if (dm_handoff_round(s->h, ep_mgpu_open, s, err))
+        goto fail;
+    /* A level moves prefixes only when each GPU gets a wave of the kernel for few (the
+     * GPUs are of one model: the first's). */
+    if (s->prefix && ep_prefix_split_init(&s->split_prefix, want, s->keep, &d->s,
+                                          s->gpu[0].pd.wave, ep_mgpu_prefix_parts, s, err))
         goto fail;
     s->out = ep_result_of(&d->s, &s->m);
     *state = s;

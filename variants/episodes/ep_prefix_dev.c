@@ -79,14 +79,14 @@ int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_in
 {
     *d = (ep_prefix_dev){.stream = (cudaStream_t)stream, .iv = iv, .block = block,
                          .block_few = block_few, .switch_at = switch_at};
-    if (switch_at == 0) {
-        int dev, sms, per_sm;
-        if (DM_CUDA(err, cudaGetDevice(&dev)) ||
-            DM_CUDA(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
-            ep_prefix_gpu_resident(block_few, &per_sm, err))
-            return err->code;
-        d->switch_at = (int64_t)sms * per_sm;
-    }
+    int dev, sms, per_sm;
+    if (DM_CUDA(err, cudaGetDevice(&dev)) ||
+        DM_CUDA(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
+        ep_prefix_gpu_resident(block_few, &per_sm, err))
+        return err->code;
+    d->wave = (int64_t)sms * per_sm;
+    if (switch_at == 0)
+        d->switch_at = d->wave;
     if (ep_prefix_open(&d->st, s, keep, err))
         return err->code;
     d->st.rounds = ep_prefix_dev_rounds;

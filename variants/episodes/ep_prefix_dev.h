@@ -15,6 +15,7 @@ typedef struct ep_prefix_dev {
     ep_interval iv;
     int block, block_few; /* threads a block for rounds of many tasks, of few */
     int64_t switch_at;    /* rounds of at most this many tasks are few */
+    int64_t wave;         /* tasks the device runs at once with the kernel for few */
     int64_t *d_first, *d_pos;
     double *d_time;
     int32_t *d_arena[2], *d_scratch[2];

@@ -143,6 +143,9 @@ int cl_table_fill(const cl_inst *s, const int *feat, int k1, const cl_table *t1,
                   dm_err *err);
 void cl_plan_free(cl_plan *plan);
 
+/* qsort's order of uint32_t values, ascending. */
+int cl_cmp_u32(const void *a, const void *b);
+
 /* ---- between levels ------------------------------------------------------------------- */
 
 /* The size-(k+1) candidates from the prevalent patterns of size k, prev[0..nprev-1] (masks

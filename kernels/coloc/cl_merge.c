@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "coloc/cl_index.h"
+#include "rng.h"
 
 /* Keeps the instances i of s with rep[i] == i, each weighing its class's points (rep[i],
  * at most i, is the kept instance of i's class), in their order, and rebuilds the cell
@@ -103,21 +104,6 @@ typedef struct cl_nbrs {
     uint32_t *ids;  /* NULL while counting */
 } cl_nbrs;
 
-static int cl_u32_cmp(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* h and v mixed: splitmix64's finaliser. */
-static uint64_t cl_mix(uint64_t h, uint32_t v)
-{
-    uint64_t z = (h ^ v) + 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Counts (ids NULL: into off[i + 1]) or writes instance i's neighbours of other features,
  * from the 3 x 3 cells around it (f: its feature). */
 static void cl_nbrs_one(cl_nbrs *nb, uint32_t i, int f)
@@ -143,9 +129,11 @@ static void cl_nbrs_one(cl_nbrs *nb, uint32_t i, int f)
         nb->off[i + 1] = n;
         return;
     }
-    qsort(out, n, sizeof *out, cl_u32_cmp);
-    for (uint64_t j = 0; j < n; j++)
-        h = cl_mix(h, out[j]);
+    qsort(out, n, sizeof *out, cl_cmp_u32);
+    for (uint64_t j = 0; j < n; j++) { /* splitmix64 over the ids in turn */
+        uint64_t state = h ^ out[j];
+        h = dm_splitmix64(&state);
+    }
     nb->hash[i] = h;
 }
 

@@ -44,7 +44,7 @@ static inline void cl_emit(cl_job *job, int c, uint64_t *n, const uint32_t *head
     (*n)++;
 }
 
-static int cl_cmp_u32(const void *a, const void *b)
+int cl_cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);

@@ -75,9 +75,10 @@ typedef struct clg_feats {
  * search looks for it in the cells around the row; the hash join takes the last id of
  * the rows of t2 (k ids a row, rows2 rows) that share the row's first k - 1 ids, found
  * through hash (slots entries, a power of two). The counting launch writes counts[t]
- * and, unless bits is NULL, marks the ids of every output row in the bitmap bits, and,
- * unless points is NULL, adds to *points the rows of points they stand for (the product
- * of their instances' weights: a merged fine set); the
+ * unless counts is NULL, adds its rows to *rows unless rows is NULL, and, unless bits is
+ * NULL, marks the ids of every output row in the bitmap bits, and, unless points is
+ * NULL, adds to *points the rows of points they stand for (the product of their
+ * instances' weights: a merged fine set); the
  * writing launch writes thread t's rows from row offsets[t] of out, in ascending order of
  * the last id, so a table made from a sorted one is sorted. */
 typedef struct clg_pass {
@@ -92,6 +93,7 @@ typedef struct clg_pass {
     const unsigned long long *hash;
     uint64_t slots;
     uint64_t *counts;
+    unsigned long long *rows;
     uint32_t *bits;
     unsigned long long *points;
     const uint64_t *offsets;
@@ -120,9 +122,6 @@ int clg_scan_bytes(uint64_t n, size_t *bytes, dm_err *err);
 /* offsets[i] = counts[0] + ... + counts[i-1] for i < n (temp: clg_scan_bytes of n). */
 int clg_scan(const uint64_t *counts, uint64_t *offsets, uint64_t n, void *temp, size_t bytes,
              void *stream, dm_err *err);
-
-/* *acc += *x, on the device. */
-int clg_accumulate(unsigned long long *acc, const uint64_t *x, void *stream, dm_err *err);
 
 /* sums[m] += the participating instances of feature f.f[m] (bits set; coarse: their
  * weights), for m < f.k. */

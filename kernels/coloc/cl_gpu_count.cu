@@ -1,6 +1,5 @@
 /* cl_gpu_count.cu - the sums the colocation kernels share: the prefix sum of the rows
- * each thread counted (where each writes in the second run), a slice's rows added to its
- * table's total on the device (no read-back a slice), and the participating
+ * each thread counted (where each writes in the second run) and the participating
  * instances of each feature of a pattern from its bitmap. Integer sums: the same in any
  * order the threads add them, so the ratios the host makes from them are bit for bit the
  * CPU miner's. */
@@ -24,18 +23,6 @@ extern "C" int clg_scan(const uint64_t *counts, uint64_t *offsets, uint64_t n, v
                                                       (cudaStream_t)stream))
                ? DM_ERUNTIME
                : 0;
-}
-
-__global__ void clg_accumulate_kernel(unsigned long long *acc, const uint64_t *x)
-{
-    *acc += *x;
-}
-
-extern "C" int clg_accumulate(unsigned long long *acc, const uint64_t *x, void *stream,
-                              dm_err *err)
-{
-    clg_accumulate_kernel<<<1, 1, 0, (cudaStream_t)stream>>>(acc, x);
-    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }
 
 /* Block (x, m): instances of feature f.f[m] from blockIdx.x * blockDim.x on. */

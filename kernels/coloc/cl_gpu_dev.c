@@ -114,9 +114,12 @@ static int clg_side_upload(cl_gpu *g, clg_side *side, dm_err *err)
         clg_upload(g, s->cell_start, (ncells + 1) * sizeof *s->cell_start,
                    (void **)&side->cell_start, err) ||
         clg_upload(g, s->cell_items, n * sizeof *s->cell_items, (void **)&side->cell_items,
-                   err) ||
-        clg_upload(g, NULL, side->words * sizeof *side->bits, (void **)&side->bits, err))
+                   err))
         return DM_ERUNTIME;
+    for (int l = 0; l < CLG_LANES; l++)
+        if (clg_upload(g, NULL, side->words * sizeof *side->bits[l], (void **)&side->bits[l],
+                       err))
+            return DM_ERUNTIME;
     side->d = (clg_set){.coarse = s->coarse, .ncols = s->grid.ncols, .nrows = s->grid.nrows,
                         .d2 = s->d2, .n = s->n, .x = side->x, .y = side->y,
                         .weight = side->weight, .col = side->col, .row = side->row,
@@ -128,9 +131,11 @@ static int clg_side_upload(cl_gpu *g, clg_side *side, dm_err *err)
 static void clg_side_free(cl_gpu *g, clg_side *side)
 {
     void *bufs[] = {side->x, side->y, side->weight, side->col, side->row, side->cell_start,
-                    side->cell_items, side->bits};
+                    side->cell_items};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         dm_gpu_free(g->st, bufs[i]);
+    for (int l = 0; l < CLG_LANES; l++)
+        dm_gpu_free(g->st, side->bits[l]);
     cl_inst_free(&side->h);
 }
 
@@ -204,6 +209,16 @@ void clg_table_free(cl_gpu *g, clg_table *t)
 
 /* ---- opening and closing ---------------------------------------------------------------- */
 
+/* Lanes 1 .. CLG_LANES - 1: streams that wait for no other, and their join events. */
+static int clg_lanes_open(cl_gpu *g, dm_err *err)
+{
+    for (int l = 1; l < CLG_LANES; l++)
+        if (DM_CUDA(err, cudaStreamCreateWithFlags(&g->lane[l], cudaStreamNonBlocking)) ||
+            DM_CUDA(err, cudaEventCreateWithFlags(&g->join[l], cudaEventDisableTiming)))
+            return DM_ERUNTIME;
+    return 0;
+}
+
 /* Options out of range: DM_EINPUT naming the first. */
 static int clg_check_opts(const cl_gpu_opts *o, dm_err *err)
 {
@@ -246,7 +261,10 @@ int cl_gpu_open(const cl_points *p, const cl_gpu_opts *o, cl_gpu **gp, dm_err *e
     g->merge_s = dm_now() - t0;
     size_t ncells = (size_t)grid.ncols * (size_t)grid.nrows;
     rc = DM_ERUNTIME;
+    g->lane[0] = g->st;
     if (DM_CUDA(err, cudaEventCreate(&g->ev[0])) || DM_CUDA(err, cudaEventCreate(&g->ev[1])) ||
+        DM_CUDA(err, cudaEventCreateWithFlags(&g->fork, cudaEventDisableTiming)) ||
+        clg_lanes_open(g, err) ||
         DM_CUDA(err, cudaHostAlloc((void **)&g->h, sizeof *g->h, cudaHostAllocDefault)) ||
         clg_side_upload(g, &g->fine, err) ||
         (o->filter != CL_FILTER_NONE && clg_side_upload(g, &g->coarse, err)) ||
@@ -282,6 +300,14 @@ void cl_gpu_close(cl_gpu *g)
         dm_gpu_free(g->st, bufs[i]);
     if (g->ev[0]) /* CUDA was used */
         DM_CUDA_WARN(cudaStreamSynchronize(g->st));
+    for (int l = 1; l < CLG_LANES; l++) {
+        if (g->lane[l])
+            DM_CUDA_WARN(cudaStreamDestroy(g->lane[l]));
+        if (g->join[l])
+            DM_CUDA_WARN(cudaEventDestroy(g->join[l]));
+    }
+    if (g->fork)
+        DM_CUDA_WARN(cudaEventDestroy(g->fork));
     void *pinned[] = {g->h, g->h_slots};
     for (size_t i = 0; i < sizeof pinned / sizeof *pinned; i++)
         if (pinned[i])

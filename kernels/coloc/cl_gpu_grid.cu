@@ -36,8 +36,8 @@ __device__ static inline uint32_t clg_first_of(const clg_set &s, uint32_t lo, ui
  * so only points are tested. (Keeping the row's places in registers, not reading them
  * again from L1 for each instance, made it slower on an H200: 52 registers, not 38, left
  * fewer warps to hide the loads; docs/records/coloc-fast.md.)
- * WRITE: the rows go to out from offsets[t]; else their number to counts[t], their ids
- * marked in bits, the rows of points they stand for added to *points. */
+ * WRITE: the rows go to out from offsets[t]; else their number to counts[t] and *rows,
+ * their ids marked in bits, the rows of points they stand for added to *points. */
 template <bool WRITE>
 __global__ void clg_grid_kernel(clg_pass a)
 {
@@ -85,7 +85,8 @@ __global__ void clg_grid_kernel(clg_pass a)
                 }
             }
         if (!WRITE) {
-            a.counts[t] = n;
+            if (a.counts)
+                a.counts[t] = n;
             if (n && a.bits)
                 for (int m = 0; m < a.k; m++)
                     clg_mark(a.bits, clg_row_id(a, t, m));
@@ -93,6 +94,8 @@ __global__ void clg_grid_kernel(clg_pass a)
     }
     if (!WRITE && a.points)
         clg_warp_add(a.points, points);
+    if (!WRITE && a.rows)
+        clg_warp_add(a.rows, n);
 }
 
 extern "C" int clg_grid_count(const clg_pass *a, dm_err *err)

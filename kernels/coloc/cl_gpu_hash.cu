@@ -59,13 +59,14 @@ __global__ void clg_build_kernel(const uint32_t *t, uint64_t rows, int k,
 
 /* Thread t's rows: its input row with the last id b of each row of t2 sharing its prefix
  * whose b neighbours the input row's last id (the prefix ids neighbour both already), in
- * t2's order, so b ascends. WRITE: to out from offsets[t]; else counted into counts[t],
- * ids marked in bits, the rows of points they stand for added to *points. */
+ * t2's order, so b ascends. WRITE: to out from offsets[t]; else counted into counts[t]
+ * and *rows, ids marked in bits, the rows of points they stand for added to *points. */
 template <bool WRITE>
 __global__ void clg_hash_kernel(clg_pass a)
 {
     const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long points = 0;
+    uint64_t n = 0;
     if (t < a.n) {
         const int k = a.k, p = k - 1;
         const uint32_t *row = a.in + t * (uint64_t)k;
@@ -78,7 +79,6 @@ __global__ void clg_hash_kernel(clg_pass a)
         unsigned long long w = 1; /* the points the input row stands for */
         for (int m = 0; a.points && m < k; m++)
             w *= a.s.weight[row[m]];
-        uint64_t n = 0;
         uint32_t *out = WRITE ? a.out + a.offsets[t] * (uint64_t)(k + 1) : nullptr;
         for (uint64_t r = g;
              g != CLG_EMPTY && r < a.rows2 && clg_prefix_eq(a.t2 + r * k, row, p); r++) {
@@ -99,7 +99,8 @@ __global__ void clg_hash_kernel(clg_pass a)
             n++;
         }
         if (!WRITE) {
-            a.counts[t] = n;
+            if (a.counts)
+                a.counts[t] = n;
             if (n && a.bits)
                 for (int m = 0; m < k; m++)
                     clg_mark(a.bits, row[m]);
@@ -107,6 +108,8 @@ __global__ void clg_hash_kernel(clg_pass a)
     }
     if (!WRITE && a.points)
         clg_warp_add(a.points, points);
+    if (!WRITE && a.rows)
+        clg_warp_add(a.rows, n);
 }
 
 extern "C" int clg_hash_groups(const uint32_t *t, uint64_t rows, int k,

@@ -31,12 +31,18 @@ typedef struct clg_pat {
     int need_fine, need_coarse;
 } clg_pat;
 
-/* An instance set: on the host (its counts and starts), on the device, its bitmap. */
+/* Streams a level's counting runs are spread over (lane 0: the miner's stream), so that
+ * its small candidates fill the card together. */
+#define CLG_LANES 4
+
+/* An instance set: on the host (its counts and starts), on the device, a participation
+ * bitmap a lane. */
 typedef struct clg_side {
     cl_inst h;
     clg_set d;
     double *x, *y;
-    uint32_t *weight, *cell_start, *cell_items, *bits;
+    uint32_t *weight, *cell_start, *cell_items;
+    uint32_t *bits[CLG_LANES];
     int32_t *col, *row;
     size_t words;
 } clg_side;
@@ -50,6 +56,9 @@ typedef struct clg_host {
 struct cl_gpu {
     cl_gpu_opts o;
     cudaStream_t st;
+    cudaStream_t lane[CLG_LANES];     /* lane[0] is st */
+    cudaEvent_t fork, join[CLG_LANES]; /* the lanes' start after st's work, st's after theirs */
+    int next_lane;                    /* the lane the next candidate free to take one takes */
     clg_side fine, coarse;
     uint64_t *cell_mask;        /* device: the fine set's features of each cell (filter C) */
     uint64_t *counts, *offsets; /* device: slice + 1 each */
@@ -113,11 +122,16 @@ void clg_table_free(cl_gpu *g, clg_table *t);
 uint64_t clg_work_rows(const clg_work *w);
 /* Room for the answers of n candidates of size k1, zeroed on the device. */
 int clg_level_slots(cl_gpu *g, int n, int k1, dm_err *err);
+/* Lets the lanes start on what st holds so far; the next candidate takes lane 0. */
+int clg_lanes_fork(cl_gpu *g, dm_err *err);
+/* Makes st wait for everything the lanes hold. */
+int clg_lanes_join(cl_gpu *g, dm_err *err);
 /* Enqueues the counting run of w (size w->feat->k) into slot i: its rows, and the
- * participating instances of each feature from the side's bitmap. Waits only for the
- * hash join's group count. */
+ * participating instances of each feature from the side's bitmap; on the next lane (on
+ * lane 0 when it reads a table from host memory or joins through the hash, which share
+ * one buffer). Waits only for the hash join's group count. */
 int clg_count(cl_gpu *g, const clg_work *w, int i, dm_err *err);
-/* Enqueues filter C's sums for the pattern f into slot i. */
+/* Enqueues filter C's sums for the pattern f into slot i, on the next lane. */
 int clg_cellagg(cl_gpu *g, const clg_feats *f, int i, dm_err *err);
 /* Copies the slots of n candidates of size k1 back, and waits for them. */
 int clg_level_read(cl_gpu *g, int n, int k1, dm_err *err);

@@ -4,7 +4,7 @@
  * and its instance table by grid search (G) or prefix hash join (H) on the device, in
  * two runs (count, prefix sum, write), the participation bitmaps summed on the device and
  * the ratios made on the host from those integer sums, as cl_mine makes them. A level's
- * candidates are enqueued one after another and their sums read back at once. Tables are
+ * candidates are enqueued over CLG_LANES streams and their sums read back at once. Tables are
  * made a slice of their input at a time and kept on the device while they fit, else in
  * host memory (the paper's section 5), read back a slice at a time. The passes are
  * cl_gpu_pass.c, the device's memory, copies and waits cl_gpu_dev.c. */
@@ -63,6 +63,8 @@ static int clg_filter_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
     g->cost = &lv->dev;
     clg_time_begin(g);
     int rc = clg_level_slots(g, n, k1, err);
+    if (rc == 0)
+        rc = clg_lanes_fork(g, err);
     for (int i = 0; i < n && rc == 0; i++) {
         clg_feats f = clg_feats_of(cc[i].mask);
         if (g->o.filter == CL_FILTER_MULTIRES) {
@@ -72,7 +74,7 @@ static int clg_filter_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
             rc = clg_cellagg(g, &f, i, err);
         }
     }
-    if (rc || clg_level_read(g, n, k1, err))
+    if (rc || clg_lanes_join(g, err) || clg_level_read(g, n, k1, err))
         return DM_ERUNTIME;
     for (int i = 0; i < n; i++) {
         cl_candidate *c = &cc[i];
@@ -97,6 +99,8 @@ static int clg_refine_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
     g->cost = &lv->dev;
     clg_time_begin(g);
     int rc = clg_level_slots(g, n, k1, err);
+    if (rc == 0)
+        rc = clg_lanes_fork(g, err);
     for (int i = 0; i < n && rc == 0; i++) {
         if (cc[i].pruned)
             continue;
@@ -104,7 +108,7 @@ static int clg_refine_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
         clg_work w = clg_work_of(g, 0, &f, par, npar);
         rc = clg_count(g, &w, i, err);
     }
-    if (rc || clg_level_read(g, n, k1, err))
+    if (rc || clg_lanes_join(g, err) || clg_level_read(g, n, k1, err))
         return DM_ERUNTIME;
     for (int i = 0; i < n; i++) {
         cl_candidate *c = &cc[i];

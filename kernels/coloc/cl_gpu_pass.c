@@ -85,26 +85,55 @@ static int clg_hash_prepare(cl_gpu *g, const clg_work *w, clg_pass *a, dm_err *e
     return 0;
 }
 
-/* The launch arguments of a pass over w (but for its input and count), the hash built
- * for the join. */
-static int clg_pass_begin(cl_gpu *g, const clg_work *w, int counting, clg_pass *a,
+int clg_lanes_fork(cl_gpu *g, dm_err *err)
+{
+    g->next_lane = 0;
+    if (DM_CUDA(err, cudaEventRecord(g->fork, g->st)))
+        return DM_ERUNTIME;
+    for (int l = 1; l < CLG_LANES; l++)
+        if (DM_CUDA(err, cudaStreamWaitEvent(g->lane[l], g->fork, 0)))
+            return DM_ERUNTIME;
+    return 0;
+}
+
+int clg_lanes_join(cl_gpu *g, dm_err *err)
+{
+    for (int l = 1; l < CLG_LANES; l++)
+        if (DM_CUDA(err, cudaEventRecord(g->join[l], g->lane[l])) ||
+            DM_CUDA(err, cudaStreamWaitEvent(g->st, g->join[l], 0)))
+            return DM_ERUNTIME;
+    return 0;
+}
+
+/* The lane the next candidate takes (0 when it must: shared). */
+static int clg_take_lane(cl_gpu *g, int shared)
+{
+    if (shared)
+        return 0;
+    const int l = g->next_lane;
+    g->next_lane = (l + 1) % CLG_LANES;
+    return l;
+}
+
+/* The launch arguments of a pass over w on lane l (but for its input and count), the
+ * hash built for the join. */
+static int clg_pass_begin(cl_gpu *g, const clg_work *w, int counting, int l, clg_pass *a,
                           dm_err *err)
 {
     const int k1 = w->feat->k;
     const uint32_t *start = w->side->h.start;
     *a = (clg_pass){.s = w->side->d, .k = k1 - 1, .blo = start[w->feat->f[k1 - 1]],
                     .bhi = start[w->feat->f[k1 - 1] + 1], .counts = g->counts,
-                    .bits = counting ? w->side->bits : NULL, .offsets = g->offsets,
-                    .block = g->o.block, .stream = g->st};
+                    .bits = counting ? w->side->bits[l] : NULL, .offsets = g->offsets,
+                    .block = g->o.block, .stream = g->lane[l]};
     if (w->side == &g->fine)
         g->cost->tested += clg_work_rows(w);
     return w->t2 ? clg_hash_prepare(g, w, a, err) : 0;
 }
 
-/* Enqueues the count of input rows lo .. lo + a->n - 1 of w (a set up but for its input)
- * into g->counts and their prefix sum into g->offsets: the slice's rows at
- * g->offsets[a->n]. Unless a->bits is NULL, their ids are marked there. */
-static int clg_slice_count(cl_gpu *g, const clg_work *w, clg_pass *a, uint64_t lo,
+/* Points a (set up but for its input) at input rows lo .. lo + a->n - 1 of w, copied to
+ * the device first when w's input table is in host memory. */
+static int clg_slice_input(cl_gpu *g, const clg_work *w, clg_pass *a, uint64_t lo,
                            dm_err *err)
 {
     const int k = w->feat->k - 1;
@@ -119,7 +148,17 @@ static int clg_slice_count(cl_gpu *g, const clg_work *w, clg_pass *a, uint64_t l
             return DM_ERUNTIME;
         a->in = g->in;
     }
-    if (DM_CUDA(err, cudaMemsetAsync(g->counts + a->n, 0, sizeof *g->counts, g->st)) ||
+    return 0;
+}
+
+/* Enqueues the count of input rows lo .. lo + a->n - 1 of w (a set up but for its input)
+ * into g->counts and their prefix sum into g->offsets: the slice's rows at
+ * g->offsets[a->n]. */
+static int clg_slice_count(cl_gpu *g, const clg_work *w, clg_pass *a, uint64_t lo,
+                           dm_err *err)
+{
+    if (clg_slice_input(g, w, a, lo, err) ||
+        DM_CUDA(err, cudaMemsetAsync(g->counts + a->n, 0, sizeof *g->counts, g->st)) ||
         (a->t2 ? clg_hash_count(a, err) : clg_grid_count(a, err)) ||
         clg_scan(g->counts, g->offsets, a->n + 1, g->temp, g->temp_bytes, g->st, err))
         return DM_ERUNTIME;
@@ -131,34 +170,37 @@ int clg_count(cl_gpu *g, const clg_work *w, int i, dm_err *err)
     const clg_feats *f = w->feat;
     unsigned long long *slot = g->slots + (uint64_t)i * clg_slot_size(f->k);
     clg_pass a;
-    if (DM_CUDA(err, cudaMemsetAsync(w->side->bits, 0, w->side->words * sizeof *w->side->bits,
-                                     g->st)) ||
-        clg_pass_begin(g, w, 1, &a, err))
+    const int l = clg_take_lane(g, w->t2 || (w->t1 && !w->t1->dev));
+    uint32_t *bits = w->side->bits[l];
+    if (DM_CUDA(err, cudaMemsetAsync(bits, 0, w->side->words * sizeof *bits, g->lane[l])) ||
+        clg_pass_begin(g, w, 1, l, &a, err))
         return DM_ERUNTIME;
     if (w->side == &g->fine && w->side->h.weight)
         a.points = slot + f->k + 1;
+    a.counts = NULL; /* the rows straight into the slot: no prefix sum */
+    a.rows = slot + f->k;
     const uint64_t total = clg_work_rows(w);
     for (uint64_t lo = 0; lo < total; lo += a.n) {
         a.n = total - lo < g->o.slice ? total - lo : g->o.slice;
-        if (clg_slice_count(g, w, &a, lo, err) ||
-            clg_accumulate(slot + f->k, g->offsets + a.n, g->st, err))
+        if (clg_slice_input(g, w, &a, lo, err) ||
+            (a.t2 ? clg_hash_count(&a, err) : clg_grid_count(&a, err)))
             return DM_ERUNTIME;
     }
-    return clg_bits_sum(&w->side->d, w->side->bits, f, slot, g->o.block, g->st, err);
+    return clg_bits_sum(&w->side->d, bits, f, slot, g->o.block, g->lane[l], err);
 }
 
 int clg_cellagg(cl_gpu *g, const clg_feats *f, int i, dm_err *err)
 {
     return clg_cellagg_sum(&g->coarse.d, g->cell_mask, f,
-                           g->slots + (uint64_t)i * clg_slot_size(f->k), g->o.block, g->st,
-                           err);
+                           g->slots + (uint64_t)i * clg_slot_size(f->k), g->o.block,
+                           g->lane[clg_take_lane(g, 0)], err);
 }
 
 int clg_write(cl_gpu *g, const clg_work *w, clg_table *out, dm_err *err)
 {
     const int k1 = w->feat->k;
     clg_pass a;
-    if (clg_pass_begin(g, w, 0, &a, err))
+    if (clg_pass_begin(g, w, 0, 0, &a, err))
         return DM_ERUNTIME;
     const uint64_t total = clg_work_rows(w);
     uint64_t at = 0;

@@ -128,10 +128,14 @@ int clg_scan(const uint64_t *counts, uint64_t *offsets, uint64_t n, void *temp, 
 int clg_bits_sum(const clg_set *s, const uint32_t *bits, const clg_feats *f,
                  unsigned long long *sums, int block, void *stream, dm_err *err);
 
-/* Filter C: sums[m] += the points of feature f.f[m] in cells that lie in a quadruplet
- * holding every feature of f (cell_mask: each cell's features), from the coarse set. */
-int clg_cellagg_sum(const clg_set *coarse, const uint64_t *cell_mask, const clg_feats *f,
-                    unsigned long long *sums, int block, void *stream, dm_err *err);
+/* Filter C for n patterns of k features, masks[c] (device) the features of pattern c, no
+ * feature with more than most coarse instances: slots[c * slot + m] += the points of its
+ * feature m (ascending) in cells that lie in a quadruplet holding every feature of the
+ * pattern (quad_mask: the features of the quadruplet whose top-left cell is each cell),
+ * from the coarse set; one launch. */
+int clg_cellagg_sums(const clg_set *coarse, const uint64_t *quad_mask, const uint64_t *masks,
+                     int n, int k, uint32_t most, int slot, unsigned long long *slots,
+                     int block, void *stream, dm_err *err);
 
 #ifdef __cplusplus
 }

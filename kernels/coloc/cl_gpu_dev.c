@@ -209,6 +209,38 @@ void clg_table_free(cl_gpu *g, clg_table *t)
 
 /* ---- opening and closing ---------------------------------------------------------------- */
 
+/* Filter C's quadruplet masks, from the fine set's cell masks (ncells of them): a cell's,
+ * its right, lower and lower-right neighbours' (the grid's padding column and row keep
+ * those of an occupied cell inside the grid; past the grid's end, none). */
+static int clg_quad_upload(cl_gpu *g, size_t ncells, dm_err *err)
+{
+    const uint64_t *m = g->fine.h.cell_mask;
+    const size_t w = (size_t)g->fine.h.grid.ncols;
+    uint64_t *quad = malloc(ncells * sizeof *quad);
+    if (!quad)
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for filter C's quadruplets");
+    for (size_t q = 0; q < ncells; q++)
+        quad[q] = m[q] | (q + 1 < ncells ? m[q + 1] : 0) | (q + w < ncells ? m[q + w] : 0) |
+                  (q + w + 1 < ncells ? m[q + w + 1] : 0);
+    int rc = clg_upload(g, quad, ncells * sizeof *quad, (void **)&g->quad_mask, err);
+    /* a copy from pageable memory has taken its bytes when it returns */
+    free(quad);
+    return rc;
+}
+
+/* Lane 0's scratch: a slice's rows. */
+static int clg_scratch_open(cl_gpu *g, dm_err *err)
+{
+    clg_scratch *s = &g->scratch[0];
+    s->cap = g->o.slice + 1;
+    if (clg_upload(g, NULL, s->cap * sizeof *s->counts, (void **)&s->counts, err) ||
+        clg_upload(g, NULL, s->cap * sizeof *s->offsets, (void **)&s->offsets, err) ||
+        clg_scan_bytes(s->cap, &s->temp_bytes, err))
+        return DM_ERUNTIME;
+    s->temp_cap = s->temp_bytes;
+    return clg_upload(g, NULL, s->temp_bytes, &s->temp, err);
+}
+
 /* Lanes 1 .. CLG_LANES - 1: streams that wait for no other, and their join events. */
 static int clg_lanes_open(cl_gpu *g, dm_err *err)
 {
@@ -268,14 +300,10 @@ int cl_gpu_open(const cl_points *p, const cl_gpu_opts *o, cl_gpu **gp, dm_err *e
         DM_CUDA(err, cudaHostAlloc((void **)&g->h, sizeof *g->h, cudaHostAllocDefault)) ||
         clg_side_upload(g, &g->fine, err) ||
         (o->filter != CL_FILTER_NONE && clg_side_upload(g, &g->coarse, err)) ||
-        (o->filter == CL_FILTER_CELLAGG &&
-         clg_upload(g, g->fine.h.cell_mask, ncells * sizeof *g->fine.h.cell_mask,
-                    (void **)&g->cell_mask, err)) ||
-        clg_upload(g, NULL, (o->slice + 1) * sizeof *g->counts, (void **)&g->counts, err) ||
-        clg_upload(g, NULL, (o->slice + 1) * sizeof *g->offsets, (void **)&g->offsets, err) ||
+        (o->filter == CL_FILTER_CELLAGG && clg_quad_upload(g, ncells, err)) ||
+        clg_scratch_open(g, err) ||
         clg_upload(g, NULL, sizeof *g->groups, (void **)&g->groups, err) ||
-        clg_scan_bytes(o->slice + 1, &g->temp_bytes, err) ||
-        clg_upload(g, NULL, g->temp_bytes, &g->temp, err) || clg_sync(g, err))
+        clg_sync(g, err))
         goto fail;
     size_t free_b = 0, total_b = 0;
     if (DM_CUDA(err, cudaMemGetInfo(&free_b, &total_b)))
@@ -294,10 +322,15 @@ void cl_gpu_close(cl_gpu *g)
         return;
     clg_side_free(g, &g->fine);
     clg_side_free(g, &g->coarse);
-    void *bufs[] = {g->cell_mask, g->counts, g->offsets, g->temp, g->groups, g->slots, g->in,
-                    g->out, g->hash};
+    void *bufs[] = {g->quad_mask, g->groups, g->slots, g->in, g->out, g->hash, g->masks};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         dm_gpu_free(g->st, bufs[i]);
+    for (int l = 0; l < CLG_LANES; l++) {
+        clg_scratch *s = &g->scratch[l];
+        dm_gpu_free(g->st, s->counts);
+        dm_gpu_free(g->st, s->offsets);
+        dm_gpu_free(g->st, s->temp);
+    }
     if (g->ev[0]) /* CUDA was used */
         DM_CUDA_WARN(cudaStreamSynchronize(g->st));
     for (int l = 1; l < CLG_LANES; l++) {
@@ -308,7 +341,7 @@ void cl_gpu_close(cl_gpu *g)
     }
     if (g->fork)
         DM_CUDA_WARN(cudaEventDestroy(g->fork));
-    void *pinned[] = {g->h, g->h_slots};
+    void *pinned[] = {g->h, g->h_slots, g->h_masks};
     for (size_t i = 0; i < sizeof pinned / sizeof *pinned; i++)
         if (pinned[i])
             DM_CUDA_WARN(cudaFreeHost(pinned[i]));

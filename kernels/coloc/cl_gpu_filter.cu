@@ -26,47 +26,46 @@
  * is below theta has PI below theta: pruning it loses no prevalent pattern. */
 
 /* Whether one of the quadruplets containing the cell at (col, row) holds every feature
- * of mask (the padding keeps q + 1 and q + w inside the grid). */
-__device__ static inline bool clg_cell_participates(const uint64_t *cell_mask, int32_t ncols,
+ * of mask (quad_mask: each quadruplet's features, by its top-left cell). */
+__device__ static inline bool clg_cell_participates(const uint64_t *quad_mask, int32_t ncols,
                                                     int32_t col, int32_t row, uint64_t mask)
 {
     const size_t w = (size_t)ncols;
     for (int32_t r = row - 1; r <= row; r++)
-        for (int32_t c = col - 1; c <= col; c++) {
-            if (r < 0 || c < 0)
-                continue;
-            const size_t q = (size_t)r * w + (size_t)c;
-            if (((cell_mask[q] | cell_mask[q + 1] | cell_mask[q + w] | cell_mask[q + w + 1]) &
-                 mask) == mask)
+        for (int32_t c = col - 1; c <= col; c++)
+            if (r >= 0 && c >= 0 && (quad_mask[(size_t)r * w + (size_t)c] & mask) == mask)
                 return true;
-        }
     return false;
 }
 
-/* Block (x, m): coarse instances of feature f.f[m] from blockIdx.x * blockDim.x on. */
-__global__ void clg_cellagg_kernel(clg_set s, const uint64_t *cell_mask, clg_feats f,
-                                   uint64_t mask, unsigned long long *sums)
+/* Block (x, m): candidate x / per (features masks[x / per]), coarse instances of its
+ * feature m from (x % per) * blockDim.x on, into its slot of slot entries. */
+__global__ void clg_cellagg_kernel(clg_set s, const uint64_t *quad_mask, const uint64_t *masks,
+                                   unsigned per, int slot, unsigned long long *slots)
 {
-    const int m = blockIdx.y, fe = f.f[m];
-    const uint64_t i = s.start[fe] + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned c = blockIdx.x / per;
+    const uint64_t mask = masks[c];
+    uint64_t rest = mask; /* feature m: the lowest bit left after dropping m */
+    for (unsigned m = 0; m < blockIdx.y; m++)
+        rest &= rest - 1;
+    const int fe = __ffsll((long long)rest) - 1;
+    const uint64_t i = s.start[fe] + (uint64_t)(blockIdx.x % per) * blockDim.x + threadIdx.x;
     unsigned long long v = 0;
-    if (i < s.start[fe + 1] && clg_cell_participates(cell_mask, s.ncols, s.col[i], s.row[i], mask))
+    if (i < s.start[fe + 1] && clg_cell_participates(quad_mask, s.ncols, s.col[i], s.row[i], mask))
         v = s.weight[i];
-    clg_warp_add(&sums[m], v);
+    clg_warp_add(&slots[(uint64_t)c * (uint64_t)slot + blockIdx.y], v);
 }
 
-extern "C" int clg_cellagg_sum(const clg_set *coarse, const uint64_t *cell_mask,
-                               const clg_feats *f, unsigned long long *sums, int block,
-                               void *stream, dm_err *err)
+extern "C" int clg_cellagg_sums(const clg_set *coarse, const uint64_t *quad_mask,
+                                const uint64_t *masks, int n, int k, uint32_t most, int slot,
+                                unsigned long long *slots, int block, void *stream,
+                                dm_err *err)
 {
-    const uint32_t most = clg_widest(coarse, f);
-    if (most == 0 || f->k == 0)
+    if (most == 0 || n == 0 || k == 0)
         return 0;
-    uint64_t mask = 0;
-    for (int m = 0; m < f->k; m++)
-        mask |= 1ull << f->f[m];
-    dim3 grid(clg_blocks(most, block), (unsigned)f->k);
-    clg_cellagg_kernel<<<grid, block, 0, (cudaStream_t)stream>>>(*coarse, cell_mask, *f, mask,
-                                                                 sums);
+    const unsigned per = clg_blocks(most, block);
+    dim3 grid(per * (unsigned)n, (unsigned)k);
+    clg_cellagg_kernel<<<grid, block, 0, (cudaStream_t)stream>>>(*coarse, quad_mask, masks, per,
+                                                                 slot, slots);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }

@@ -27,6 +27,7 @@ typedef struct clg_pat {
     uint64_t mask;
     clg_feats feat;
     uint64_t rows, coarse_rows;
+    const uint64_t *kept; /* device: its counting run's rows per input row, or NULL */
     clg_table fine, coarse;
     int need_fine, need_coarse;
 } clg_pat;
@@ -34,6 +35,15 @@ typedef struct clg_pat {
 /* Streams a level's counting runs are spread over (lane 0: the miner's stream), so that
  * its small candidates fill the card together. */
 #define CLG_LANES 4
+
+/* A lane's room for a writing run: each input row's count, their prefix sums, the sum's
+ * temporary storage; cap rows (lane 0: the slice, from the start; others grown). */
+typedef struct clg_scratch {
+    uint64_t *counts, *offsets;
+    void *temp;
+    size_t temp_bytes;
+    uint64_t cap, temp_cap;
+} clg_scratch;
 
 /* An instance set: on the host (its counts and starts), on the device, a participation
  * bitmap a lane. */
@@ -60,10 +70,9 @@ struct cl_gpu {
     cudaEvent_t fork, join[CLG_LANES]; /* the lanes' start after st's work, st's after theirs */
     int next_lane;                    /* the lane the next candidate free to take one takes */
     clg_side fine, coarse;
-    uint64_t *cell_mask;        /* device: the fine set's features of each cell (filter C) */
-    uint64_t *counts, *offsets; /* device: slice + 1 each */
-    void *temp;                 /* device: the prefix sum's */
-    size_t temp_bytes;
+    uint64_t *quad_mask;        /* device: the fine set's features of each quadruplet of
+                                 * cells, by its top-left one (filter C) */
+    clg_scratch scratch[CLG_LANES];
     unsigned long long *groups; /* device: the hash join's count of prefix groups */
     clg_host *h;                /* pinned */
     /* A level's answers, a slot per candidate: its k feature sums, then its rows. */
@@ -73,6 +82,10 @@ struct cl_gpu {
     uint64_t in_cap, out_cap;   /* their room, ids */
     unsigned long long *hash;   /* device: the prefix hash of the H join */
     uint64_t hash_cap;
+    uint64_t *masks, *h_masks;  /* a level's candidates (filter C): device, pinned */
+    uint64_t masks_cap, h_masks_cap;
+    uint64_t *kept;             /* device: the rows per input row of a level's counting runs */
+    uint64_t kept_cap;
     cudaEvent_t ev[2];
     uint64_t budget, held;      /* bytes of tables the device may hold, and holds */
     cl_dev_costs *cost;         /* where device calls are counted: the level being mined */
@@ -122,17 +135,22 @@ void clg_table_free(cl_gpu *g, clg_table *t);
 uint64_t clg_work_rows(const clg_work *w);
 /* Room for the answers of n candidates of size k1, zeroed on the device. */
 int clg_level_slots(cl_gpu *g, int n, int k1, dm_err *err);
+/* Room in the scratch of lanes 1 and on for writing runs of n input rows: enqueued on st
+ * before the lanes fork (their memory is stream-ordered). */
+int clg_lanes_room(cl_gpu *g, uint64_t n, dm_err *err);
 /* Lets the lanes start on what st holds so far; the next candidate takes lane 0. */
 int clg_lanes_fork(cl_gpu *g, dm_err *err);
 /* Makes st wait for everything the lanes hold. */
 int clg_lanes_join(cl_gpu *g, dm_err *err);
 /* Enqueues the counting run of w (size w->feat->k) into slot i: its rows, and the
- * participating instances of each feature from the side's bitmap; on the next lane (on
- * lane 0 when it reads a table from host memory or joins through the hash, which share
- * one buffer). Waits only for the hash join's group count. */
-int clg_count(cl_gpu *g, const clg_work *w, int i, dm_err *err);
-/* Enqueues filter C's sums for the pattern f into slot i, on the next lane. */
-int clg_cellagg(cl_gpu *g, const clg_feats *f, int i, dm_err *err);
+ * participating instances of each feature from the side's bitmap; unless keep is NULL,
+ * the rows of each input row there, and a 0 after them (for the writing run). On the
+ * next lane (on lane 0 when it reads a table from host memory or joins through the hash,
+ * which share one buffer). Waits only for the hash join's group count. */
+int clg_count(cl_gpu *g, const clg_work *w, int i, uint64_t *keep, dm_err *err);
+/* Enqueues filter C's sums for the n candidates cc of size k1 into their slots, in one
+ * launch. */
+int clg_cellagg_level(cl_gpu *g, const cl_candidate *cc, int n, int k1, dm_err *err);
 /* Copies the slots of n candidates of size k1 back, and waits for them. */
 int clg_level_read(cl_gpu *g, int n, int k1, dm_err *err);
 /* From slot i as read back: the minimum over f's features of the ratios as cl_ratio
@@ -143,8 +161,12 @@ uint64_t clg_slot_rows(const cl_gpu *g, int k1, int i);
  * they stand for. */
 uint64_t clg_slot_points(const cl_gpu *g, int k1, int i);
 /* The writing run of w into out (out->rows, from the counting run, says how many): each
- * slice counted again, then written, into the device table or through g->out into the
- * host one. Enqueued; waits only to learn each slice's rows when there are several. */
-int clg_write(cl_gpu *g, const clg_work *w, clg_table *out, dm_err *err);
+ * slice counted again (or, the whole input in one slice, its counts taken from kept
+ * unless NULL), then written, into the device table or through g->out into the host
+ * one; on the next lane where it is one slice from and to the device without the hash
+ * (else on lane 0; clg_lanes_room made room for it). Enqueued; waits only to learn each
+ * slice's rows when there are several. */
+int clg_write(cl_gpu *g, const clg_work *w, clg_table *out, const uint64_t *kept,
+              dm_err *err);
 
 #endif

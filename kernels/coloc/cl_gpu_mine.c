@@ -63,18 +63,19 @@ static int clg_filter_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
     g->cost = &lv->dev;
     clg_time_begin(g);
     int rc = clg_level_slots(g, n, k1, err);
-    if (rc == 0)
+    if (rc == 0 && g->o.filter == CL_FILTER_CELLAGG)
+        rc = clg_cellagg_level(g, cc, n, k1, err);
+    if (rc == 0 && g->o.filter == CL_FILTER_MULTIRES) {
         rc = clg_lanes_fork(g, err);
-    for (int i = 0; i < n && rc == 0; i++) {
-        clg_feats f = clg_feats_of(cc[i].mask);
-        if (g->o.filter == CL_FILTER_MULTIRES) {
+        for (int i = 0; i < n && rc == 0; i++) {
+            clg_feats f = clg_feats_of(cc[i].mask);
             clg_work w = clg_work_of(g, 1, &f, par, npar);
-            rc = clg_count(g, &w, i, err);
-        } else {
-            rc = clg_cellagg(g, &f, i, err);
+            rc = clg_count(g, &w, i, NULL, err);
         }
+        if (rc == 0)
+            rc = clg_lanes_join(g, err);
     }
-    if (rc || clg_lanes_join(g, err) || clg_level_read(g, n, k1, err))
+    if (rc || clg_level_read(g, n, k1, err))
         return DM_ERUNTIME;
     for (int i = 0; i < n; i++) {
         cl_candidate *c = &cc[i];
@@ -98,7 +99,23 @@ static int clg_refine_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
     const int k1 = lv->size;
     g->cost = &lv->dev;
     clg_time_begin(g);
+    /* Each kept candidate's counts per input row kept for its writing run, where they
+     * all fit four slices (else counted again there). */
+    uint64_t *at = calloc((size_t)n + 1, sizeof *at), kept = 0;
+    if (!at)
+        return dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
+    for (int i = 0; i < n; i++) {
+        at[i] = kept;
+        if (!cc[i].pruned) {
+            clg_feats f = clg_feats_of(cc[i].mask);
+            clg_work w = clg_work_of(g, 0, &f, par, npar);
+            kept += clg_work_rows(&w) + 1;
+        }
+    }
+    const int keep = kept <= 4 * g->o.slice;
     int rc = clg_level_slots(g, n, k1, err);
+    if (rc == 0 && keep)
+        rc = clg_grow(g, (void **)&g->kept, &g->kept_cap, kept, sizeof *g->kept, err);
     if (rc == 0)
         rc = clg_lanes_fork(g, err);
     for (int i = 0; i < n && rc == 0; i++) {
@@ -106,10 +123,12 @@ static int clg_refine_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
             continue;
         clg_feats f = clg_feats_of(cc[i].mask);
         clg_work w = clg_work_of(g, 0, &f, par, npar);
-        rc = clg_count(g, &w, i, err);
+        rc = clg_count(g, &w, i, keep ? g->kept + at[i] : NULL, err);
     }
-    if (rc || clg_lanes_join(g, err) || clg_level_read(g, n, k1, err))
+    if (rc || clg_lanes_join(g, err) || clg_level_read(g, n, k1, err)) {
+        free(at);
         return DM_ERUNTIME;
+    }
     for (int i = 0; i < n; i++) {
         cl_candidate *c = &cc[i];
         if (c->pruned)
@@ -123,8 +142,10 @@ static int clg_refine_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
         if (c->prevalent)
             next[(*nnext)++] = (clg_pat){.mask = c->mask, .feat = f,
                                          .rows = clg_slot_rows(g, k1, i),
-                                         .coarse_rows = crows[i]};
+                                         .coarse_rows = crows[i],
+                                         .kept = keep ? g->kept + at[i] : NULL};
     }
+    free(at);
     return clg_time_end(g, &lv->refine_s, err);
 }
 
@@ -149,16 +170,27 @@ static int clg_write_tables(cl_gpu *g, int coarse, const uint64_t *cands,
     }
     g->cost = &lv->dev;
     clg_time_begin(g);
-    if (clg_tables_alloc(g, next, nnext, coarse, err))
+    uint64_t most = 0; /* the input rows of the largest table a lane may write */
+    for (int j = 0; j < nnext; j++) {
+        clg_pat *p = &next[j];
+        clg_work w = clg_work_of(g, coarse, &p->feat, par, npar);
+        const uint64_t rows = clg_work_rows(&w);
+        if ((coarse ? p->need_coarse : p->need_fine) && rows <= g->o.slice && rows > most)
+            most = rows;
+    }
+    if (clg_tables_alloc(g, next, nnext, coarse, err) || clg_lanes_room(g, most, err) ||
+        clg_lanes_fork(g, err))
         return DM_ERUNTIME;
     for (int j = 0; j < nnext; j++) {
         clg_pat *p = &next[j];
         if (!(coarse ? p->need_coarse : p->need_fine))
             continue;
         clg_work w = clg_work_of(g, coarse, &p->feat, par, npar);
-        if (clg_write(g, &w, coarse ? &p->coarse : &p->fine, err))
+        if (clg_write(g, &w, coarse ? &p->coarse : &p->fine, coarse ? NULL : p->kept, err))
             return DM_ERUNTIME;
     }
+    if (clg_lanes_join(g, err))
+        return DM_ERUNTIME;
     return clg_time_end(g, coarse ? &lv->filter_s : &lv->refine_s, err);
 }
 

@@ -123,9 +123,10 @@ static int clg_pass_begin(cl_gpu *g, const clg_work *w, int counting, int l, clg
     const int k1 = w->feat->k;
     const uint32_t *start = w->side->h.start;
     *a = (clg_pass){.s = w->side->d, .k = k1 - 1, .blo = start[w->feat->f[k1 - 1]],
-                    .bhi = start[w->feat->f[k1 - 1] + 1], .counts = g->counts,
-                    .bits = counting ? w->side->bits[l] : NULL, .offsets = g->offsets,
-                    .block = g->o.block, .stream = g->lane[l]};
+                    .bhi = start[w->feat->f[k1 - 1] + 1], .counts = g->scratch[l].counts,
+                    .bits = counting ? w->side->bits[l] : NULL,
+                    .offsets = g->scratch[l].offsets, .block = g->o.block,
+                    .stream = g->lane[l]};
     if (w->side == &g->fine)
         g->cost->tested += clg_work_rows(w);
     return w->t2 ? clg_hash_prepare(g, w, a, err) : 0;
@@ -151,21 +152,40 @@ static int clg_slice_input(cl_gpu *g, const clg_work *w, clg_pass *a, uint64_t l
     return 0;
 }
 
-/* Enqueues the count of input rows lo .. lo + a->n - 1 of w (a set up but for its input)
- * into g->counts and their prefix sum into g->offsets: the slice's rows at
- * g->offsets[a->n]. */
-static int clg_slice_count(cl_gpu *g, const clg_work *w, clg_pass *a, uint64_t lo,
-                           dm_err *err)
+/* Enqueues the count of input rows lo .. lo + a->n - 1 of w (a set up but for its input,
+ * on lane l) into a->counts, or takes them from kept (the counting run's, the whole input
+ * in one slice), and their prefix sum into a->offsets: the slice's rows at
+ * a->offsets[a->n]. */
+static int clg_slice_count(cl_gpu *g, const clg_work *w, clg_pass *a, int l, uint64_t lo,
+                           const uint64_t *kept, dm_err *err)
 {
-    if (clg_slice_input(g, w, a, lo, err) ||
-        DM_CUDA(err, cudaMemsetAsync(g->counts + a->n, 0, sizeof *g->counts, g->st)) ||
+    const clg_scratch *s = &g->scratch[l];
+    if (clg_slice_input(g, w, a, lo, err))
+        return DM_ERUNTIME;
+    if (kept)
+        return clg_scan(kept, s->offsets, a->n + 1, s->temp, s->temp_bytes, g->lane[l], err);
+    if (DM_CUDA(err, cudaMemsetAsync(a->counts + a->n, 0, sizeof *a->counts, g->lane[l])) ||
         (a->t2 ? clg_hash_count(a, err) : clg_grid_count(a, err)) ||
-        clg_scan(g->counts, g->offsets, a->n + 1, g->temp, g->temp_bytes, g->st, err))
+        clg_scan(a->counts, s->offsets, a->n + 1, s->temp, s->temp_bytes, g->lane[l], err))
         return DM_ERUNTIME;
     return 0;
 }
 
-int clg_count(cl_gpu *g, const clg_work *w, int i, dm_err *err)
+int clg_lanes_room(cl_gpu *g, uint64_t n, dm_err *err)
+{
+    for (int l = 1; l < CLG_LANES; l++) {
+        clg_scratch *s = &g->scratch[l];
+        uint64_t cap = s->cap; /* counts and offsets grow alike */
+        if (clg_grow(g, (void **)&s->counts, &cap, n + 1, sizeof *s->counts, err) ||
+            clg_grow(g, (void **)&s->offsets, &s->cap, n + 1, sizeof *s->offsets, err) ||
+            clg_scan_bytes(s->cap, &s->temp_bytes, err) ||
+            clg_grow(g, &s->temp, &s->temp_cap, s->temp_bytes, 1, err))
+            return DM_ERUNTIME;
+    }
+    return 0;
+}
+
+int clg_count(cl_gpu *g, const clg_work *w, int i, uint64_t *keep, dm_err *err)
 {
     const clg_feats *f = w->feat;
     unsigned long long *slot = g->slots + (uint64_t)i * clg_slot_size(f->k);
@@ -177,11 +197,13 @@ int clg_count(cl_gpu *g, const clg_work *w, int i, dm_err *err)
         return DM_ERUNTIME;
     if (w->side == &g->fine && w->side->h.weight)
         a.points = slot + f->k + 1;
-    a.counts = NULL; /* the rows straight into the slot: no prefix sum */
-    a.rows = slot + f->k;
+    a.rows = slot + f->k; /* the rows straight into the slot: no prefix sum */
     const uint64_t total = clg_work_rows(w);
+    if (keep && DM_CUDA(err, cudaMemsetAsync(keep + total, 0, sizeof *keep, g->lane[l])))
+        return DM_ERUNTIME;
     for (uint64_t lo = 0; lo < total; lo += a.n) {
         a.n = total - lo < g->o.slice ? total - lo : g->o.slice;
+        a.counts = keep ? keep + lo : NULL;
         if (clg_slice_input(g, w, &a, lo, err) ||
             (a.t2 ? clg_hash_count(&a, err) : clg_grid_count(&a, err)))
             return DM_ERUNTIME;
@@ -189,28 +211,44 @@ int clg_count(cl_gpu *g, const clg_work *w, int i, dm_err *err)
     return clg_bits_sum(&w->side->d, bits, f, slot, g->o.block, g->lane[l], err);
 }
 
-int clg_cellagg(cl_gpu *g, const clg_feats *f, int i, dm_err *err)
+int clg_cellagg_level(cl_gpu *g, const cl_candidate *cc, int n, int k1, dm_err *err)
 {
-    return clg_cellagg_sum(&g->coarse.d, g->cell_mask, f,
-                           g->slots + (uint64_t)i * clg_slot_size(f->k), g->o.block,
-                           g->lane[clg_take_lane(g, 0)], err);
+    const cl_inst *h = &g->coarse.h;
+    uint32_t most = 0;
+    for (int f = 0; f < h->nfeat; f++)
+        most = h->start[f + 1] - h->start[f] > most ? h->start[f + 1] - h->start[f] : most;
+    if (clg_grow(g, (void **)&g->masks, &g->masks_cap, (uint64_t)n, sizeof *g->masks, err) ||
+        clg_host_grow(g, (void **)&g->h_masks, &g->h_masks_cap, (uint64_t)n,
+                      sizeof *g->h_masks, err))
+        return DM_ERUNTIME;
+    for (int i = 0; i < n; i++)
+        g->h_masks[i] = cc[i].mask;
+    return clg_copy(g, g->masks, g->h_masks, (size_t)n * sizeof *g->masks,
+                    cudaMemcpyHostToDevice, err) ||
+                   clg_cellagg_sums(&g->coarse.d, g->quad_mask, g->masks, n, k1, most,
+                                    (int)clg_slot_size(k1), g->slots, g->o.block, g->st, err)
+               ? DM_ERUNTIME
+               : 0;
 }
 
-int clg_write(cl_gpu *g, const clg_work *w, clg_table *out, dm_err *err)
+int clg_write(cl_gpu *g, const clg_work *w, clg_table *out, const uint64_t *kept,
+              dm_err *err)
 {
     const int k1 = w->feat->k;
-    clg_pass a;
-    if (clg_pass_begin(g, w, 0, 0, &a, err))
-        return DM_ERUNTIME;
     const uint64_t total = clg_work_rows(w);
+    const int l = clg_take_lane(g, w->t2 || (w->t1 && !w->t1->dev) || !out->dev ||
+                                       total > g->o.slice);
+    clg_pass a;
+    if (clg_pass_begin(g, w, 0, l, &a, err))
+        return DM_ERUNTIME;
     uint64_t at = 0;
     for (uint64_t lo = 0; lo < total; lo += a.n) {
         a.n = total - lo < g->o.slice ? total - lo : g->o.slice;
-        if (clg_slice_count(g, w, &a, lo, err))
+        if (clg_slice_count(g, w, &a, l, lo, a.n == total ? kept : NULL, err))
             return DM_ERUNTIME;
         uint64_t got = out->rows; /* one slice: the counting run's rows */
         if (a.n < total) {
-            if (clg_copy(g, &g->h->rows, g->offsets + a.n, sizeof g->h->rows,
+            if (clg_copy(g, &g->h->rows, a.offsets + a.n, sizeof g->h->rows,
                          cudaMemcpyDeviceToHost, err) ||
                 clg_sync(g, err))
                 return DM_ERUNTIME;

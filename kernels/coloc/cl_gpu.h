@@ -128,14 +128,16 @@ int clg_scan(const uint64_t *counts, uint64_t *offsets, uint64_t n, void *temp, 
 int clg_bits_sum(const clg_set *s, const uint32_t *bits, const clg_feats *f,
                  unsigned long long *sums, int block, void *stream, dm_err *err);
 
-/* Filter C for n patterns of k features, masks[c] (device) the features of pattern c, no
- * feature with more than most coarse instances: slots[c * slot + m] += the points of its
- * feature m (ascending) in cells that lie in a quadruplet holding every feature of the
- * pattern (quad_mask: the features of the quadruplet whose top-left cell is each cell),
- * from the coarse set; one launch. */
-int clg_cellagg_sums(const clg_set *coarse, const uint64_t *quad_mask, const uint64_t *masks,
-                     int n, int k, uint32_t most, int slot, unsigned long long *slots,
-                     int block, void *stream, dm_err *err);
+/* Filter C for a level's patterns, masks[c] (device) the features of pattern c, the
+ * patterns holding feature f listed in entry[first[f] .. first[f + 1]) (nfeat features),
+ * each entry c << 6 | f's place among c's features: slots[c * slot + m] += the points of
+ * c's feature m (ascending) in cells that lie in a quadruplet holding every feature of c
+ * (quad_mask: the features of the quadruplet whose top-left cell is each cell), from the
+ * coarse set; one launch. */
+int clg_cellagg_sums(const clg_set *coarse, int nfeat, const uint64_t *quad_mask,
+                     const uint64_t *masks, const uint32_t *first, const uint32_t *entry,
+                     int slot, unsigned long long *slots, int block, void *stream,
+                     dm_err *err);
 
 #ifdef __cplusplus
 }

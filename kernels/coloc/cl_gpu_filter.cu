@@ -1,6 +1,6 @@
 /* cl_gpu_filter.cu - filter C on the GPU: the paper's cell-aggregate upper bound on the
  * participation index (Algorithm 2), a thread per coarse instance (a feature's points in
- * one cell) of each feature of the pattern. Filter M needs no kernel of its own: it is
+ * one cell), for every pattern of a level holding its feature. Filter M needs no kernel of its own: it is
  * the grid search (cl_gpu_grid.cu) over the coarse set. */
 #include "coloc/cl_gpu.cuh"
 
@@ -25,47 +25,64 @@
  * division) at least the true one, and their minimum at least PI. A pattern whose bound
  * is below theta has PI below theta: pruning it loses no prevalent pattern. */
 
-/* Whether one of the quadruplets containing the cell at (col, row) holds every feature
- * of mask (quad_mask: each quadruplet's features, by its top-left cell). */
-__device__ static inline bool clg_cell_participates(const uint64_t *quad_mask, int32_t ncols,
-                                                    int32_t col, int32_t row, uint64_t mask)
+/* A thread per coarse instance i: its feature fe (the last whose instances start at or
+ * before i), its four quadruplets' masks read once, then each pattern holding fe from
+ * fe's list (entry: pattern << 6 | fe's place among its features): the instance's weight
+ * added to that place of the pattern's slot when one of the quadruplets holds every
+ * feature of the pattern. A warp of one feature adds over the warp, one atomic a pattern;
+ * a warp across features (a few of them) adds lane by lane. */
+__global__ void clg_cellagg_kernel(clg_set s, int nfeat, const uint64_t *quad_mask,
+                                   const uint64_t *masks, const uint32_t *first,
+                                   const uint32_t *entry, int slot, unsigned long long *slots)
 {
-    const size_t w = (size_t)ncols;
-    for (int32_t r = row - 1; r <= row; r++)
-        for (int32_t c = col - 1; c <= col; c++)
-            if (r >= 0 && c >= 0 && (quad_mask[(size_t)r * w + (size_t)c] & mask) == mask)
-                return true;
-    return false;
+    const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const bool in = i < s.n;
+    int fe = 0;
+    uint64_t q[4] = {0, 0, 0, 0};
+    unsigned long long w = 0;
+    if (in) {
+        for (int step = 32; step > 0; step >>= 1) /* nfeat <= 64 */
+            if (fe + step < nfeat && s.start[fe + step] <= i)
+                fe += step;
+        const int32_t col = s.col[i], row = s.row[i];
+        for (int j = 0; j < 4; j++) {
+            const int32_t r = row - 1 + j / 2, c = col - 1 + j % 2;
+            if (r >= 0 && c >= 0)
+                q[j] = quad_mask[(size_t)r * (size_t)s.ncols + (size_t)c];
+        }
+        w = s.weight[i];
+    }
+    const int fe0 = __shfl_sync(0xffffffffu, fe, 0);
+    if (__all_sync(0xffffffffu, !in || fe == fe0)) {
+        for (uint32_t e = first[fe0]; e < first[fe0 + 1]; e++) {
+            const uint32_t c = entry[e] >> 6, m = entry[e] & 63;
+            const uint64_t mask = masks[c];
+            bool any = false;
+            for (int j = 0; j < 4; j++)
+                any |= (q[j] & mask) == mask;
+            clg_warp_add(&slots[(uint64_t)c * (uint64_t)slot + m], in && any ? w : 0);
+        }
+        return;
+    }
+    for (uint32_t e = first[fe]; in && e < first[fe + 1]; e++) {
+        const uint32_t c = entry[e] >> 6, m = entry[e] & 63;
+        const uint64_t mask = masks[c];
+        bool any = false;
+        for (int j = 0; j < 4; j++)
+            any |= (q[j] & mask) == mask;
+        if (any && w)
+            atomicAdd(&slots[(uint64_t)c * (uint64_t)slot + m], w);
+    }
 }
 
-/* Block (x, m): candidate x / per (features masks[x / per]), coarse instances of its
- * feature m from (x % per) * blockDim.x on, into its slot of slot entries. */
-__global__ void clg_cellagg_kernel(clg_set s, const uint64_t *quad_mask, const uint64_t *masks,
-                                   unsigned per, int slot, unsigned long long *slots)
+extern "C" int clg_cellagg_sums(const clg_set *coarse, int nfeat, const uint64_t *quad_mask,
+                                const uint64_t *masks, const uint32_t *first,
+                                const uint32_t *entry, int slot, unsigned long long *slots,
+                                int block, void *stream, dm_err *err)
 {
-    const unsigned c = blockIdx.x / per;
-    const uint64_t mask = masks[c];
-    uint64_t rest = mask; /* feature m: the lowest bit left after dropping m */
-    for (unsigned m = 0; m < blockIdx.y; m++)
-        rest &= rest - 1;
-    const int fe = __ffsll((long long)rest) - 1;
-    const uint64_t i = s.start[fe] + (uint64_t)(blockIdx.x % per) * blockDim.x + threadIdx.x;
-    unsigned long long v = 0;
-    if (i < s.start[fe + 1] && clg_cell_participates(quad_mask, s.ncols, s.col[i], s.row[i], mask))
-        v = s.weight[i];
-    clg_warp_add(&slots[(uint64_t)c * (uint64_t)slot + blockIdx.y], v);
-}
-
-extern "C" int clg_cellagg_sums(const clg_set *coarse, const uint64_t *quad_mask,
-                                const uint64_t *masks, int n, int k, uint32_t most, int slot,
-                                unsigned long long *slots, int block, void *stream,
-                                dm_err *err)
-{
-    if (most == 0 || n == 0 || k == 0)
+    if (coarse->n == 0)
         return 0;
-    const unsigned per = clg_blocks(most, block);
-    dim3 grid(per * (unsigned)n, (unsigned)k);
-    clg_cellagg_kernel<<<grid, block, 0, (cudaStream_t)stream>>>(*coarse, quad_mask, masks, per,
-                                                                 slot, slots);
+    clg_cellagg_kernel<<<clg_blocks(coarse->n, block), block, 0, (cudaStream_t)stream>>>(
+        *coarse, nfeat, quad_mask, masks, first, entry, slot, slots);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }

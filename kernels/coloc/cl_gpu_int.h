@@ -82,7 +82,9 @@ struct cl_gpu {
     uint64_t in_cap, out_cap;   /* their room, ids */
     unsigned long long *hash;   /* device: the prefix hash of the H join */
     uint64_t hash_cap;
-    uint64_t *masks, *h_masks;  /* a level's candidates (filter C): device, pinned */
+    /* A level's candidates for filter C, their masks and each feature's list of them
+     * (clg_cellagg_level): device, pinned. */
+    uint64_t *masks, *h_masks;
     uint64_t masks_cap, h_masks_cap;
     uint64_t *kept;             /* device: the rows per input row of a level's counting runs */
     uint64_t kept_cap;

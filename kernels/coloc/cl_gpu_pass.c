@@ -4,6 +4,8 @@
  * all enqueued and read back at once) and the writing run (counted again, then written:
  * the paper's two-run output); filter C's sums into a slot; the ratios made on the host
  * from the slots' integers, as cl_mine makes them. */
+#include <string.h>
+
 #include "coloc/cl_gpu_int.h"
 
 uint64_t clg_work_rows(const clg_work *w)
@@ -213,20 +215,38 @@ int clg_count(cl_gpu *g, const clg_work *w, int i, uint64_t *keep, dm_err *err)
 
 int clg_cellagg_level(cl_gpu *g, const cl_candidate *cc, int n, int k1, dm_err *err)
 {
-    const cl_inst *h = &g->coarse.h;
-    uint32_t most = 0;
-    for (int f = 0; f < h->nfeat; f++)
-        most = h->start[f + 1] - h->start[f] > most ? h->start[f + 1] - h->start[f] : most;
-    if (clg_grow(g, (void **)&g->masks, &g->masks_cap, (uint64_t)n, sizeof *g->masks, err) ||
-        clg_host_grow(g, (void **)&g->h_masks, &g->h_masks_cap, (uint64_t)n,
+    const int nfeat = g->coarse.h.nfeat;
+    /* In one pinned buffer, copied at once: the masks, then each feature's first entry
+     * (nfeat + 1), then the entries (n k1), in 32-bit words. */
+    const uint64_t words = 2 * (uint64_t)n + (uint64_t)nfeat + 1 + (uint64_t)n * (uint64_t)k1;
+    if (clg_grow(g, (void **)&g->masks, &g->masks_cap, (words + 1) / 2, sizeof *g->masks,
+                 err) ||
+        clg_host_grow(g, (void **)&g->h_masks, &g->h_masks_cap, (words + 1) / 2,
                       sizeof *g->h_masks, err))
         return DM_ERUNTIME;
-    for (int i = 0; i < n; i++)
+    uint32_t *first = (uint32_t *)(g->h_masks + n), *entry = first + nfeat + 1;
+    memset(first, 0, ((size_t)nfeat + 1) * sizeof *first);
+    for (int i = 0; i < n; i++) {
         g->h_masks[i] = cc[i].mask;
-    return clg_copy(g, g->masks, g->h_masks, (size_t)n * sizeof *g->masks,
+        for (uint64_t m = cc[i].mask; m; m &= m - 1)
+            first[__builtin_ctzll(m) + 1]++;
+    }
+    for (int f = 0; f < nfeat; f++)
+        first[f + 1] += first[f];
+    for (int i = 0; i < n; i++) { /* first[f] moves to f's end, then back */
+        uint32_t place = 0;
+        for (uint64_t m = cc[i].mask; m; m &= m - 1)
+            entry[first[__builtin_ctzll(m)]++] = (uint32_t)i << 6 | place++;
+    }
+    for (int f = nfeat; f > 0; f--)
+        first[f] = first[f - 1];
+    first[0] = 0;
+    const uint32_t *d_first = (const uint32_t *)(g->masks + n);
+    return clg_copy(g, g->masks, g->h_masks, (size_t)words * sizeof *first,
                     cudaMemcpyHostToDevice, err) ||
-                   clg_cellagg_sums(&g->coarse.d, g->quad_mask, g->masks, n, k1, most,
-                                    (int)clg_slot_size(k1), g->slots, g->o.block, g->st, err)
+                   clg_cellagg_sums(&g->coarse.d, nfeat, g->quad_mask, g->masks, d_first,
+                                    d_first + nfeat + 1, (int)clg_slot_size(k1), g->slots,
+                                    g->o.block, g->st, err)
                ? DM_ERUNTIME
                : 0;
 }

@@ -16,7 +16,7 @@
 #define KEPT_MAX 128
 
 typedef struct kept_file {
-    char path[256];
+    char path[1024];
     int exists, is_dir;
     char *bytes; /* a file's content (malloc'd) */
     size_t len;  /* its length, or a directory's number of entries */
@@ -49,7 +49,7 @@ static inline void kept_take(kept_file *k, const char *path)
     memset(k, 0, sizeof *k);
     snprintf(k->path, sizeof k->path, "%s", path);
     for (int i = 0; i < 3; i++) {
-        char side[300];
+        char side[sizeof k->path + 16];
         snprintf(side, sizeof side, "%s%s", path, kept_sides[i]);
         k->side[i] = stat(side, &sb) == 0;
     }

@@ -105,9 +105,11 @@ static int store_query_int(dm_store *st, const char *sql, int *value, dm_err *er
     return rc;
 }
 
-/* Reads PRAGMA user_version. Returns 0, store_refuse's DM_EINPUT, or DM_ERUNTIME. */
+/* Reads PRAGMA user_version (0 in *version when it cannot). Returns 0, store_refuse's
+ * DM_EINPUT, or DM_ERUNTIME. */
 static int store_user_version(dm_store *st, int *version, dm_err *err)
 {
+    *version = 0;
     return store_query_int(st, "PRAGMA user_version", version, err);
 }
 

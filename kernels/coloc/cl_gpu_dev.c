@@ -228,17 +228,15 @@ static int clg_quad_upload(cl_gpu *g, size_t ncells, dm_err *err)
     return rc;
 }
 
-/* Lane 0's scratch: a slice's rows. */
-static int clg_scratch_open(cl_gpu *g, dm_err *err)
+int clg_scratch_grow(cl_gpu *g, clg_scratch *s, uint64_t n, dm_err *err)
 {
-    clg_scratch *s = &g->scratch[0];
-    s->cap = g->o.slice + 1;
-    if (clg_upload(g, NULL, s->cap * sizeof *s->counts, (void **)&s->counts, err) ||
-        clg_upload(g, NULL, s->cap * sizeof *s->offsets, (void **)&s->offsets, err) ||
-        clg_scan_bytes(s->cap, &s->temp_bytes, err))
+    uint64_t cap = s->cap; /* counts and offsets grow alike */
+    if (clg_grow(g, (void **)&s->counts, &cap, n + 1, sizeof *s->counts, err) ||
+        clg_grow(g, (void **)&s->offsets, &s->cap, n + 1, sizeof *s->offsets, err) ||
+        clg_scan_bytes(s->cap, &s->temp_bytes, err) ||
+        clg_grow(g, &s->temp, &s->temp_cap, s->temp_bytes, 1, err))
         return DM_ERUNTIME;
-    s->temp_cap = s->temp_bytes;
-    return clg_upload(g, NULL, s->temp_bytes, &s->temp, err);
+    return 0;
 }
 
 /* Lanes 1 .. CLG_LANES - 1: streams that wait for no other, and their join events. */
@@ -301,7 +299,7 @@ int cl_gpu_open(const cl_points *p, const cl_gpu_opts *o, cl_gpu **gp, dm_err *e
         clg_side_upload(g, &g->fine, err) ||
         (o->filter != CL_FILTER_NONE && clg_side_upload(g, &g->coarse, err)) ||
         (o->filter == CL_FILTER_CELLAGG && clg_quad_upload(g, ncells, err)) ||
-        clg_scratch_open(g, err) ||
+        clg_scratch_grow(g, &g->scratch[0], o->slice, err) ||
         clg_upload(g, NULL, sizeof *g->groups, (void **)&g->groups, err) ||
         clg_sync(g, err))
         goto fail;

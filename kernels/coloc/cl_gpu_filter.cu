@@ -1,7 +1,7 @@
 /* cl_gpu_filter.cu - filter C on the GPU: the paper's cell-aggregate upper bound on the
  * participation index (Algorithm 2), a thread per coarse instance (a feature's points in
- * one cell), for every pattern of a level holding its feature. Filter M needs no kernel of its own: it is
- * the grid search (cl_gpu_grid.cu) over the coarse set. */
+ * one cell), for every pattern of a level holding its feature. Filter M needs no kernel
+ * of its own: it is the grid search (cl_gpu_grid.cu) over the coarse set. */
 #include "coloc/cl_gpu.cuh"
 
 /* Algorithm 2 marks every quadruplet (a cell with its right, lower and lower-right

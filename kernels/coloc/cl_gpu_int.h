@@ -32,8 +32,8 @@ typedef struct clg_pat {
     int need_fine, need_coarse;
 } clg_pat;
 
-/* Streams a level's counting runs are spread over (lane 0: the miner's stream), so that
- * its small candidates fill the card together. */
+/* Streams a level's counting runs, and then its writing runs, are spread over (lane 0:
+ * the miner's stream), so that its small candidates fill the card together. */
 #define CLG_LANES 4
 
 /* A lane's room for a writing run: each input row's count, their prefix sums, the sum's
@@ -128,6 +128,9 @@ int clg_time_end(cl_gpu *g, double *acc, dm_err *err);
  * k and rows set: on the device while the tables held there stay within the budget, all
  * of those in one allocation, else in host memory. */
 int clg_tables_alloc(cl_gpu *g, clg_pat *p, int n, int coarse, dm_err *err);
+/* Makes s hold the counts and prefix sums of n rows (n + 1 entries) and the sum's
+ * temporary storage, growing geometrically; enqueued on st. */
+int clg_scratch_grow(cl_gpu *g, clg_scratch *s, uint64_t n, dm_err *err);
 /* Frees t, and the block it owns (a level's tables are freed together). */
 void clg_table_free(cl_gpu *g, clg_table *t);
 

@@ -173,9 +173,11 @@ static int clg_write_tables(cl_gpu *g, int coarse, const uint64_t *cands,
     uint64_t most = 0; /* the input rows of the largest table a lane may write */
     for (int j = 0; j < nnext; j++) {
         clg_pat *p = &next[j];
+        if (!(coarse ? p->need_coarse : p->need_fine))
+            continue;
         clg_work w = clg_work_of(g, coarse, &p->feat, par, npar);
         const uint64_t rows = clg_work_rows(&w);
-        if ((coarse ? p->need_coarse : p->need_fine) && rows <= g->o.slice && rows > most)
+        if (rows <= g->o.slice && rows > most)
             most = rows;
     }
     if (clg_tables_alloc(g, next, nnext, coarse, err) || clg_lanes_room(g, most, err) ||

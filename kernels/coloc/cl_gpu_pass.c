@@ -175,15 +175,9 @@ static int clg_slice_count(cl_gpu *g, const clg_work *w, clg_pass *a, int l, uin
 
 int clg_lanes_room(cl_gpu *g, uint64_t n, dm_err *err)
 {
-    for (int l = 1; l < CLG_LANES; l++) {
-        clg_scratch *s = &g->scratch[l];
-        uint64_t cap = s->cap; /* counts and offsets grow alike */
-        if (clg_grow(g, (void **)&s->counts, &cap, n + 1, sizeof *s->counts, err) ||
-            clg_grow(g, (void **)&s->offsets, &s->cap, n + 1, sizeof *s->offsets, err) ||
-            clg_scan_bytes(s->cap, &s->temp_bytes, err) ||
-            clg_grow(g, &s->temp, &s->temp_cap, s->temp_bytes, 1, err))
+    for (int l = 1; l < CLG_LANES; l++)
+        if (clg_scratch_grow(g, &g->scratch[l], n, err))
             return DM_ERUNTIME;
-    }
     return 0;
 }
 

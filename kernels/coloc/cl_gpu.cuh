@@ -21,6 +21,16 @@ __device__ static inline bool clg_near(const clg_set &s, uint32_t a, uint32_t b)
     return __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)) <= s.d2;
 }
 
+/* Instance i's feature among nfeat: the last whose instances start at or before i. */
+__device__ static inline int clg_feature_of(const clg_set &s, int nfeat, uint64_t i)
+{
+    int fe = 0;
+    for (int step = 32; step > 0; step >>= 1) /* nfeat <= 64 */
+        if (fe + step < nfeat && s.start[fe + step] <= i)
+            fe += step;
+    return fe;
+}
+
 /* Sets instance i's bit (any number of threads may set the same: the bit ends set). */
 __device__ static inline void clg_mark(uint32_t *bits, uint32_t i)
 {

@@ -128,16 +128,27 @@ int clg_scan(const uint64_t *counts, uint64_t *offsets, uint64_t n, void *temp, 
 int clg_bits_sum(const clg_set *s, const uint32_t *bits, const clg_feats *f,
                  unsigned long long *sums, int block, void *stream, dm_err *err);
 
-/* Filter C for a level's patterns, masks[c] (device) the features of pattern c, the
- * patterns holding feature f listed in entry[first[f] .. first[f + 1]) (nfeat features),
- * each entry c << 6 | f's place among c's features: slots[c * slot + m] += the points of
- * c's feature m (ascending) in cells that lie in a quadruplet holding every feature of c
- * (quad_mask: the features of the quadruplet whose top-left cell is each cell), from the
- * coarse set; one launch. */
-int clg_cellagg_sums(const clg_set *coarse, int nfeat, const uint64_t *quad_mask,
-                     const uint64_t *masks, const uint32_t *first, const uint32_t *entry,
-                     int slot, unsigned long long *slots, int block, void *stream,
-                     dm_err *err);
+/* A level's per-feature sums in one launch: masks[c] (device) the features of pattern c,
+ * the patterns holding feature f listed in entry[first[f] .. first[f + 1]) (nfeat
+ * features), each entry c << 6 | f's place among c's features; slots[c * slot + m] += the
+ * instances of s (their weights) of c's feature m (ascending) that count for c: with
+ * quad_mask (filter C, s the coarse set), those in cells that lie in a quadruplet holding
+ * every feature of c (quad_mask: the features of the quadruplet whose top-left cell is
+ * each cell); else (size 2) those whose neighbours' features (nbr, clg_pairs) hold c's
+ * other features. */
+int clg_level_sums(const clg_set *s, int nfeat, const uint64_t *quad_mask,
+                   const unsigned long long *nbr, const uint64_t *masks,
+                   const uint32_t *first, const uint32_t *entry, int slot,
+                   unsigned long long *slots, int block, void *stream, dm_err *err);
+
+/* The size-2 patterns of a level on the fine set s (nfeat features) in one pass: nbr[i]
+ * (zeroed before) gets the features of point i's neighbours that make a pattern of the
+ * level with i's; for each pattern (fa < fb) whose slot is
+ * pair[fa * nfeat + fb] (-1: none; npat slots), its rows added to slots[p * slot + 2]
+ * and, when merged, its rows of points to slots[p * slot + 3]. */
+int clg_pairs(const clg_set *s, int nfeat, const int32_t *pair, int npat, int slot,
+              unsigned long long *nbr, unsigned long long *slots, int block, void *stream,
+              dm_err *err);
 
 #ifdef __cplusplus
 }

@@ -320,7 +320,8 @@ void cl_gpu_close(cl_gpu *g)
         return;
     clg_side_free(g, &g->fine);
     clg_side_free(g, &g->coarse);
-    void *bufs[] = {g->quad_mask, g->groups, g->slots, g->in, g->out, g->hash, g->masks};
+    void *bufs[] = {g->quad_mask, g->groups, g->slots, g->in, g->out, g->hash, g->masks,
+                    g->nbr};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         dm_gpu_free(g->st, bufs[i]);
     for (int l = 0; l < CLG_LANES; l++) {

@@ -1,7 +1,9 @@
-/* cl_gpu_filter.cu - filter C on the GPU: the paper's cell-aggregate upper bound on the
- * participation index (Algorithm 2), a thread per coarse instance (a feature's points in
- * one cell), for every pattern of a level holding its feature. Filter M needs no kernel
- * of its own: it is the grid search (cl_gpu_grid.cu) over the coarse set. */
+/* cl_gpu_filter.cu - a level's per-feature sums in one launch, a thread per instance for
+ * every pattern of the level holding its feature: filter C on the GPU, the paper's
+ * cell-aggregate upper bound on the participation index (Algorithm 2), over the coarse
+ * instances (a feature's points in one cell); and the participation of size-2 patterns
+ * from each point's neighbours' features (clg_pairs, cl_gpu_grid.cu). Filter M needs no
+ * kernel of its own: it is the grid search (cl_gpu_grid.cu) over the coarse set. */
 #include "coloc/cl_gpu.cuh"
 
 /* Algorithm 2 marks every quadruplet (a cell with its right, lower and lower-right
@@ -25,15 +27,31 @@
  * division) at least the true one, and their minimum at least PI. A pattern whose bound
  * is below theta has PI below theta: pruning it loses no prevalent pattern. */
 
-/* A thread per coarse instance i: its feature fe (the last whose instances start at or
- * before i), its four quadruplets' masks read once, then each pattern holding fe from
- * fe's list (entry: pattern << 6 | fe's place among its features): the instance's weight
- * added to that place of the pattern's slot when one of the quadruplets holds every
- * feature of the pattern. A warp of one feature adds over the warp, one atomic a pattern;
- * a warp across features (a few of them) adds lane by lane. */
-__global__ void clg_cellagg_kernel(clg_set s, int nfeat, const uint64_t *quad_mask,
-                                   const uint64_t *masks, const uint32_t *first,
-                                   const uint32_t *entry, int slot, unsigned long long *slots)
+/* Whether instance i counts for the pattern mask holding its feature's bit: filter C
+ * (QUAD), one of its four quadruplets (q) holds every feature of mask; else its
+ * neighbours' features (q[0]) hold every other feature of mask. */
+template <bool QUAD>
+__device__ static inline bool clg_holds(const uint64_t *q, uint64_t mask, uint64_t bit)
+{
+    if (!QUAD)
+        return ((q[0] | bit) & mask) == mask;
+    bool any = false;
+    for (int j = 0; j < 4; j++)
+        any |= (q[j] & mask) == mask;
+    return any;
+}
+
+/* A thread per instance i of s: its feature fe, what decides whether it counts read once
+ * (QUAD: its four quadruplets' masks; else its neighbours' features, nbr[i]), then each
+ * pattern holding fe from fe's list (entry: pattern << 6 | fe's place among its
+ * features): the instance's weight (1 without weights) added to that place of the
+ * pattern's slot when clg_holds. A warp of one feature adds over the warp, one atomic a
+ * pattern; a warp across features (a few of them) adds lane by lane. */
+template <bool QUAD>
+__global__ void clg_level_sums_kernel(clg_set s, int nfeat, const uint64_t *quad_mask,
+                                      const unsigned long long *nbr, const uint64_t *masks,
+                                      const uint32_t *first, const uint32_t *entry, int slot,
+                                      unsigned long long *slots)
 {
     const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const bool in = i < s.n;
@@ -41,48 +59,49 @@ __global__ void clg_cellagg_kernel(clg_set s, int nfeat, const uint64_t *quad_ma
     uint64_t q[4] = {0, 0, 0, 0};
     unsigned long long w = 0;
     if (in) {
-        for (int step = 32; step > 0; step >>= 1) /* nfeat <= 64 */
-            if (fe + step < nfeat && s.start[fe + step] <= i)
-                fe += step;
-        const int32_t col = s.col[i], row = s.row[i];
-        for (int j = 0; j < 4; j++) {
-            const int32_t r = row - 1 + j / 2, c = col - 1 + j % 2;
-            if (r >= 0 && c >= 0)
-                q[j] = quad_mask[(size_t)r * (size_t)s.ncols + (size_t)c];
+        fe = clg_feature_of(s, nfeat, i);
+        if (QUAD) {
+            const int32_t col = s.col[i], row = s.row[i];
+            for (int j = 0; j < 4; j++) {
+                const int32_t r = row - 1 + j / 2, c = col - 1 + j % 2;
+                if (r >= 0 && c >= 0)
+                    q[j] = quad_mask[(size_t)r * (size_t)s.ncols + (size_t)c];
+            }
+        } else {
+            q[0] = nbr[i];
         }
-        w = s.weight[i];
+        w = s.weight ? s.weight[i] : 1;
     }
+    const uint64_t bit = 1ull << fe;
     const int fe0 = __shfl_sync(0xffffffffu, fe, 0);
     if (__all_sync(0xffffffffu, !in || fe == fe0)) {
         for (uint32_t e = first[fe0]; e < first[fe0 + 1]; e++) {
             const uint32_t c = entry[e] >> 6, m = entry[e] & 63;
-            const uint64_t mask = masks[c];
-            bool any = false;
-            for (int j = 0; j < 4; j++)
-                any |= (q[j] & mask) == mask;
-            clg_warp_add(&slots[(uint64_t)c * (uint64_t)slot + m], in && any ? w : 0);
+            const bool holds = in && clg_holds<QUAD>(q, masks[c], bit);
+            clg_warp_add(&slots[(uint64_t)c * (uint64_t)slot + m], holds ? w : 0);
         }
         return;
     }
     for (uint32_t e = first[fe]; in && e < first[fe + 1]; e++) {
         const uint32_t c = entry[e] >> 6, m = entry[e] & 63;
-        const uint64_t mask = masks[c];
-        bool any = false;
-        for (int j = 0; j < 4; j++)
-            any |= (q[j] & mask) == mask;
-        if (any && w)
+        if (clg_holds<QUAD>(q, masks[c], bit) && w)
             atomicAdd(&slots[(uint64_t)c * (uint64_t)slot + m], w);
     }
 }
 
-extern "C" int clg_cellagg_sums(const clg_set *coarse, int nfeat, const uint64_t *quad_mask,
-                                const uint64_t *masks, const uint32_t *first,
-                                const uint32_t *entry, int slot, unsigned long long *slots,
-                                int block, void *stream, dm_err *err)
+extern "C" int clg_level_sums(const clg_set *s, int nfeat, const uint64_t *quad_mask,
+                              const unsigned long long *nbr, const uint64_t *masks,
+                              const uint32_t *first, const uint32_t *entry, int slot,
+                              unsigned long long *slots, int block, void *stream, dm_err *err)
 {
-    if (coarse->n == 0)
+    if (s->n == 0)
         return 0;
-    clg_cellagg_kernel<<<clg_blocks(coarse->n, block), block, 0, (cudaStream_t)stream>>>(
-        *coarse, nfeat, quad_mask, masks, first, entry, slot, slots);
+    const unsigned blocks = clg_blocks(s->n, block);
+    if (quad_mask)
+        clg_level_sums_kernel<true><<<blocks, block, 0, (cudaStream_t)stream>>>(
+            *s, nfeat, quad_mask, nbr, masks, first, entry, slot, slots);
+    else
+        clg_level_sums_kernel<false><<<blocks, block, 0, (cudaStream_t)stream>>>(
+            *s, nfeat, quad_mask, nbr, masks, first, entry, slot, slots);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }

@@ -1,7 +1,8 @@
 /* cl_gpu_grid.cu - the grid search refinement (Algorithm 3), for instance tables of size 2
  * (each instance of the first feature against the cells around it) and of size k + 1 (a
  * thread per row of the size-k table, looking for the last feature in the cells around
- * the row), on the fine set (the points) or the coarse one (filter M). Each table is made
+ * the row), on the fine set (the points) or the coarse one (filter M); and the rows and
+ * neighbours' features of every size-2 pattern of a level in one pass over the points. Each table is made
  * in two runs: a count per thread with the participation marked, then, after the prefix
  * sum of the counts, the writing. */
 #include "coloc/cl_gpu.cuh"
@@ -96,6 +97,94 @@ __global__ void clg_grid_kernel(clg_pass a)
         clg_warp_add(a.points, points);
     if (!WRITE && a.rows)
         clg_warp_add(a.rows, n);
+}
+
+/* Size 2 for every pattern of a level at once, on the fine set: a thread per point a of
+ * feature fa, looking at the points b of the features above fa in the cells around a's
+ * (each cell's from the first of feature fa + 1 on; a feature making no pattern (fa, fb)
+ * of the level, pair[fa * nfeat + fb] < 0, is skipped by a binary search to the next).
+ * When b neighbours a, fb is set in nbr[a] and fa in nbr[b] (nbr zeroed before), and the
+ * row (a, b) is counted in its slot's rows (and its rows of points, the product of the
+ * weights, when merged): in the thread while b's feature stays (a cell's ids ascend, so a
+ * feature's points come together), then in the block's shared memory (npat patterns, two
+ * counters each), then in the slots. */
+__global__ void clg_pairs_kernel(clg_set s, int nfeat, const int32_t *pair, int npat, int slot,
+                                 unsigned long long *nbr, unsigned long long *slots)
+{
+    extern __shared__ unsigned long long clg_pair_rows[]; /* rows, then rows of points */
+    for (int c = threadIdx.x; c < 2 * npat; c += blockDim.x)
+        clg_pair_rows[c] = 0;
+    __syncthreads();
+    const uint64_t a = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (a < s.n) {
+        const int fa = clg_feature_of(s, nfeat, a);
+        const unsigned long long wa = s.weight ? s.weight[a] : 1;
+        const uint32_t above = s.start[fa + 1];
+        uint64_t mask = 0;
+        int32_t run = -1; /* the pattern rows and points are being counted for */
+        unsigned long long rows = 0, points = 0;
+        const int32_t clo = max(0, s.col[a] - 1), chi = min(s.ncols - 1, s.col[a] + 1),
+                      rlo = max(0, s.row[a] - 1), rhi = min(s.nrows - 1, s.row[a] + 1);
+        for (int32_t r = rlo; r <= rhi; r++)
+            for (int32_t c = clo; c <= chi; c++) {
+                const size_t cell = (size_t)r * (size_t)s.ncols + (size_t)c;
+                const uint32_t end = s.cell_start[cell + 1];
+                int fb = fa + 1;
+                for (uint32_t j = clg_first_of(s, s.cell_start[cell], end, above); j < end;) {
+                    const uint32_t b = s.cell_items[j];
+                    while (b >= s.start[fb + 1])
+                        fb++;
+                    const int32_t p = pair[fa * nfeat + fb];
+                    if (p < 0) {
+                        j = clg_first_of(s, j + 1, end, s.start[fb + 1]);
+                        continue;
+                    }
+                    j++;
+                    if (!clg_near(s, a, b))
+                        continue;
+                    mask |= 1ull << fb;
+                    atomicOr(&nbr[b], 1ull << fa);
+                    if (p != run) {
+                        if (run >= 0) {
+                            atomicAdd(&clg_pair_rows[run], rows);
+                            if (s.weight)
+                                atomicAdd(&clg_pair_rows[npat + run], points);
+                        }
+                        run = p;
+                        rows = points = 0;
+                    }
+                    rows++;
+                    if (s.weight)
+                        points += wa * s.weight[b];
+                }
+            }
+        if (run >= 0) {
+            atomicAdd(&clg_pair_rows[run], rows);
+            if (s.weight)
+                atomicAdd(&clg_pair_rows[npat + run], points);
+        }
+        if (mask)
+            atomicOr(&nbr[a], mask);
+    }
+    __syncthreads();
+    for (int c = threadIdx.x; c < npat; c += blockDim.x) {
+        if (clg_pair_rows[c])
+            atomicAdd(&slots[(uint64_t)c * (uint64_t)slot + 2], clg_pair_rows[c]);
+        if (clg_pair_rows[npat + c])
+            atomicAdd(&slots[(uint64_t)c * (uint64_t)slot + 3], clg_pair_rows[npat + c]);
+    }
+}
+
+extern "C" int clg_pairs(const clg_set *s, int nfeat, const int32_t *pair, int npat, int slot,
+                         unsigned long long *nbr, unsigned long long *slots, int block, void *stream,
+                         dm_err *err)
+{
+    if (s->n == 0)
+        return 0;
+    clg_pairs_kernel<<<clg_blocks(s->n, block), block,
+                       2 * (size_t)npat * sizeof(unsigned long long), (cudaStream_t)stream>>>(
+        *s, nfeat, pair, npat, slot, nbr, slots);
+    return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }
 
 extern "C" int clg_grid_count(const clg_pass *a, dm_err *err)

@@ -88,6 +88,8 @@ struct cl_gpu {
     uint64_t masks_cap, h_masks_cap;
     uint64_t *kept;             /* device: the rows per input row of a level's counting runs */
     uint64_t kept_cap;
+    unsigned long long *nbr;    /* device: each point's neighbours' features (size 2) */
+    uint64_t nbr_cap;
     cudaEvent_t ev[2];
     uint64_t budget, held;      /* bytes of tables the device may hold, and holds */
     cl_dev_costs *cost;         /* where device calls are counted: the level being mined */
@@ -156,6 +158,10 @@ int clg_count(cl_gpu *g, const clg_work *w, int i, uint64_t *keep, dm_err *err);
 /* Enqueues filter C's sums for the n candidates cc of size k1 into their slots, in one
  * launch. */
 int clg_cellagg_level(cl_gpu *g, const cl_candidate *cc, int n, int k1, dm_err *err);
+/* Enqueues the counts of the n size-2 candidates cc (the pruned ones left out) on the
+ * fine set into their slots, as clg_count's, in one pass over the points and one launch
+ * of sums. */
+int clg_pairs_level(cl_gpu *g, const cl_candidate *cc, int n, dm_err *err);
 /* Copies the slots of n candidates of size k1 back, and waits for them. */
 int clg_level_read(cl_gpu *g, int n, int k1, dm_err *err);
 /* From slot i as read back: the minimum over f's features of the ratios as cl_ratio

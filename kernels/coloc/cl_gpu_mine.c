@@ -112,13 +112,15 @@ static int clg_refine_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
             kept += clg_work_rows(&w) + 1;
         }
     }
-    const int keep = kept <= 4 * g->o.slice;
+    const int keep = k1 > 2 && kept <= 4 * g->o.slice;
     int rc = clg_level_slots(g, n, k1, err);
     if (rc == 0 && keep)
         rc = clg_grow(g, (void **)&g->kept, &g->kept_cap, kept, sizeof *g->kept, err);
+    if (rc == 0 && k1 == 2)
+        rc = clg_pairs_level(g, cc, n, err); /* every pair in one pass */
     if (rc == 0)
         rc = clg_lanes_fork(g, err);
-    for (int i = 0; i < n && rc == 0; i++) {
+    for (int i = 0; i < n && rc == 0 && k1 > 2; i++) {
         if (cc[i].pruned)
             continue;
         clg_feats f = clg_feats_of(cc[i].mask);

@@ -207,40 +207,81 @@ int clg_count(cl_gpu *g, const clg_work *w, int i, uint64_t *keep, dm_err *err)
     return clg_bits_sum(&w->side->d, bits, f, slot, g->o.block, g->lane[l], err);
 }
 
-int clg_cellagg_level(cl_gpu *g, const cl_candidate *cc, int n, int k1, dm_err *err)
+/* A level's n candidates cc of size k1 for clg_level_sums (pruned ones left out), and
+ * with pairs the slot of each size-2 one by its features (clg_pairs), in one pinned
+ * buffer copied at once into g->masks: the masks, each feature's first entry, the
+ * entries, the pair map, in 32-bit words; *first and *pair where the device's are.
+ * Returns 0, or DM_ERUNTIME. */
+static int clg_level_lists(cl_gpu *g, const cl_candidate *cc, int n, int k1, int pairs,
+                           const uint32_t **first_dev, const int32_t **pair_dev, dm_err *err)
 {
-    const int nfeat = g->coarse.h.nfeat;
-    /* In one pinned buffer, copied at once: the masks, then each feature's first entry
-     * (nfeat + 1), then the entries (n k1), in 32-bit words. */
-    const uint64_t words = 2 * (uint64_t)n + (uint64_t)nfeat + 1 + (uint64_t)n * (uint64_t)k1;
+    const int nfeat = g->fine.h.nfeat;
+    const uint64_t npair = pairs ? (uint64_t)nfeat * (uint64_t)nfeat : 0,
+                   words = 2 * (uint64_t)n + (uint64_t)nfeat + 1 +
+                           (uint64_t)n * (uint64_t)k1 + npair;
     if (clg_grow(g, (void **)&g->masks, &g->masks_cap, (words + 1) / 2, sizeof *g->masks,
                  err) ||
         clg_host_grow(g, (void **)&g->h_masks, &g->h_masks_cap, (words + 1) / 2,
                       sizeof *g->h_masks, err))
         return DM_ERUNTIME;
     uint32_t *first = (uint32_t *)(g->h_masks + n), *entry = first + nfeat + 1;
+    int32_t *pair = (int32_t *)(entry + (uint64_t)n * (uint64_t)k1);
     memset(first, 0, ((size_t)nfeat + 1) * sizeof *first);
+    for (uint64_t p = 0; p < npair; p++)
+        pair[p] = -1;
     for (int i = 0; i < n; i++) {
         g->h_masks[i] = cc[i].mask;
-        for (uint64_t m = cc[i].mask; m; m &= m - 1)
+        for (uint64_t m = cc[i].mask; m && !cc[i].pruned; m &= m - 1)
             first[__builtin_ctzll(m) + 1]++;
     }
     for (int f = 0; f < nfeat; f++)
         first[f + 1] += first[f];
     for (int i = 0; i < n; i++) { /* first[f] moves to f's end, then back */
         uint32_t place = 0;
-        for (uint64_t m = cc[i].mask; m; m &= m - 1)
+        for (uint64_t m = cc[i].mask; m && !cc[i].pruned; m &= m - 1)
             entry[first[__builtin_ctzll(m)]++] = (uint32_t)i << 6 | place++;
+        if (pairs && !cc[i].pruned) {
+            const uint64_t low = cc[i].mask & (cc[i].mask - 1);
+            pair[__builtin_ctzll(cc[i].mask) * nfeat + __builtin_ctzll(low)] = i;
+        }
     }
     for (int f = nfeat; f > 0; f--)
         first[f] = first[f - 1];
     first[0] = 0;
-    const uint32_t *d_first = (const uint32_t *)(g->masks + n);
+    *first_dev = (const uint32_t *)(g->masks + n);
+    *pair_dev = (const int32_t *)(*first_dev + (pair - (int32_t *)first));
     return clg_copy(g, g->masks, g->h_masks, (size_t)words * sizeof *first,
-                    cudaMemcpyHostToDevice, err) ||
-                   clg_cellagg_sums(&g->coarse.d, nfeat, g->quad_mask, g->masks, d_first,
-                                    d_first + nfeat + 1, (int)clg_slot_size(k1), g->slots,
-                                    g->o.block, g->st, err)
+                    cudaMemcpyHostToDevice, err);
+}
+
+int clg_cellagg_level(cl_gpu *g, const cl_candidate *cc, int n, int k1, dm_err *err)
+{
+    const uint32_t *first;
+    const int32_t *pair;
+    const int nfeat = g->coarse.h.nfeat;
+    return clg_level_lists(g, cc, n, k1, 0, &first, &pair, err) ||
+                   clg_level_sums(&g->coarse.d, nfeat, g->quad_mask, NULL, g->masks, first,
+                                  first + nfeat + 1, (int)clg_slot_size(k1), g->slots,
+                                  g->o.block, g->st, err)
+               ? DM_ERUNTIME
+               : 0;
+}
+
+int clg_pairs_level(cl_gpu *g, const cl_candidate *cc, int n, dm_err *err)
+{
+    const uint32_t *first;
+    const int32_t *pair;
+    const clg_side *f = &g->fine;
+    const int nfeat = f->h.nfeat;
+    g->cost->tested += f->h.n;
+    return clg_level_lists(g, cc, n, 2, 1, &first, &pair, err) ||
+                   clg_grow(g, (void **)&g->nbr, &g->nbr_cap, f->h.n, sizeof *g->nbr, err) ||
+                   DM_CUDA(err, cudaMemsetAsync(g->nbr, 0, f->h.n * sizeof *g->nbr, g->st)) ||
+                   clg_pairs(&f->d, nfeat, pair, n, (int)clg_slot_size(2), g->nbr, g->slots,
+                             g->o.block, g->st, err) ||
+                   clg_level_sums(&f->d, nfeat, NULL, g->nbr, g->masks, first,
+                                  first + nfeat + 1, (int)clg_slot_size(2), g->slots,
+                                  g->o.block, g->st, err)
                ? DM_ERUNTIME
                : 0;
 }

@@ -99,6 +99,19 @@ __global__ void clg_grid_kernel(clg_pass a)
         clg_warp_add(a.rows, n);
 }
 
+/* Adds a thread's rows and rows of points of pattern slot run (-1: none yet) to the
+ * block's counters (rows: npat of them, then the rows of points). */
+__device__ static inline void clg_pair_add(unsigned long long *rows_of, int npat, int32_t run,
+                                           unsigned long long rows,
+                                           unsigned long long points)
+{
+    if (run < 0)
+        return;
+    atomicAdd(&rows_of[run], rows);
+    if (points)
+        atomicAdd(&rows_of[npat + run], points);
+}
+
 /* Size 2 for every pattern of a level at once, on the fine set: a thread per point a of
  * feature fa, looking at the points b of the features above fa in the cells around a's
  * (each cell's from the first of feature fa + 1 on; a feature making no pattern (fa, fb)
@@ -145,11 +158,7 @@ __global__ void clg_pairs_kernel(clg_set s, int nfeat, const int32_t *pair, int 
                     mask |= 1ull << fb;
                     atomicOr(&nbr[b], 1ull << fa);
                     if (p != run) {
-                        if (run >= 0) {
-                            atomicAdd(&clg_pair_rows[run], rows);
-                            if (s.weight)
-                                atomicAdd(&clg_pair_rows[npat + run], points);
-                        }
+                        clg_pair_add(clg_pair_rows, npat, run, rows, points);
                         run = p;
                         rows = points = 0;
                     }
@@ -158,11 +167,7 @@ __global__ void clg_pairs_kernel(clg_set s, int nfeat, const int32_t *pair, int 
                         points += wa * s.weight[b];
                 }
             }
-        if (run >= 0) {
-            atomicAdd(&clg_pair_rows[run], rows);
-            if (s.weight)
-                atomicAdd(&clg_pair_rows[npat + run], points);
-        }
+        clg_pair_add(clg_pair_rows, npat, run, rows, points);
         if (mask)
             atomicOr(&nbr[a], mask);
     }

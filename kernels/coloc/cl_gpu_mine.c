@@ -100,11 +100,12 @@ static int clg_refine_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
     g->cost = &lv->dev;
     clg_time_begin(g);
     /* Each kept candidate's counts per input row kept for its writing run, where they
-     * all fit four slices (else counted again there). */
+     * all fit four slices (else counted again there); size 2 counts every pair at once
+     * and keeps none. */
     uint64_t *at = calloc((size_t)n + 1, sizeof *at), kept = 0;
     if (!at)
         return dm_err_set(err, DM_ERUNTIME, "out of memory for the candidates");
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && k1 > 2; i++) {
         at[i] = kept;
         if (!cc[i].pruned) {
             clg_feats f = clg_feats_of(cc[i].mask);
@@ -116,18 +117,21 @@ static int clg_refine_level(cl_gpu *g, clg_pat *par, int npar, cl_candidate *cc,
     int rc = clg_level_slots(g, n, k1, err);
     if (rc == 0 && keep)
         rc = clg_grow(g, (void **)&g->kept, &g->kept_cap, kept, sizeof *g->kept, err);
-    if (rc == 0 && k1 == 2)
+    if (rc == 0 && k1 == 2) {
         rc = clg_pairs_level(g, cc, n, err); /* every pair in one pass */
-    if (rc == 0)
+    } else if (rc == 0) {
         rc = clg_lanes_fork(g, err);
-    for (int i = 0; i < n && rc == 0 && k1 > 2; i++) {
-        if (cc[i].pruned)
-            continue;
-        clg_feats f = clg_feats_of(cc[i].mask);
-        clg_work w = clg_work_of(g, 0, &f, par, npar);
-        rc = clg_count(g, &w, i, keep ? g->kept + at[i] : NULL, err);
+        for (int i = 0; i < n && rc == 0; i++) {
+            if (cc[i].pruned)
+                continue;
+            clg_feats f = clg_feats_of(cc[i].mask);
+            clg_work w = clg_work_of(g, 0, &f, par, npar);
+            rc = clg_count(g, &w, i, keep ? g->kept + at[i] : NULL, err);
+        }
+        if (rc == 0)
+            rc = clg_lanes_join(g, err);
     }
-    if (rc || clg_lanes_join(g, err) || clg_level_read(g, n, k1, err)) {
+    if (rc || clg_level_read(g, n, k1, err)) {
         free(at);
         return DM_ERUNTIME;
     }

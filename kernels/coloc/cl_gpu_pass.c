@@ -231,16 +231,18 @@ static int clg_level_lists(cl_gpu *g, const cl_candidate *cc, int n, int k1, int
         pair[p] = -1;
     for (int i = 0; i < n; i++) {
         g->h_masks[i] = cc[i].mask;
-        for (uint64_t m = cc[i].mask; m && !cc[i].pruned; m &= m - 1)
+        for (uint64_t m = cc[i].pruned ? 0 : cc[i].mask; m; m &= m - 1)
             first[__builtin_ctzll(m) + 1]++;
     }
     for (int f = 0; f < nfeat; f++)
         first[f + 1] += first[f];
     for (int i = 0; i < n; i++) { /* first[f] moves to f's end, then back */
+        if (cc[i].pruned)
+            continue;
         uint32_t place = 0;
-        for (uint64_t m = cc[i].mask; m && !cc[i].pruned; m &= m - 1)
+        for (uint64_t m = cc[i].mask; m; m &= m - 1)
             entry[first[__builtin_ctzll(m)]++] = (uint32_t)i << 6 | place++;
-        if (pairs && !cc[i].pruned) {
+        if (pairs) {
             const uint64_t low = cc[i].mask & (cc[i].mask - 1);
             pair[__builtin_ctzll(cc[i].mask) * nfeat + __builtin_ctzll(low)] = i;
         }

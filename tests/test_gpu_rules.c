@@ -145,10 +145,11 @@ static void synthetic_tables_at_odd_instance_counts(void **state)
 }
 
 /* Rule sets cut into chunks: 300 rules of 2 symbols (more rules than a chunk holds), 100
- * of 58 and 3 of 1000 (more tokens), on 33 and 1000 instances. */
+ * of 58 and 3 of 1000 (more tokens), on 33 and 1000 instances, over 6 attributes; and 100
+ * of 58 over one attribute (bitmap: more thresholds on a column than a segment holds). */
 static void rule_sets_beyond_one_chunk(void **state)
 {
-    static const int64_t sets[][2] = {{300, 2}, {100, 58}, {3, 1000}};
+    static const int64_t sets[][3] = {{300, 2, 6}, {100, 58, 6}, {3, 1000, 6}, {100, 58, 1}};
     static const int64_t counts[] = {33, 1000};
     gpu_fixture *f = *state;
     check_cases c;
@@ -159,7 +160,7 @@ static void rule_sets_beyond_one_chunk(void **state)
             dm_dataset ds;
             point(NULL, 0, &pt);
             set_int(&pt, "instances", counts[i]);
-            set_int(&pt, "attributes", 6);
+            set_int(&pt, "attributes", sets[s][2]);
             set_int(&pt, "rules", sets[s][0]);
             set_int(&pt, "symbols", sets[s][1]);
             set_int(&pt, "rule_seed", (int64_t)(s * 10 + i));

@@ -1,11 +1,14 @@
 /* test_rules_bitmap_plan.c - the bitmap evaluation's plan (rl_bitmap_plan.c), on the
  * host: the plan's codes, walked as the rules kernel walks them with each condition
- * decided by its interval (rl_bm_cond_holds), give every token of every rule the support
- * the interpreter (rl_evaluate) gives it, through the reordered expressions and orig;
- * on generated rule sets, on a file's categorical columns, and on numbers that tie with
- * the rules' values, signed zeros and infinities. The distinct conditions are distinct,
- * sorted by column and partitioned by first; = and != of one value share one; a rule set
- * twice over has the conditions of once; a chain nested 400 deep needs a stack of 2. */
+ * decided as the conditions kernel decides it (the value's rank among its segment's
+ * thresholds padded with +inf, rl_bm_rank, in its emission's range), give every token of every rule the
+ * support the interpreter (rl_evaluate) gives it, through the reordered expressions and
+ * orig; on generated rule sets, on a file's categorical columns, on numbers that tie with
+ * the rules' values, signed zeros and infinities, and on a column of more thresholds
+ * than a segment holds. The distinct conditions are distinct and sorted by column; each
+ * has one emission, the segments' thresholds ascending and at most RL_BM_SEG, their
+ * emissions by rank; = and != of one value share one; a rule set twice over has the
+ * conditions of once; a chain nested 400 deep needs a stack of 2. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,11 +21,32 @@
 
 #include "rules/rl_bitmap.h"
 
+/* Whether condition c of p holds for value x of its column, as the conditions kernel
+ * decides it: by x's rank among the thresholds of the segment holding c's emission (at
+ * seg[c] and emit[c], the emission of each condition found by the caller). */
+static int plan_holds(const rl_bm_plan *p, const int32_t *seg, const int32_t *emit, int c,
+                      double x)
+{
+    const rl_bm_seg *g = &p->seg[seg[c]];
+    double s[RL_BM_SEG];
+    for (int k = 0; k < RL_BM_SEG; k++)
+        s[k] = k < g->nthr ? p->thr[g->thr0 + k] : INFINITY;
+    return rl_bm_emit_holds(p->emit[emit[c]].code, rl_bm_rank(s, x));
+}
+
 /* Every token's support as the plan's codes give it on t, by original index, into sup
  * (rs->ntok of them); checks on the way that no expression's stack exceeds p->depth. */
 static void plan_supports(const rl_bm_plan *p, const rl_ruleset *rs, const rl_table *t,
                           int64_t *sup)
 {
+    int32_t *seg = malloc((size_t)p->nconds * sizeof *seg),
+            *emit = malloc((size_t)p->nconds * sizeof *emit);
+    assert_true(seg && emit);
+    for (int s = 0; s < p->nsegs; s++)
+        for (int k = p->seg[s].emit0; k < p->seg[s].emit0 + p->seg[s].nemit; k++) {
+            seg[p->emit[k].cond] = s;
+            emit[p->emit[k].cond] = k;
+        }
     memset(sup, 0, (size_t)rs->ntok * sizeof *sup);
     uint8_t *stack = malloc((size_t)(p->depth + 1));
     assert_non_null(stack);
@@ -42,7 +66,8 @@ static void plan_supports(const rl_bm_plan *p, const rl_ruleset *rs, const rl_ta
                         const rl_column *col = &t->cols[c->attr];
                         double x = col->kind == RL_NUMERIC ? col->num[i] : col->code[i];
                         assert_true(sp < p->depth);
-                        stack[sp++] = (uint8_t)(rl_bm_cond_holds(c, x) ^ !!(code & RL_BM_NEG));
+                        stack[sp++] = (uint8_t)(plan_holds(p, seg, emit, p->cl[ci - 1], x) ^
+                                                !!(code & RL_BM_NEG));
                     } else if (code == RL_BM_NOT) {
                         stack[sp - 1] ^= 1;
                     } else {
@@ -57,35 +82,49 @@ static void plan_supports(const rl_bm_plan *p, const rl_ruleset *rs, const rl_ta
         }
     }
     free(stack);
+    free(seg);
+    free(emit);
 }
 
-/* The plan's conditions: distinct, in order, partitioned by column; in each column those
- * with an upper side only first, by it, then those with a lower side, by it. */
+/* The plan's conditions: distinct and sorted by column, each with one emission; the
+ * segments: of one column each, in column order, their thresholds ascending, at most
+ * RL_BM_SEG, their emissions contiguous and by rank, within their thresholds' ranks. */
 static void check_distinct(const rl_bm_plan *p)
 {
-    assert_true(p->ncols >= 1 && p->first[0] == 0 && p->first[p->ncols] == p->nconds);
-    for (int k = 0; k < p->ncols; k++) {
-        assert_true(p->first[k] < p->first[k + 1]);
-        for (int c = p->first[k]; c < p->first[k + 1]; c++)
-            assert_int_equal(p->cond[c].attr, p->col[k]);
-        if (k > 0)
-            assert_true(p->col[k - 1] < p->col[k]);
-    }
     for (int c = 1; c < p->nconds; c++) {
         const rl_bm_cond *a = &p->cond[c - 1], *b = &p->cond[c];
-        if (a->attr != b->attr)
-            continue;
+        assert_true(a->attr <= b->attr);
         for (int k = 0; k < 2; k++) /* a side is a value only where the side exists */
             assert_true(a->has[k] || a->v[k] == 0);
-        assert_false(a->has[0] == b->has[0] && a->has[1] == b->has[1] &&
-                     a->v[0] == b->v[0] && a->v[1] == b->v[1]);
-        int ga = a->has[RL_BM_LOWER], gb = b->has[RL_BM_LOWER];
-        assert_true(ga <= gb);
-        if (ga == gb)
-            assert_true(a->v[!ga] <= b->v[!ga]); /* the side walked: lower, else upper */
-        assert_int_equal(b->near, b->has[0] && b->has[1] &&
-                                      b->v[1] == nextafter(b->v[0], INFINITY));
+        assert_false(a->attr == b->attr && a->has[0] == b->has[0] &&
+                     a->has[1] == b->has[1] && a->v[0] == b->v[0] && a->v[1] == b->v[1]);
     }
+    int *seen = calloc((size_t)p->nconds, sizeof *seen);
+    assert_non_null(seen);
+    int64_t thr = 0;
+    for (int s = 0; s < p->nsegs; s++) {
+        const rl_bm_seg *g = &p->seg[s];
+        assert_true(g->nthr >= 1 && g->nthr <= RL_BM_SEG && g->nemit >= 1);
+        assert_int_equal(g->thr0, thr);
+        assert_int_equal(g->emit0, s ? p->seg[s - 1].emit0 + p->seg[s - 1].nemit : 0);
+        if (s > 0)
+            assert_true(p->seg[s - 1].attr <= g->attr);
+        for (int k = 1; k < g->nthr; k++)
+            assert_true(p->thr[thr + k - 1] < p->thr[thr + k]);
+        thr += g->nthr;
+        for (int k = g->emit0; k < g->emit0 + g->nemit; k++) {
+            const rl_bm_emit *e = &p->emit[k];
+            assert_true(e->cond >= 0 && e->cond < p->nconds && !seen[e->cond]++);
+            assert_int_equal(p->cond[e->cond].attr, g->attr);
+            assert_true(RL_BM_EMIT_V(e->code) <= g->nthr && RL_BM_EMIT_KIND(e->code) <= RL_BM_IN);
+            if (k > g->emit0)
+                assert_true(RL_BM_EMIT_V(e[-1].code) <= RL_BM_EMIT_V(e->code));
+        }
+    }
+    assert_int_equal(thr, p->nthr);
+    assert_int_equal(p->nsegs ? p->seg[p->nsegs - 1].emit0 + p->seg[p->nsegs - 1].nemit : 0,
+                     p->nconds);
+    free(seen);
     for (int64_t k = 0; k < p->ncl; k++)
         assert_true(p->cl[k] >= 0 && p->cl[k] < p->nconds);
 }
@@ -198,6 +237,39 @@ static void infinities_and_zeros(void **state)
     rl_table_free(&t);
 }
 
+/* One column of 2,000 values on a grid of 1,500 (ties), 1,200 rules of every operator on
+ * values of that grid and between its points: some 3,000 thresholds, several segments,
+ * = and in [,] conditions whose two sides must share one. */
+static void more_thresholds_than_a_segment(void **state)
+{
+    (void)state;
+    enum { N = 2000, RULES = 1200 };
+    static const int ops[] = {RL_EQ, RL_NE, RL_LT, RL_LE, RL_GT, RL_GE, RL_IN};
+    dm_err err = {0};
+    rl_table t;
+    rl_ruleset rs = {0};
+    assert_int_equal(rl_table_init(&t, N, 1, "a%d", &err), 0);
+    uint64_t z = 12345;
+    for (int i = 0; i < N; i++) {
+        z = z * 6364136223846793005ULL + 1442695040888963407ULL;
+        t.cols[0].num[i] = (double)((z >> 33) % 1500) / 4.0;
+    }
+    for (int r = 0; r < RULES; r++) {
+        const double v = (r * 7 % 1500) / 4.0 + (r % 3 == 0 ? 0.1 : 0.0);
+        rl_token a = {.op = ops[r % 7], .lo = v, .hi = v + (r * 13 % 400) / 4.0};
+        rl_token c = {.op = ops[(r + 3) % 7], .lo = (r * 11 % 1500) / 4.0 + 0.05, .hi = 400};
+        c.hi = c.lo > c.hi ? c.lo : c.hi;
+        assert_int_equal(rl_ruleset_add(&rs, &a, 1, &c, 1, &err), 0);
+    }
+    rl_bm_plan p;
+    assert_int_equal(rl_bm_plan_make(&rs, &p, &err), 0);
+    assert_true(p.nsegs >= 3);
+    rl_bm_plan_free(&p);
+    check_plan(&rs, &t);
+    rl_ruleset_free(&rs);
+    rl_table_free(&t);
+}
+
 /* A chain nested to the right, c OR (c AND (c OR ...)), 400 deep: its RPN pushes every
  * condition first (a stack of 401), the plan's order needs 2. */
 static void a_deep_chain_needs_a_shallow_stack(void **state)
@@ -232,6 +304,7 @@ int main(void)
         cmocka_unit_test(generated_rules_match_the_interpreter),
         cmocka_unit_test(every_operator_on_a_files_columns),
         cmocka_unit_test(infinities_and_zeros),
+        cmocka_unit_test(more_thresholds_than_a_segment),
         cmocka_unit_test(a_deep_chain_needs_a_shallow_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,8 @@
 /* rl_bitmap.cu - the bitmap evaluation's kernels (rl_bitmap.h). conditions: a block per
- * (64 words of the chunk, column): its warps sort each word's 32 values of the column
- * with their bits across the lanes (bitonic, by shuffles) and keep, per word, the sorted
- * values and M[k], the bits of the k smallest; then two words a lane, a warp per run of
- * the column's conditions in the plan's order, along which a side's count never falls:
- * each lane walks its words' sorted values to the next counts, and each condition's
- * words M[upper] & ~M[lower] are stored coalesced. rules: a warp per
+ * (256 words of the chunk, segment of a column's thresholds), a word a lane: the word's
+ * 32 values ranked among the thresholds, the ranks' bits kept as planes, then the ranks
+ * walked upwards down a binary trie of the planes, each condition's word stored at its
+ * rank, coalesced. rules: a warp per
  * (rule, 256 words), eight words a lane, every lane on the same token: the RPN over the
  * conditions' words with the stack in shared memory (its top in registers), the next
  * condition's words loaded while the current one is used, each token's popcount summed
@@ -21,49 +19,12 @@
 
 /* ---- conditions ------------------------------------------------------------------- */
 
-/* Words a lane of the conditions kernel takes: lane l words l and l + 32 of its block's
- * 64, so that a condition's decoding and its walk's steps serve two words (three were
- * slower, docs/records/rules-bitmap.md). */
+/* A block of the conditions kernel: 4 warps, each 64 words of one segment, two
+ * neighbouring words a lane (stored as one 64-bit word): 256 words, a chunk's width a
+ * multiple of them. */
+#define RL_BM_COND_WARPS 4
 #define RL_BM_LANE_WORDS 2
-#define RL_BM_BLOCK_WORDS (32 * RL_BM_LANE_WORDS)
-
-/* A block's words' sorted values, s[rank][word] (a NaN past the last), and the bits of
- * their k smallest, m[k][word]. A lane reads its words' columns at its own ranks: one
- * bank a lane. */
-struct rl_bm_sorted {
-    double s[33][RL_BM_BLOCK_WORDS];
-    uint32_t m[33][RL_BM_BLOCK_WORDS];
-};
-
-/* How many of word w's sorted values are below v: binary search. */
-__device__ static int rl_bm_search(const rl_bm_sorted &b, int w, double v)
-{
-    int t = 0;
-#pragma unroll
-    for (int step = 16; step >= 1; step >>= 1)
-        if (b.s[t + step - 1][w] < v)
-            t += step;
-    /* t is the count capped at 31: the last value decides the 32nd. */
-    return t + (b.s[t][w] < v);
-}
-
-/* The counts of the lane's words' values below v, from t[] (at most those counts) and the
- * values at t[] in xt[], walked forward: the warp goes on while a lane moves. */
-__device__ static void rl_bm_walk(const rl_bm_sorted &b, int lane, double v, int *t, double *xt)
-{
-    for (;;) {
-        bool more[RL_BM_LANE_WORDS], any = false;
-#pragma unroll
-        for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-            any |= more[j] = xt[j] < v;
-        if (!__any_sync(RL_FULL, any))
-            return;
-#pragma unroll
-        for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-            if (more[j])
-                xt[j] = b.s[++t[j]][lane + 32 * j];
-    }
-}
+#define RL_BM_WARP_WORDS (32 * RL_BM_LANE_WORDS)
 
 /* The bits of instances [32 w, 32 w + 32) that exist among n. */
 __device__ static uint32_t rl_bm_valid(int64_t w, int64_t n)
@@ -72,110 +33,179 @@ __device__ static uint32_t rl_bm_valid(int64_t w, int64_t n)
     return i + 32 <= n ? RL_FULL : i < n ? (1u << (n - i)) - 1u : 0u;
 }
 
-#define RL_BM_COND_WARPS 8
+/* A lane's words: for each, plane[b] the instances whose rank has bit b, node[k] those
+ * whose rank has the current rank's bits from the top down to bit 3 - k (node[3]: that
+ * rank), lt those of the ranks below it, valid those that exist. */
+struct rl_bm_lane {
+    uint32_t plane[RL_BM_LANE_WORDS][RL_BM_BITS], node[RL_BM_LANE_WORDS][4];
+    uint32_t lt[RL_BM_LANE_WORDS], valid[RL_BM_LANE_WORDS];
+};
 
+/* The trie at rank v, a multiple of 8: its top bits' node from the planes (v the same in
+ * every lane), then down its low three bits, all 0. */
+__device__ static void rl_bm_group(rl_bm_lane &l, int v)
+{
+#pragma unroll
+    for (int j = 0; j < RL_BM_LANE_WORDS; j++) {
+        uint32_t t = l.valid[j];
+#pragma unroll
+        for (int b = RL_BM_BITS - 1; b >= 3; b--)
+            t &= ~(l.plane[j][b] ^ (0u - (uint32_t)(v >> b & 1)));
+        l.node[j][0] = t;
+#pragma unroll
+        for (int k = 1; k < 4; k++)
+            l.node[j][k] = l.node[j][k - 1] & ~l.plane[j][3 - k];
+    }
+}
+
+/* The trie from rank v - 1's leaf to v's, v's lowest set bit H (at most 2; v's bits below
+ * it 0): only the levels of bit H and below change. */
+template <int H> __device__ static void rl_bm_down(rl_bm_lane &l)
+{
+#pragma unroll
+    for (int j = 0; j < RL_BM_LANE_WORDS; j++) {
+        l.node[j][3 - H] = l.node[j][2 - H] & l.plane[j][H];
+#pragma unroll
+        for (int b = H - 1; b >= 0; b--)
+            l.node[j][3 - b] = l.node[j][2 - b] & ~l.plane[j][b];
+    }
+}
+
+/* The instances whose rank is below v, from the planes (a comparison bit by bit). */
+__device__ static uint32_t rl_bm_below(const uint32_t (&plane)[RL_BM_BITS], int v)
+{
+    uint32_t lt = 0, eq = RL_FULL;
+#pragma unroll
+    for (int b = RL_BM_BITS - 1; b >= 0; b--) {
+        const uint32_t m = 0u - (uint32_t)(v >> b & 1);
+        lt |= eq & ~plane[b] & m;
+        eq &= ~(plane[b] ^ m);
+    }
+    return lt;
+}
+
+static_assert(RL_BM_BITS >= 3 && RL_BM_LT == 0 && RL_BM_GE == 1 && RL_BM_EQ == 2 &&
+                  RL_BM_LANE_WORDS == 2,
+              "rl_bm_group starts a group of eight ranks; rl_bm_emit_at decodes kinds by "
+              "bits and stores a lane's words as a uint2");
+
+/* A warp's walk through its segment's emissions (put[0..n), by rank, each a uint2 of
+ * rl_bm_put's): the current one, the next (loaded ahead), and the current one's rank
+ * (past any rank after the last). */
+struct rl_bm_walk {
+    const uint2 *put;
+    int n, k, at;
+    uint2 cur, next;
+};
+
+__device__ static void rl_bm_walk_next(rl_bm_walk &w)
+{
+    w.cur = w.next;
+    if (++w.k + 1 < w.n)
+        w.next = w.put[w.k + 1];
+    w.at = w.k < w.n ? RL_BM_EMIT_V(w.cur.y) : RL_BM_SEG + 1;
+}
+
+/* Stores the lane's words of each emission at rank v (the trie at its leaf) as one
+ * 64-bit word, at out (the lane's first word) plus the emission's row. */
+__device__ static void rl_bm_emit_at(rl_bm_walk &w, int v, const rl_bm_lane &l, uint32_t *out)
+{
+    while (w.at == v) {
+        const uint32_t code = w.cur.y;
+        const int kind = RL_BM_EMIT_KIND(code);
+        uint32_t word[RL_BM_LANE_WORDS];
+        if (kind == RL_BM_IN) {
+#pragma unroll
+            for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+                word[j] = l.lt[j] & ~rl_bm_below(l.plane[j], RL_BM_EMIT_W(code));
+        } else {
+            /* LT: lt; GE: lt ^ valid; EQ: the leaf. */
+            const uint32_t eq = 0u - (uint32_t)(kind >> 1), ge = 0u - (uint32_t)(kind & 1);
+#pragma unroll
+            for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+                word[j] = ((l.node[j][3] & eq) | (l.lt[j] & ~eq)) ^ (l.valid[j] & ge);
+        }
+        reinterpret_cast<uint2 *>(out)[w.cur.x / 2] = make_uint2(word[0], word[1]);
+        rl_bm_walk_next(w);
+    }
+}
+
+/* Rank v + J's leaf: its emissions, its instances added to lt, then the trie one rank on
+ * (the next rank's lowest set bit H; none after the eighth). */
+template <int J, int H>
+__device__ static void rl_bm_leaf(rl_bm_walk &w, int v, rl_bm_lane &l, uint32_t *out)
+{
+    rl_bm_emit_at(w, v + J, l, out);
+#pragma unroll
+    for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+        l.lt[j] |= l.node[j][3];
+    if constexpr (H >= 0)
+        rl_bm_down<H>(l);
+}
+
+/* A block per (256 words of the chunk, segment). Each warp ranks its 64 words' values
+ * among the segment's thresholds (in shared memory, +inf past them), 32 instances at a
+ * time, and keeps each word's planes in its lane by ballots; then walks the ranks from 0
+ * to the last emission's, eight a step (the trie's top from the planes, its moves within
+ * the eight known when compiled), each emission's words stored at its rank: a warp's stores are 256 bytes of
+ * one bitmap. */
 __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
     rl_bm_conditions_kernel(const double *table, int64_t pitch, int64_t n, int64_t w0,
-                            int64_t width, const int32_t *col, const int32_t *first,
-                            const rl_bm_cond *cond, uint32_t *bm)
+                            const rl_bm_seg *seg, const double *thr, const rl_bm_put *put,
+                            uint32_t *bm)
 {
-    __shared__ rl_bm_sorted b;
+    __shared__ double s[RL_BM_SEG];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int64_t wb = (int64_t)blockIdx.x * RL_BM_BLOCK_WORDS; /* its first in the chunk */
-    const double *x = table + (int64_t)col[blockIdx.y] * pitch;
-    for (int k = warp; k < RL_BM_BLOCK_WORDS; k += RL_BM_COND_WARPS) {
-        int64_t i = (w0 + wb + k) * 32 + lane;
-        double v = i < n ? x[i] : __longlong_as_double(0x7ff0000000000000LL);
-        uint32_t id = (uint32_t)lane;
-#pragma unroll
-        for (int size = 2; size <= 32; size <<= 1)
-#pragma unroll
-            for (int stride = size >> 1; stride > 0; stride >>= 1) {
-                double u = __shfl_xor_sync(RL_FULL, v, stride);
-                uint32_t uid = __shfl_xor_sync(RL_FULL, id, stride);
-                /* The lower lane of a pair keeps the smaller in an ascending run. */
-                bool ascending = (lane & size) == 0, lower = (lane & stride) == 0;
-                if (lower == ascending ? u < v : u > v) {
-                    v = u;
-                    id = uid;
-                }
-            }
-        b.s[lane][k] = v;
-        uint32_t bits = 1u << id;
-#pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-            uint32_t o = __shfl_up_sync(RL_FULL, bits, d);
-            if (lane >= d)
-                bits |= o;
-        }
-        b.m[lane + 1][k] = bits;
-        if (lane == 0) {
-            b.m[0][k] = 0;
-            b.s[32][k] = __longlong_as_double(0x7ff8000000000000LL);
-        }
-    }
+    const rl_bm_seg g = seg[blockIdx.y];
+    for (int k = threadIdx.x; k < RL_BM_SEG; k += blockDim.x)
+        s[k] = k < g.nthr ? thr[g.thr0 + k] : __longlong_as_double(0x7ff0000000000000LL);
     __syncthreads();
-    /* A warp a run of the column's conditions, in their order (rl_bitmap_plan.c): those
-     * with an upper side only, by it, then those with a lower side, by it. Along each,
-     * the side's count never falls: each lane walks its words' sorted values from the
-     * last counts (t, the values there in xt), after one search where the run or the
-     * kind of side begins. */
-    uint32_t valid[RL_BM_LANE_WORDS];
-    uint32_t *out = bm + wb + lane;
+    /* The warp's first word in the chunk. */
+    const int64_t wb = ((int64_t)blockIdx.x * RL_BM_COND_WARPS + warp) * RL_BM_WARP_WORDS;
+    const double *x = table + (int64_t)g.attr * pitch;
+    rl_bm_lane l = {};
+#pragma unroll 4
+    for (int w = 0; w < 32; w++)
+#pragma unroll
+        for (int j = 0; j < RL_BM_LANE_WORDS; j++) {
+            const int64_t i = (w0 + wb + RL_BM_LANE_WORDS * w + j) * 32 + lane;
+            const int r = rl_bm_rank(s, i < n ? __ldcs(x + i) : 0.0);
+#pragma unroll
+            for (int b = 0; b < RL_BM_BITS; b++) {
+                const uint32_t bits = __ballot_sync(RL_FULL, (r & 1 << b) != 0);
+                l.plane[j][b] = lane == w ? bits : l.plane[j][b];
+            }
+        }
+#pragma unroll
     for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-        valid[j] = rl_bm_valid(w0 + wb + lane + 32 * j, n);
-    const int c0 = first[blockIdx.y], c1 = first[blockIdx.y + 1];
-    const int per = (c1 - c0 + RL_BM_COND_WARPS - 1) / RL_BM_COND_WARPS;
-    const int cb = c0 + warp * per, ce = cb + per < c1 ? cb + per : c1;
-    int t[RL_BM_LANE_WORDS] = {}, walking = -1; /* the side walked (-1: none yet) */
-    double xt[RL_BM_LANE_WORDS] = {};
-    for (int c = cb; c < ce; c++) {
-        const rl_bm_cond q = cond[c];
-        const int lower = q.has[RL_BM_LOWER];
-        const double v = lower ? q.v[RL_BM_LOWER] : q.v[RL_BM_UPPER];
-        if (lower != walking) {
-#pragma unroll
-            for (int j = 0; j < RL_BM_LANE_WORDS; j++) {
-                t[j] = rl_bm_search(b, lane + 32 * j, v);
-                xt[j] = b.s[t[j]][lane + 32 * j];
-            }
-            walking = lower;
-        } else {
-            rl_bm_walk(b, lane, v, t, xt);
-        }
-        int lo[RL_BM_LANE_WORDS], hi[RL_BM_LANE_WORDS];
-#pragma unroll
-        for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-            lo[j] = lower ? t[j] : 0, hi[j] = lower ? 32 : t[j];
-        if (lower && q.has[RL_BM_UPPER]) {
-            if (q.near) { /* = and !=: the values equal to v follow */
-                double xh[RL_BM_LANE_WORDS];
-#pragma unroll
-                for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-                    hi[j] = t[j], xh[j] = xt[j];
-                rl_bm_walk(b, lane, q.v[RL_BM_UPPER], hi, xh);
-            } else {
-#pragma unroll
-                for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-                    hi[j] = rl_bm_search(b, lane + 32 * j, q.v[RL_BM_UPPER]);
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-            if (wb + lane + 32 * j < width) /* the chunk's last block may pass its end */
-                out[(int64_t)c * width + 32 * j] =
-                    b.m[hi[j]][lane + 32 * j] & ~b.m[lo[j]][lane + 32 * j] & valid[j];
+        l.valid[j] = rl_bm_valid(w0 + wb + RL_BM_LANE_WORDS * lane + j, n);
+    uint32_t *out = bm + wb + RL_BM_LANE_WORDS * lane;
+    const uint2 *p = reinterpret_cast<const uint2 *>(put + g.emit0);
+    rl_bm_walk e = {p, g.nemit, -1, 0, {}, p[0]};
+    rl_bm_walk_next(e);
+    const int last = RL_BM_EMIT_V(put[g.emit0 + g.nemit - 1].code);
+    for (int v = 0; v <= last; v += 8) {
+        rl_bm_group(l, v);
+        rl_bm_leaf<0, 0>(e, v, l, out);
+        rl_bm_leaf<1, 1>(e, v, l, out);
+        rl_bm_leaf<2, 0>(e, v, l, out);
+        rl_bm_leaf<3, 2>(e, v, l, out);
+        rl_bm_leaf<4, 0>(e, v, l, out);
+        rl_bm_leaf<5, 1>(e, v, l, out);
+        rl_bm_leaf<6, 0>(e, v, l, out);
+        rl_bm_leaf<7, -1>(e, v, l, out);
     }
 }
 
 extern "C" int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, int64_t w0,
-                                int64_t width, int ncols, const int32_t *col,
-                                const int32_t *first, const rl_bm_cond *cond, uint32_t *bm,
+                                int64_t width, int nsegs, const rl_bm_seg *seg,
+                                const double *thr, const rl_bm_put *put, uint32_t *bm,
                                 void *stream, dm_err *err)
 {
-    dim3 grid((unsigned)((width + RL_BM_BLOCK_WORDS - 1) / RL_BM_BLOCK_WORDS), (unsigned)ncols);
+    static_assert(RL_BM_COND_WARPS * RL_BM_WARP_WORDS == 256, "a block is 256 words");
+    dim3 grid((unsigned)(width / 256), (unsigned)nsegs);
     rl_bm_conditions_kernel<<<grid, RL_BM_COND_WARPS * 32, 0, (cudaStream_t)stream>>>(
-        table, pitch, n, w0, width, col, first, cond, bm);
+        table, pitch, n, w0, seg, thr, put, bm);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }
 

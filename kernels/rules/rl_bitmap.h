@@ -1,23 +1,29 @@
 /* rl_bitmap.h - the rules workload's bitmap evaluation (variant `bitmap`): every distinct
  * condition (column, operator, value) of a rule set evaluated once over the instances into
- * a bitmap, a bit an instance, all conditions on one column in one pass over it; then each
+ * a bitmap, a bit an instance, the conditions on one column in one pass over it; then each
  * rule's antecedent and consequent as word-wide logic on those bitmaps, each token's
  * support and the contingency counts as popcounts.
  *
  * A condition is an interval of its column, each side a value x must not be below
- * (lower) or must be below (upper), negated for !=. For each word of 32 instances the
- * conditions kernel sorts the column's 32 values (with their bits) once; a side is then a
- * count (how many of the sorted values are below its value) and the condition's word is
- * M[upper] & ~M[lower], M[k] the bits of the k smallest values: equal conditions (=, != on the same value) and conditions shared
- * between rules are one bitmap. The instances may be cut into chunks, each chunk's
- * bitmaps made and then used (rl_bitmap.cu, rl_bitmap_eval.c; docs/rules-gpu.md states
- * the bound). */
+ * (lower) or must be below (upper), negated for !=. The sides of a column's conditions
+ * are its thresholds, sorted (in segments of at most RL_BM_SEG, each condition's sides in
+ * one); a value's rank in a segment is how many of its thresholds the value is not below,
+ * and a condition is then a range of ranks. The conditions kernel ranks each word's 32
+ * values, keeps the ranks' bits as RL_BM_BITS words (plane b: the instances whose rank
+ * has bit b), and walks the ranks upwards from 0, a word a lane: the word of rank v is
+ * the AND of the planes or their complements down a binary trie (a step redoes only the
+ * levels below the bit that changed), the word of ranks below v their OR so far, and
+ * each condition's word is stored at its rank. Equal conditions (=, != on the same value)
+ * and conditions shared between rules are one bitmap. The instances may be cut into
+ * chunks, each chunk's bitmaps made and then used (rl_bitmap.cu, rl_bitmap_eval.c;
+ * docs/rules-gpu.md states the bound). */
 #ifndef DM_RL_BITMAP_H
 #define DM_RL_BITMAP_H
 
 #include <stdint.h>
 
 #include "rules/rl_eval.h"
+#include "rules/rl_measures.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,15 +34,57 @@ enum { RL_BM_LOWER = 0, RL_BM_UPPER = 1 };
 /* A distinct condition: the instances of column attr whose value x is not below v[LOWER]
  * (when it has that side) and is below v[UPPER] (when it has that one). Every operator is
  * such an interval: x <= v is x below the next double after v, x > v not below it (a
- * rule's values are finite, rl_ruleset_check). near: the upper side is the next double
- * after the lower (= and !=), so its count is the lower's and the values equal to it. */
+ * rule's values are finite, rl_ruleset_check). */
 typedef struct rl_bm_cond {
     double v[2];
     int32_t attr;
     uint8_t has[2];
-    uint8_t near;
-    uint8_t pad;
 } rl_bm_cond;
+
+/* A segment of a column's thresholds: thr[thr0 .. thr0 + nthr), ascending and distinct
+ * (nthr <= RL_BM_SEG), and the conditions decided by ranks among them, emit[emit0 ..
+ * emit0 + nemit), by rank. */
+#define RL_BM_BITS 10
+#define RL_BM_SEG ((1 << RL_BM_BITS) - 1)
+typedef struct rl_bm_seg {
+    int32_t attr, thr0, nthr, emit0, nemit;
+} rl_bm_seg;
+
+/* Where a condition's bitmap comes from, ranks r in its segment: LT r < v, GE r >= v, EQ
+ * r == v, IN w <= r < v (v and w at most RL_BM_SEG). */
+enum { RL_BM_LT = 0, RL_BM_GE = 1, RL_BM_EQ = 2, RL_BM_IN = 3 };
+typedef struct rl_bm_emit {
+    int32_t cond;  /* its distinct condition, its bitmap's row */
+    uint32_t code; /* v | w << RL_BM_BITS | kind << 2 RL_BM_BITS */
+} rl_bm_emit;
+#define RL_BM_EMIT_V(code) ((int)((code) & RL_BM_SEG))
+#define RL_BM_EMIT_W(code) ((int)((code) >> RL_BM_BITS & RL_BM_SEG))
+#define RL_BM_EMIT_KIND(code) ((int)((code) >> (2 * RL_BM_BITS)))
+
+/* The rank of x among a segment's thresholds s[0..RL_BM_SEG) (ascending, +inf past the
+ * segment's): how many of them x is not below, by a binary search of RL_BM_BITS steps.
+ * The padding counts only for x = +inf, whose rank then passes the segment's thresholds'
+ * count, where every emission decides as at that count. The host's and the kernel's. */
+static inline RL_HOST_DEVICE int rl_bm_rank(const double *s, double x)
+{
+    int r = 0;
+    for (int step = 1 << (RL_BM_BITS - 1); step > 0; step >>= 1)
+        if (!(x < s[r + step - 1]))
+            r += step;
+    return r;
+}
+
+/* Whether rank r is in the emission's range (code as rl_bm_emit's). */
+static inline RL_HOST_DEVICE int rl_bm_emit_holds(uint32_t code, int r)
+{
+    const int v = RL_BM_EMIT_V(code);
+    switch (RL_BM_EMIT_KIND(code)) {
+    case RL_BM_LT: return r < v;
+    case RL_BM_GE: return r >= v;
+    case RL_BM_EQ: return r == v;
+    default: return r >= RL_BM_EMIT_W(code) && r < v;
+    }
+}
 
 /* A token's code for the rules kernel: its operation, and for a condition whether its
  * bitmap is negated (!=); the condition's bitmap is the rule's next in rl_bm_plan.cl. */
@@ -50,16 +98,20 @@ typedef struct rl_bm_rule {
     int32_t nante, ncons, ncl;
 } rl_bm_rule;
 
-/* A rule set prepared for the kernels: its distinct conditions sorted by column (those of
- * column col[k] are cond[first[k] .. first[k + 1])), the columns any condition reads
- * (ncols of them), each rule's tokens as codes and its conditions as indexes into cond.
- * Each expression's tokens are reordered so that it needs a shallow stack (AND's and OR's
- * operands swapped where that helps, rl_bitmap_plan.c): orig gives each one's index in
- * its expression as the rule set has it. */
+/* A rule set prepared for the kernels: its distinct conditions sorted by column (cond,
+ * nconds), the segments of their columns' thresholds (seg, nsegs; thr, nthr) with each
+ * condition's emission in one of them (emit, nconds of them, by segment), each rule's
+ * tokens as codes and its conditions as indexes into cond. Each expression's tokens are reordered so that it
+ * needs a shallow stack (AND's and OR's operands swapped where that helps,
+ * rl_bitmap_plan.c): orig gives each one's index in its expression as the rule set has
+ * it. */
 typedef struct rl_bm_plan {
-    int nconds, ncols, nrules;
+    int nconds, nsegs, nrules;
     rl_bm_cond *cond;
-    int32_t *col, *first;
+    rl_bm_seg *seg;
+    double *thr;
+    int64_t nthr;
+    rl_bm_emit *emit;
     rl_bm_rule *rule;
     int64_t ntok, ncl;
     uint8_t *code;
@@ -72,20 +124,24 @@ typedef struct rl_bm_plan {
  * without memory. */
 int rl_bm_plan_make(const rl_ruleset *rs, rl_bm_plan *p, dm_err *err);
 void rl_bm_plan_free(rl_bm_plan *p);
-/* 1 when value x of condition c's column satisfies it, by its sides (what the kernel's
- * counts decide): the plan's meaning, for tests against the interpreter's. */
-int rl_bm_cond_holds(const rl_bm_cond *c, double x);
 
 /* ---- kernels (rl_bitmap.cu) -------------------------------------------------------- */
 
-/* Enqueues on stream the bitmaps of every condition of p (on the device: cond, col,
- * first) over the words [w0, w0 + width) of the table (column-major doubles at column x
- * pitch, n instances): bm[c * width + w - w0] for condition c and word w, an instance's
- * bit set when it satisfies c; bits of instances past n are 0. width is a multiple of
- * 256. Returns 0, or DM_ERUNTIME. */
+/* An emission as the conditions kernel reads it (8-byte aligned: one 64-bit load): the
+ * row its condition's bitmap starts at among a chunk's (the condition x the chunk's
+ * width, even), and its code. */
+typedef struct rl_bm_put {
+    uint32_t row, code;
+} rl_bm_put;
+
+/* Enqueues on stream the bitmaps of every condition of a plan (its nsegs segments, seg,
+ * thr and its emissions as put, on the device) over the words [w0, w0 + width) of the table (column-major
+ * doubles at column x pitch, n instances): bm[c * width + w - w0] for condition c and
+ * word w, an instance's bit set when it satisfies c; bits of instances past n are 0.
+ * width is a multiple of 256. Returns 0, or DM_ERUNTIME. */
 int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, int64_t w0, int64_t width,
-                     int ncols, const int32_t *col, const int32_t *first,
-                     const rl_bm_cond *cond, uint32_t *bm, void *stream, dm_err *err);
+                     int nsegs, const rl_bm_seg *seg, const double *thr,
+                     const rl_bm_put *put, uint32_t *bm, void *stream, dm_err *err);
 
 /* What the rules kernel reads (device pointers) and adds to: off[k] is where the bitmap
  * of the plan's cl[k] starts among a chunk's, cl[k] x the chunk's width (the plan's

@@ -12,9 +12,10 @@
 #include "rules/rl_bitmap_eval.h"
 #include "rules/rl_gpu.h"
 
-/* The plan's arrays, in the order they are copied to the device (OFF: each condition
+/* The plan's arrays, in the order they are copied to the device (PUT: the emissions,
+ * each condition's bitmap's start in a chunk's for its index; OFF: each condition
  * token's bitmap's start in a chunk's, from cl). */
-enum { RL_BM_A_COND, RL_BM_A_COL, RL_BM_A_FIRST, RL_BM_A_RULE, RL_BM_A_CODE, RL_BM_A_OFF,
+enum { RL_BM_A_SEG, RL_BM_A_THR, RL_BM_A_PUT, RL_BM_A_RULE, RL_BM_A_CODE, RL_BM_A_OFF,
        RL_BM_ARRAYS };
 
 struct rl_bm_eval {
@@ -95,10 +96,10 @@ static int rl_bm_width(rl_bm_eval *g, int64_t chunk, dm_err *err)
 static int rl_bm_buffers(rl_bm_eval *g, dm_err *err)
 {
     const rl_bm_plan *p = &g->plan;
-    const void *src[RL_BM_ARRAYS] = {p->cond, p->col, p->first, p->rule, p->code, NULL};
+    const void *src[RL_BM_ARRAYS] = {p->seg, p->thr, NULL, p->rule, p->code, NULL};
     const size_t bytes[RL_BM_ARRAYS] = {
-        (size_t)p->nconds * sizeof *p->cond, (size_t)p->ncols * sizeof *p->col,
-        (size_t)(p->ncols + 1) * sizeof *p->first, (size_t)p->nrules * sizeof *p->rule,
+        (size_t)p->nsegs * sizeof *p->seg, (size_t)p->nthr * sizeof *p->thr,
+        (size_t)p->nconds * sizeof(rl_bm_put), (size_t)p->nrules * sizeof *p->rule,
         (size_t)p->ntok, (size_t)p->ncl * sizeof(uint32_t)};
     size_t at[RL_BM_ARRAYS];
     for (int k = 0; k < RL_BM_ARRAYS; k++) { /* each array 16-byte aligned */
@@ -114,6 +115,9 @@ static int rl_bm_buffers(rl_bm_eval *g, dm_err *err)
         if (src[k])
             memcpy(g->h_arr[k], src[k], bytes[k]);
     }
+    rl_bm_put *put = g->h_arr[RL_BM_A_PUT];
+    for (int k = 0; k < p->nconds; k++)
+        put[k] = (rl_bm_put){(uint32_t)p->emit[k].cond * (uint32_t)g->width, p->emit[k].code};
     uint32_t *off = g->h_arr[RL_BM_A_OFF];
     for (int64_t k = 0; k < p->ncl; k++)
         off[k] = (uint32_t)p->cl[k] * (uint32_t)g->width;
@@ -211,9 +215,9 @@ int rl_bm_run(rl_bm_eval *g, dm_err *err)
     const rl_bm_rules_args a = rl_bm_args(g);
     for (int64_t c = 0; c < g->chunks; c++) {
         const int64_t w0 = c * g->width;
-        if (rl_bm_conditions(g->d_table, g->pitch, g->n, w0, g->width, p->ncols,
-                             g->d_arr[RL_BM_A_COL], g->d_arr[RL_BM_A_FIRST],
-                             g->d_arr[RL_BM_A_COND], g->d_bm, st, err) ||
+        if (rl_bm_conditions(g->d_table, g->pitch, g->n, w0, g->width, p->nsegs,
+                             g->d_arr[RL_BM_A_SEG], g->d_arr[RL_BM_A_THR],
+                             g->d_arr[RL_BM_A_PUT], g->d_bm, st, err) ||
             DM_CUDA(err, cudaEventRecord(e[2 + 2 * c], st)) ||
             rl_bm_rules(&a, g->d_bm, g->n, w0, g->width, g->warps, 1, st, err) ||
             DM_CUDA(err, cudaEventRecord(e[3 + 2 * c], st)))

@@ -1,5 +1,6 @@
 /* rl_bitmap_plan.c - a rule set prepared for the bitmap kernels (rl_bitmap.h): each
- * condition token as an interval of its column, the distinct ones sorted by column, each
+ * condition token as an interval of its column, the distinct ones sorted by column, their
+ * sides as segments of thresholds with each condition a range of ranks in one, each
  * rule's tokens as codes and its conditions as indexes of those. */
 #include <math.h>
 #include <stdlib.h>
@@ -10,8 +11,9 @@
 void rl_bm_plan_free(rl_bm_plan *p)
 {
     free(p->cond);
-    free(p->col);
-    free(p->first);
+    free(p->seg);
+    free(p->thr);
+    free(p->emit);
     free(p->rule);
     free(p->code);
     free(p->cl);
@@ -36,21 +38,11 @@ static int rl_bm_interval(const rl_token *k, rl_bm_cond *c)
     }
     c->has[RL_BM_LOWER] = k->op != RL_LT && k->op != RL_LE;
     c->has[RL_BM_UPPER] = k->op != RL_GT && k->op != RL_GE;
-    c->near = c->has[RL_BM_LOWER] && c->has[RL_BM_UPPER] &&
-              c->v[RL_BM_UPPER] == nextafter(c->v[RL_BM_LOWER], INFINITY);
     return neg;
 }
 
-int rl_bm_cond_holds(const rl_bm_cond *c, double x)
-{
-    return (!c->has[RL_BM_LOWER] || !(x < c->v[RL_BM_LOWER])) &&
-           (!c->has[RL_BM_UPPER] || x < c->v[RL_BM_UPPER]);
-}
-
 /* Orders conditions by column; then those with an upper side only, by it, before those
- * with a lower side, by it, then by their upper side (none first): along either run a
- * side's count never falls, which lets the conditions kernel walk a word's sorted values
- * instead of searching them. */
+ * with a lower side, by it, then by their upper side (none first). */
 static int rl_bm_cmp(const rl_bm_cond *a, const rl_bm_cond *b)
 {
     if (a->attr != b->attr)
@@ -147,27 +139,200 @@ static int rl_bm_expr(rl_bm_plan *p, const rl_token *tok, int n, rl_bm_tree *w,
 }
 
 /* The distinct conditions of items[0..p->ncl) (sorted) into p->cond, p->cl the index of
- * each one's, and the columns they read. Returns 0, or DM_ERUNTIME. */
+ * each one's. Returns 0, or DM_ERUNTIME. */
 static int rl_bm_distinct(rl_bm_plan *p, rl_bm_item *items, dm_err *err)
 {
     qsort(items, (size_t)p->ncl, sizeof *items, rl_bm_item_cmp);
     p->cond = malloc((size_t)(p->ncl ? p->ncl : 1) * sizeof *p->cond);
-    p->col = malloc((size_t)(p->ncl ? p->ncl : 1) * sizeof *p->col);
-    p->first = malloc((size_t)(p->ncl + 1) * sizeof *p->first);
-    if (!p->cond || !p->col || !p->first)
+    if (!p->cond)
         return dm_err_set(err, DM_ERUNTIME, "rules: out of memory for the bitmap plan");
     for (int64_t i = 0; i < p->ncl; i++) {
-        if (i == 0 || rl_bm_cmp(&items[i].c, &items[i - 1].c)) {
-            if (i == 0 || items[i].c.attr != items[i - 1].c.attr) {
-                p->col[p->ncols] = items[i].c.attr;
-                p->first[p->ncols++] = p->nconds;
-            }
+        if (i == 0 || rl_bm_cmp(&items[i].c, &items[i - 1].c))
             p->cond[p->nconds++] = items[i].c;
-        }
         p->cl[items[i].at] = p->nconds - 1;
     }
-    p->first[p->ncols] = p->nconds;
     return 0;
+}
+
+/* A column's conditions placed in segments (rl_bm_segs): each one's sides as indexes of the
+ * column's thresholds (-1: no such side), the conditions in the order they are placed,
+ * the indexes of a segment's thresholds, and which segment last took each threshold. */
+typedef struct rl_bm_cols {
+    int32_t (*side)[2];
+    int64_t *order; /* the lowest side's index, then the condition's, in 32 bits each */
+    int32_t *idx, *mark;
+    double *val;
+} rl_bm_cols;
+
+#define RL_BM_ORDER(o) ((int32_t)((o) & 0xffffffff))
+
+static int rl_bm_dcmp(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int rl_bm_icmp(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int rl_bm_lcmp(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The first of s[0..k) (ascending) that v is not above. */
+static int rl_bm_lower_bound(const double *s, int k, double v)
+{
+    int lo = 0, hi = k;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (s[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int rl_bm_ilower_bound(const int32_t *s, int k, int32_t v)
+{
+    int lo = 0, hi = k;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (s[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The condition of local sides a and b (-1: none; a < b) as an emission code. */
+static uint32_t rl_bm_code(int a, int b)
+{
+    /* Ranks: a side at local index k is not below rank k + 1 and up. */
+    const uint32_t lo = (uint32_t)(a + 1), hi = (uint32_t)(b + 1);
+    if (a < 0)
+        return hi | (uint32_t)RL_BM_LT << (2 * RL_BM_BITS);
+    if (b < 0)
+        return lo | (uint32_t)RL_BM_GE << (2 * RL_BM_BITS);
+    if (hi == lo + 1)
+        return lo | (uint32_t)RL_BM_EQ << (2 * RL_BM_BITS);
+    return hi | lo << RL_BM_BITS | (uint32_t)RL_BM_IN << (2 * RL_BM_BITS);
+}
+
+static int rl_bm_emit_cmp(const void *x, const void *y)
+{
+    const rl_bm_emit *a = x, *b = y;
+    const int va = RL_BM_EMIT_V(a->code), vb = RL_BM_EMIT_V(b->code);
+    return va != vb ? (va > vb) - (va < vb) : (a->cond > b->cond) - (a->cond < b->cond);
+}
+
+/* Closes the segment of the column's conditions order[o0..o1) (its thresholds marked seg
+ * in w->mark, of thresholds val): its thresholds, sorted, and each condition's emission. */
+static void rl_bm_seg_close(rl_bm_plan *p, rl_bm_cols *w, int c0, int o0, int o1, int seg)
+{
+    int m = 0;
+    for (int o = o0; o < o1; o++)
+        for (int s = 0; s < 2; s++) {
+            const int32_t k = w->side[RL_BM_ORDER(w->order[o])][s];
+            if (k >= 0 && w->mark[k] == seg) {
+                w->mark[k] = -2 - seg; /* taken into the list */
+                w->idx[m++] = k;
+            }
+        }
+    qsort(w->idx, (size_t)m, sizeof *w->idx, rl_bm_icmp);
+    rl_bm_seg *g = &p->seg[p->nsegs++];
+    *g = (rl_bm_seg){.attr = p->cond[c0].attr, .thr0 = (int32_t)p->nthr, .nthr = m,
+                     .emit0 = g == p->seg ? 0 : g[-1].emit0 + g[-1].nemit, .nemit = o1 - o0};
+    for (int k = 0; k < m; k++)
+        p->thr[p->nthr++] = w->val[w->idx[k]];
+    rl_bm_emit *e = p->emit + g->emit0;
+    for (int o = o0; o < o1; o++) {
+        const int32_t *sd = w->side[RL_BM_ORDER(w->order[o])];
+        const int a = sd[0] < 0 ? -1 : rl_bm_ilower_bound(w->idx, m, sd[0]),
+                  b = sd[1] < 0 ? -1 : rl_bm_ilower_bound(w->idx, m, sd[1]);
+        e[o - o0] = (rl_bm_emit){.cond = c0 + RL_BM_ORDER(w->order[o]), .code = rl_bm_code(a, b)};
+    }
+    qsort(e, (size_t)g->nemit, sizeof *e, rl_bm_emit_cmp);
+}
+
+/* The segments of the conditions cond[c0..c1) of one column: its thresholds (the
+ * conditions' sides, distinct), the conditions taken in the order of their lowest side,
+ * a segment closed where the next condition's sides would take it past RL_BM_SEG
+ * thresholds. */
+static void rl_bm_column(rl_bm_plan *p, rl_bm_cols *w, int c0, int c1)
+{
+    const int nc = c1 - c0;
+    int k = 0;
+    for (int c = c0; c < c1; c++)
+        for (int s = 0; s < 2; s++)
+            if (p->cond[c].has[s])
+                w->val[k++] = p->cond[c].v[s];
+    qsort(w->val, (size_t)k, sizeof *w->val, rl_bm_dcmp);
+    int nval = 0;
+    for (int i = 0; i < k; i++)
+        if (nval == 0 || w->val[nval - 1] < w->val[i])
+            w->val[nval++] = w->val[i];
+    for (int c = 0; c < nc; c++) {
+        for (int s = 0; s < 2; s++)
+            w->side[c][s] = p->cond[c0 + c].has[s]
+                                ? rl_bm_lower_bound(w->val, nval, p->cond[c0 + c].v[s])
+                                : -1;
+        const int32_t first = w->side[c][0] >= 0 ? w->side[c][0] : w->side[c][1];
+        w->order[c] = (int64_t)first << 32 | c;
+    }
+    for (int i = 0; i < nval; i++)
+        w->mark[i] = -1;
+    qsort(w->order, (size_t)nc, sizeof *w->order, rl_bm_lcmp);
+    int seg = p->nsegs, o0 = 0, count = 0;
+    for (int o = 0; o < nc; o++) {
+        const int32_t *sd = w->side[RL_BM_ORDER(w->order[o])];
+        int fresh = 0;
+        for (int s = 0; s < 2; s++)
+            fresh += sd[s] >= 0 && w->mark[sd[s]] != seg;
+        if (count + fresh > RL_BM_SEG) {
+            rl_bm_seg_close(p, w, c0, o0, o, seg);
+            seg = p->nsegs, o0 = o, count = 0;
+            fresh = (sd[0] >= 0) + (sd[1] >= 0);
+        }
+        for (int s = 0; s < 2; s++)
+            if (sd[s] >= 0)
+                w->mark[sd[s]] = seg;
+        count += fresh;
+    }
+    rl_bm_seg_close(p, w, c0, o0, nc, seg);
+}
+
+/* The plan's segments, thresholds and emissions, column by column. Returns 0, or
+ * DM_ERUNTIME. */
+static int rl_bm_segs(rl_bm_plan *p, dm_err *err)
+{
+    const size_t nc = (size_t)(p->nconds ? p->nconds : 1);
+    rl_bm_cols w = {.side = malloc(nc * sizeof *w.side), .order = malloc(nc * sizeof *w.order),
+                    .idx = malloc(2 * nc * sizeof *w.idx),
+                    .mark = malloc(2 * nc * sizeof *w.mark), .val = malloc(2 * nc * sizeof *w.val)};
+    p->seg = malloc(nc * sizeof *p->seg);
+    p->thr = malloc(2 * nc * sizeof *p->thr);
+    p->emit = malloc(nc * sizeof *p->emit);
+    int rc = 0;
+    if (!w.side || !w.order || !w.idx || !w.mark || !w.val || !p->seg || !p->thr || !p->emit)
+        rc = dm_err_set(err, DM_ERUNTIME, "rules: out of memory for the bitmap plan");
+    for (int c0 = 0, c1; !rc && c0 < p->nconds; c0 = c1) {
+        for (c1 = c0 + 1; c1 < p->nconds && p->cond[c1].attr == p->cond[c0].attr; c1++)
+            ;
+        rl_bm_column(p, &w, c0, c1);
+    }
+    free(w.side);
+    free(w.order);
+    free(w.idx);
+    free(w.mark);
+    free(w.val);
+    return rc;
 }
 
 int rl_bm_plan_make(const rl_ruleset *rs, rl_bm_plan *p, dm_err *err)
@@ -204,6 +369,8 @@ int rl_bm_plan_make(const rl_ruleset *rs, rl_bm_plan *p, dm_err *err)
     }
     if (!rc)
         rc = rl_bm_distinct(p, items, err);
+    if (!rc)
+        rc = rl_bm_segs(p, err);
     free(items);
     free(w.kid);
     free(w.need);

@@ -1,7 +1,7 @@
 /* test_rules_bitmap_plan.c - the bitmap evaluation's plan (rl_bitmap_plan.c), on the
  * host: the plan's codes, walked as the rules kernel walks them with each condition
  * decided as the conditions kernel decides it (the value's rank among its segment's
- * thresholds padded with +inf, rl_bm_rank, in its emission's range), give every token of every rule the
+ * thresholds in their search tree, rl_bm_rank, in its emission's range), give every token of every rule the
  * support the interpreter (rl_evaluate) gives it, through the reordered expressions and
  * orig; on generated rule sets, on a file's categorical columns, on numbers that tie with
  * the rules' values, signed zeros and infinities, and on a column of more thresholds
@@ -28,10 +28,12 @@ static int plan_holds(const rl_bm_plan *p, const int32_t *seg, const int32_t *em
                       double x)
 {
     const rl_bm_seg *g = &p->seg[seg[c]];
-    double s[RL_BM_SEG];
-    for (int k = 0; k < RL_BM_SEG; k++)
-        s[k] = k < g->nthr ? p->thr[g->thr0 + k] : INFINITY;
-    return rl_bm_emit_holds(p->emit[emit[c]].code, rl_bm_rank(s, x));
+    double t[RL_BM_SEG];
+    for (int i = 0; i < RL_BM_SEG; i++) {
+        const int k = rl_bm_tree_at(i);
+        t[i] = k < g->nthr ? p->thr[g->thr0 + k] : INFINITY;
+    }
+    return rl_bm_emit_holds(p->emit[emit[c]].code, rl_bm_rank(t, x));
 }
 
 /* Every token's support as the plan's codes give it on t, by original index, into sup
@@ -270,6 +272,43 @@ static void more_thresholds_than_a_segment(void **state)
     rl_table_free(&t);
 }
 
+/* The search tree: a permutation of the sorted places with every left child below its
+ * parent and every right child above it; a rank is the count of thresholds not above x,
+ * on thresholds of 1, 500 and 1023 values with ties. */
+static void the_search_tree_ranks_by_counting(void **state)
+{
+    (void)state;
+    static int seen[RL_BM_SEG];
+    for (int i = 0; i < RL_BM_SEG; i++) {
+        const int k = rl_bm_tree_at(i);
+        assert_true(k >= 0 && k < RL_BM_SEG && !seen[k]++);
+        if (2 * i + 2 < RL_BM_SEG) {
+            assert_true(rl_bm_tree_at(2 * i + 1) < k);
+            assert_true(rl_bm_tree_at(2 * i + 2) > k);
+        }
+    }
+    static const int sizes[] = {1, 500, RL_BM_SEG};
+    double sorted[RL_BM_SEG], t[RL_BM_SEG];
+    uint64_t z = 99;
+    for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
+        const int m = sizes[c];
+        for (int k = 0; k < m; k++)
+            sorted[k] = k * 2.0; /* the even numbers: odd x fall between */
+        for (int i = 0; i < RL_BM_SEG; i++) {
+            const int k = rl_bm_tree_at(i);
+            t[i] = k < m ? sorted[k] : INFINITY;
+        }
+        for (int trial = 0; trial < 5000; trial++) {
+            z = z * 6364136223846793005ULL + 1442695040888963407ULL;
+            const double x = (double)((z >> 33) % (uint64_t)(2 * m + 4)) - 2.0;
+            int count = 0;
+            for (int k = 0; k < m; k++)
+                count += !(x < sorted[k]);
+            assert_int_equal(rl_bm_rank(t, x), count);
+        }
+    }
+}
+
 /* A chain nested to the right, c OR (c AND (c OR ...)), 400 deep: its RPN pushes every
  * condition first (a stack of 401), the plan's order needs 2. */
 static void a_deep_chain_needs_a_shallow_stack(void **state)
@@ -305,6 +344,7 @@ int main(void)
         cmocka_unit_test(every_operator_on_a_files_columns),
         cmocka_unit_test(infinities_and_zeros),
         cmocka_unit_test(more_thresholds_than_a_segment),
+        cmocka_unit_test(the_search_tree_ranks_by_counting),
         cmocka_unit_test(a_deep_chain_needs_a_shallow_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

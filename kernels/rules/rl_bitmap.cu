@@ -143,43 +143,69 @@ __device__ static void rl_bm_leaf(rl_bm_walk &w, int v, rl_bm_lane &l, uint32_t 
         rl_bm_down<H>(l);
 }
 
-/* A block per (256 words of the chunk, segment). Each warp ranks its 64 words' values
- * among the segment's thresholds (in shared memory, +inf past them), 32 instances at a
- * time, and keeps each word's planes in its lane by ballots; then walks the ranks from 0
- * to the last emission's, eight a step (the trie's top from the planes, its moves within
- * the eight known when compiled), each emission's words stored at its rank: a warp's stores are 256 bytes of
- * one bitmap. */
-__global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
-    rl_bm_conditions_kernel(const double *table, int64_t pitch, int64_t n, int64_t w0,
-                            const rl_bm_seg *seg, const double *thr, const rl_bm_put *put,
-                            uint32_t *bm)
+/* A block per (256 words of the chunk, segment), a warp 32 words: each word's values
+ * ranked among the segment's thresholds (their tree in shared memory), 32
+ * instances at a time, the ranks' bits gathered by ballots into the word's lane, then
+ * its planes stored: planes[(segment x RL_BM_BITS + b) x width + word]. */
+__global__ void __launch_bounds__(256)
+    rl_bm_ranks_kernel(const double *table, int64_t pitch, int64_t n, int64_t w0,
+                       int64_t width, const rl_bm_seg *seg, const double *thr,
+                       uint32_t *planes)
 {
     __shared__ double s[RL_BM_SEG];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const rl_bm_seg g = seg[blockIdx.y];
-    for (int k = threadIdx.x; k < RL_BM_SEG; k += blockDim.x)
-        s[k] = k < g.nthr ? thr[g.thr0 + k] : __longlong_as_double(0x7ff0000000000000LL);
+    for (int i = threadIdx.x; i < RL_BM_SEG; i += blockDim.x) {
+        const int k = rl_bm_tree_at(i);
+        s[i] = k < g.nthr ? thr[g.thr0 + k] : __longlong_as_double(0x7ff0000000000000LL);
+    }
     __syncthreads();
-    /* The warp's first word in the chunk. */
-    const int64_t wb = ((int64_t)blockIdx.x * RL_BM_COND_WARPS + warp) * RL_BM_WARP_WORDS;
+    const int64_t wb = (int64_t)blockIdx.x * 256 + warp * 32; /* the warp's first word */
     const double *x = table + (int64_t)g.attr * pitch;
-    rl_bm_lane l = {};
+    uint32_t plane[RL_BM_BITS] = {};
 #pragma unroll 4
-    for (int w = 0; w < 32; w++)
+    for (int w = 0; w < 32; w++) {
+        const int64_t i = (w0 + wb + w) * 32 + lane;
+        const int r = rl_bm_rank(s, i < n ? __ldcs(x + i) : 0.0);
 #pragma unroll
-        for (int j = 0; j < RL_BM_LANE_WORDS; j++) {
-            const int64_t i = (w0 + wb + RL_BM_LANE_WORDS * w + j) * 32 + lane;
-            const int r = rl_bm_rank(s, i < n ? __ldcs(x + i) : 0.0);
-#pragma unroll
-            for (int b = 0; b < RL_BM_BITS; b++) {
-                const uint32_t bits = __ballot_sync(RL_FULL, (r & 1 << b) != 0);
-                l.plane[j][b] = lane == w ? bits : l.plane[j][b];
-            }
+        for (int b = 0; b < RL_BM_BITS; b++) {
+            const uint32_t bits = __ballot_sync(RL_FULL, (r & 1 << b) != 0);
+            plane[b] = lane == w ? bits : plane[b];
         }
+    }
+    uint32_t *out = planes + (int64_t)blockIdx.y * RL_BM_BITS * width + wb + lane;
 #pragma unroll
-    for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-        l.valid[j] = rl_bm_valid(w0 + wb + RL_BM_LANE_WORDS * lane + j, n);
-    uint32_t *out = bm + wb + RL_BM_LANE_WORDS * lane;
+    for (int b = 0; b < RL_BM_BITS; b++)
+        out[b * width] = plane[b];
+}
+
+/* A block per (256 words of the chunk, segment), a warp 64 words, two a lane: their
+ * planes loaded, then the ranks walked from 0 to the last emission's, eight a step (the
+ * trie's top from the planes, its moves within the eight known when compiled), each
+ * emission's words stored at its rank: a warp's stores are 256 bytes of one bitmap. */
+__global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
+    rl_bm_conditions_kernel(int64_t n, int64_t w0, int64_t width, const rl_bm_seg *seg,
+                            const rl_bm_put *put, const uint32_t *planes, uint32_t *bm)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const rl_bm_seg g = seg[blockIdx.y];
+    /* The lane's first word in the chunk. */
+    const int64_t wl = ((int64_t)blockIdx.x * RL_BM_COND_WARPS + warp) * RL_BM_WARP_WORDS +
+                       RL_BM_LANE_WORDS * lane;
+    rl_bm_lane l;
+    const uint32_t *pl = planes + (int64_t)blockIdx.y * RL_BM_BITS * width + wl;
+#pragma unroll
+    for (int b = 0; b < RL_BM_BITS; b++) {
+        const uint2 two = __ldcs(reinterpret_cast<const uint2 *>(pl + b * width));
+        l.plane[0][b] = two.x;
+        l.plane[1][b] = two.y;
+    }
+#pragma unroll
+    for (int j = 0; j < RL_BM_LANE_WORDS; j++) {
+        l.valid[j] = rl_bm_valid(w0 + wl + j, n);
+        l.lt[j] = 0;
+    }
+    uint32_t *out = bm + wl;
     const uint2 *p = reinterpret_cast<const uint2 *>(put + g.emit0);
     rl_bm_walk e = {p, g.nemit, -1, 0, {}, p[0]};
     rl_bm_walk_next(e);
@@ -199,13 +225,15 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
 
 extern "C" int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, int64_t w0,
                                 int64_t width, int nsegs, const rl_bm_seg *seg,
-                                const double *thr, const rl_bm_put *put, uint32_t *bm,
-                                void *stream, dm_err *err)
+                                const double *thr, const rl_bm_put *put, uint32_t *planes,
+                                uint32_t *bm, void *stream, dm_err *err)
 {
     static_assert(RL_BM_COND_WARPS * RL_BM_WARP_WORDS == 256, "a block is 256 words");
-    dim3 grid((unsigned)(width / 256), (unsigned)nsegs);
-    rl_bm_conditions_kernel<<<grid, RL_BM_COND_WARPS * 32, 0, (cudaStream_t)stream>>>(
-        table, pitch, n, w0, seg, thr, put, bm);
+    const dim3 grid((unsigned)(width / 256), (unsigned)nsegs);
+    cudaStream_t st = (cudaStream_t)stream;
+    rl_bm_ranks_kernel<<<grid, 256, 0, st>>>(table, pitch, n, w0, width, seg, thr, planes);
+    rl_bm_conditions_kernel<<<grid, RL_BM_COND_WARPS * 32, 0, st>>>(n, w0, width, seg, put,
+                                                                    planes, bm);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }
 

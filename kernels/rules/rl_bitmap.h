@@ -61,17 +61,29 @@ typedef struct rl_bm_emit {
 #define RL_BM_EMIT_W(code) ((int)((code) >> RL_BM_BITS & RL_BM_SEG))
 #define RL_BM_EMIT_KIND(code) ((int)((code) >> (2 * RL_BM_BITS)))
 
-/* The rank of x among a segment's thresholds s[0..RL_BM_SEG) (ascending, +inf past the
- * segment's): how many of them x is not below, by a binary search of RL_BM_BITS steps.
- * The padding counts only for x = +inf, whose rank then passes the segment's thresholds'
- * count, where every emission decides as at that count. The host's and the kernel's. */
-static inline RL_HOST_DEVICE int rl_bm_rank(const double *s, double x)
+/* The thresholds of a segment as the kernel searches them: a complete binary search tree
+ * of RL_BM_SEG nodes stored level by level (node i's children 2i + 1 and 2i + 2, so that
+ * the nodes a warp reads at one level lie together in shared memory), +inf past the
+ * segment's thresholds. Node i holds the sorted threshold of this index. */
+static inline RL_HOST_DEVICE int rl_bm_tree_at(int i)
 {
-    int r = 0;
-    for (int step = 1 << (RL_BM_BITS - 1); step > 0; step >>= 1)
-        if (!(x < s[r + step - 1]))
-            r += step;
-    return r;
+    int level = 0;
+    while ((2 << level) - 1 <= i)
+        level++;
+    const int p = i + 1 - (1 << level); /* its place in its level */
+    return (2 * p + 1) * (1 << (RL_BM_BITS - 1 - level)) - 1;
+}
+
+/* The rank of x among a segment's thresholds, t their tree (rl_bm_tree_at): how many of
+ * them x is not below, down RL_BM_BITS levels. The padding counts only for x = +inf,
+ * whose rank then passes the segment's thresholds' count, where every emission decides
+ * as at that count. The host's and the kernel's. */
+static inline RL_HOST_DEVICE int rl_bm_rank(const double *t, double x)
+{
+    int i = 0;
+    for (int level = 0; level < RL_BM_BITS; level++)
+        i = 2 * i + 1 + !(x < t[i]);
+    return i - RL_BM_SEG;
 }
 
 /* Whether rank r is in the emission's range (code as rl_bm_emit's). */
@@ -135,13 +147,16 @@ typedef struct rl_bm_put {
 } rl_bm_put;
 
 /* Enqueues on stream the bitmaps of every condition of a plan (its nsegs segments, seg,
- * thr and its emissions as put, on the device) over the words [w0, w0 + width) of the table (column-major
- * doubles at column x pitch, n instances): bm[c * width + w - w0] for condition c and
- * word w, an instance's bit set when it satisfies c; bits of instances past n are 0.
- * width is a multiple of 256. Returns 0, or DM_ERUNTIME. */
+ * thr and its emissions as put, on the device) over the words [w0, w0 + width) of the
+ * table (column-major doubles at column x pitch, n instances): bm[c * width + w - w0]
+ * for condition c and word w, an instance's bit set when it satisfies c; bits of
+ * instances past n are 0. width is a multiple of 256; planes holds nsegs x RL_BM_BITS x
+ * width words (the ranks' bits, made by a first kernel, walked by the second). Returns
+ * 0, or DM_ERUNTIME. */
 int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, int64_t w0, int64_t width,
                      int nsegs, const rl_bm_seg *seg, const double *thr,
-                     const rl_bm_put *put, uint32_t *bm, void *stream, dm_err *err);
+                     const rl_bm_put *put, uint32_t *planes, uint32_t *bm, void *stream,
+                     dm_err *err);
 
 /* What the rules kernel reads (device pointers) and adds to: off[k] is where the bitmap
  * of the plan's cl[k] starts among a chunk's, cl[k] x the chunk's width (the plan's

@@ -29,6 +29,7 @@ struct rl_bm_eval {
     int warps;      /* of a rules kernel's block */
     double *d_table;
     uint32_t *d_bm;
+    uint32_t *d_planes; /* the conditions kernel's ranks' bits, a chunk's */
     /* The plan's arrays packed in one pinned buffer and one device buffer (one copy a
      * run): h_arr[k] and d_arr[k] point into h_plan and d_plan, plan_bytes long. */
     char *h_plan, *d_plan;
@@ -52,6 +53,7 @@ void rl_bm_free(rl_bm_eval *g)
     free(g->ev);
     dm_gpu_free(g->stream, g->d_table);
     dm_gpu_free(g->stream, g->d_bm);
+    dm_gpu_free(g->stream, g->d_planes);
     dm_gpu_free(g->stream, g->d_sum);
     dm_gpu_free(g->stream, g->d_fit);
     dm_gpu_free(g->stream, g->d_plan);
@@ -67,7 +69,8 @@ void rl_bm_free(rl_bm_eval *g)
 }
 
 /* A chunk's words: chunk instances (0: every instance, unless their bitmaps would take
- * more than a quarter of the device's memory, then as many as that holds), rounded up to
+ * more than a quarter of the device's memory with the ranks' planes, then as many as that
+ * holds), rounded up to
  * 256 words (a warp's run in the rules kernel), at most the table's. Returns 0, or
  * DM_ERUNTIME. */
 static int rl_bm_width(rl_bm_eval *g, int64_t chunk, dm_err *err)
@@ -78,7 +81,9 @@ static int rl_bm_width(rl_bm_eval *g, int64_t chunk, dm_err *err)
         size_t free_b, total;
         if (DM_CUDA(err, cudaMemGetInfo(&free_b, &total)))
             return DM_ERUNTIME;
-        w = (int64_t)(total / 4 / 4) / (g->plan.nconds ? g->plan.nconds : 1);
+        /* A word's bitmaps, and its planes in each segment. */
+        const int64_t per = g->plan.nconds + (int64_t)RL_BM_BITS * g->plan.nsegs;
+        w = (int64_t)(total / 4 / 4) / (per ? per : 1);
         w = w > all ? all : w;
     }
     /* A bitmap's start, condition x width words, must fit 32 bits. */
@@ -124,6 +129,9 @@ static int rl_bm_buffers(rl_bm_eval *g, dm_err *err)
     const size_t sums = (size_t)(p->ntok + p->nrules) * sizeof *g->d_sum;
     if (dm_gpu_alloc(g->stream, (size_t)p->nconds * (size_t)g->width * sizeof *g->d_bm,
                      (void **)&g->d_bm, err) ||
+        dm_gpu_alloc(g->stream,
+                     (size_t)p->nsegs * RL_BM_BITS * (size_t)g->width * sizeof *g->d_planes,
+                     (void **)&g->d_planes, err) ||
         dm_gpu_alloc(g->stream, sums, (void **)&g->d_sum, err) ||
         dm_gpu_alloc(g->stream, (size_t)p->nrules * sizeof *g->d_fit, (void **)&g->d_fit,
                      err) ||
@@ -217,7 +225,7 @@ int rl_bm_run(rl_bm_eval *g, dm_err *err)
         const int64_t w0 = c * g->width;
         if (rl_bm_conditions(g->d_table, g->pitch, g->n, w0, g->width, p->nsegs,
                              g->d_arr[RL_BM_A_SEG], g->d_arr[RL_BM_A_THR],
-                             g->d_arr[RL_BM_A_PUT], g->d_bm, st, err) ||
+                             g->d_arr[RL_BM_A_PUT], g->d_planes, g->d_bm, st, err) ||
             DM_CUDA(err, cudaEventRecord(e[2 + 2 * c], st)) ||
             rl_bm_rules(&a, g->d_bm, g->n, w0, g->width, g->warps, 1, st, err) ||
             DM_CUDA(err, cudaEventRecord(e[3 + 2 * c], st)))

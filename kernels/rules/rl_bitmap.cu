@@ -25,6 +25,7 @@
 #define RL_BM_COND_WARPS 4
 #define RL_BM_LANE_WORDS 2
 #define RL_BM_WARP_WORDS (32 * RL_BM_LANE_WORDS)
+#define RL_BM_PARTS 4
 
 /* The bits of instances [32 w, 32 w + 32) that exist among n. */
 __device__ static uint32_t rl_bm_valid(int64_t w, int64_t n)
@@ -179,9 +180,11 @@ __global__ void __launch_bounds__(256)
         out[b * width] = plane[b];
 }
 
-/* A block per (256 words of the chunk, segment), a warp 64 words, two a lane: their
- * planes loaded, then the ranks walked from 0 to the last emission's, eight a step (the
- * trie's top from the planes, its moves within the eight known when compiled), each
+/* A block per (256 words of the chunk, segment, part of the segment's emissions: the
+ * parts, RL_BM_PARTS of them, as many emissions each, give the GPU more warps than the
+ * segments alone), a warp 64 words, two a lane: their planes loaded, the ranks below the
+ * part's first compared at once, then the ranks walked to the part's last, eight a step
+ * (the trie's top from the planes, its moves within the eight known when compiled), each
  * emission's words stored at its rank: a warp's stores are 256 bytes of one bitmap. */
 __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
     rl_bm_conditions_kernel(int64_t n, int64_t w0, int64_t width, const rl_bm_seg *seg,
@@ -201,16 +204,23 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
         l.plane[1][b] = two.y;
     }
 #pragma unroll
-    for (int j = 0; j < RL_BM_LANE_WORDS; j++) {
+    for (int j = 0; j < RL_BM_LANE_WORDS; j++)
         l.valid[j] = rl_bm_valid(w0 + wl + j, n);
-        l.lt[j] = 0;
-    }
-    uint32_t *out = bm + wl;
-    const uint2 *p = reinterpret_cast<const uint2 *>(put + g.emit0);
-    rl_bm_walk e = {p, g.nemit, -1, 0, {}, p[0]};
+    /* The block's part of the segment's emissions, from the group of eight ranks of its
+     * first. */
+    const int e0 = (int)((int64_t)g.nemit * blockIdx.z / gridDim.z),
+              e1 = (int)((int64_t)g.nemit * (blockIdx.z + 1) / gridDim.z);
+    if (e0 == e1)
+        return;
+    const uint2 *p = reinterpret_cast<const uint2 *>(put + g.emit0 + e0);
+    rl_bm_walk e = {p, e1 - e0, -1, 0, {}, p[0]};
     rl_bm_walk_next(e);
-    const int last = RL_BM_EMIT_V(put[g.emit0 + g.nemit - 1].code);
-    for (int v = 0; v <= last; v += 8) {
+    const int first = e.at & ~7, last = RL_BM_EMIT_V(put[g.emit0 + e1 - 1].code);
+#pragma unroll
+    for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+        l.lt[j] = first ? rl_bm_below(l.plane[j], first) & l.valid[j] : 0u;
+    uint32_t *out = bm + wl;
+    for (int v = first; v <= last; v += 8) {
         rl_bm_group(l, v);
         rl_bm_leaf<0, 0>(e, v, l, out);
         rl_bm_leaf<1, 1>(e, v, l, out);
@@ -229,11 +239,12 @@ extern "C" int rl_bm_conditions(const double *table, int64_t pitch, int64_t n, i
                                 uint32_t *bm, void *stream, dm_err *err)
 {
     static_assert(RL_BM_COND_WARPS * RL_BM_WARP_WORDS == 256, "a block is 256 words");
-    const dim3 grid((unsigned)(width / 256), (unsigned)nsegs);
+    const dim3 grid((unsigned)(width / 256), (unsigned)nsegs),
+        parts((unsigned)(width / 256), (unsigned)nsegs, RL_BM_PARTS);
     cudaStream_t st = (cudaStream_t)stream;
     rl_bm_ranks_kernel<<<grid, 256, 0, st>>>(table, pitch, n, w0, width, seg, thr, planes);
-    rl_bm_conditions_kernel<<<grid, RL_BM_COND_WARPS * 32, 0, st>>>(n, w0, width, seg, put,
-                                                                    planes, bm);
+    rl_bm_conditions_kernel<<<parts, RL_BM_COND_WARPS * 32, 0, st>>>(n, w0, width, seg, put,
+                                                                     planes, bm);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }
 

@@ -19,11 +19,11 @@
 
 /* ---- conditions ------------------------------------------------------------------- */
 
-/* A block of the conditions kernel: 4 warps, each 64 words of one segment, two
- * neighbouring words a lane (stored as one 64-bit word): 256 words, a chunk's width a
- * multiple of them. */
-#define RL_BM_COND_WARPS 4
-#define RL_BM_LANE_WORDS 2
+/* A block of the conditions kernel: 2 warps, each 128 words of one segment, four
+ * neighbouring words a lane (loaded and stored as one 128-bit word): 256 words, a
+ * chunk's width a multiple of them. */
+#define RL_BM_COND_WARPS 2
+#define RL_BM_LANE_WORDS 4
 #define RL_BM_WARP_WORDS (32 * RL_BM_LANE_WORDS)
 #define RL_BM_PARTS 4
 
@@ -86,9 +86,9 @@ __device__ static uint32_t rl_bm_below(const uint32_t (&plane)[RL_BM_BITS], int 
 }
 
 static_assert(RL_BM_BITS >= 3 && RL_BM_LT == 0 && RL_BM_GE == 1 && RL_BM_EQ == 2 &&
-                  RL_BM_LANE_WORDS == 2,
+                  RL_BM_LANE_WORDS == 4,
               "rl_bm_group starts a group of eight ranks; rl_bm_emit_at decodes kinds by "
-              "bits and stores a lane's words as a uint2");
+              "bits and loads and stores a lane's words as a uint4");
 
 /* A warp's walk through its segment's emissions (put[0..n), by rank, each a uint2 of
  * rl_bm_put's): the current one, the next (loaded ahead), and the current one's rank
@@ -108,7 +108,7 @@ __device__ static void rl_bm_walk_next(rl_bm_walk &w)
 }
 
 /* Stores the lane's words of each emission at rank v (the trie at its leaf) as one
- * 64-bit word, at out (the lane's first word) plus the emission's row. */
+ * 128-bit word, at out (the lane's first word) plus the emission's row. */
 __device__ static void rl_bm_emit_at(rl_bm_walk &w, int v, const rl_bm_lane &l, uint32_t *out)
 {
     while (w.at == v) {
@@ -126,7 +126,7 @@ __device__ static void rl_bm_emit_at(rl_bm_walk &w, int v, const rl_bm_lane &l, 
             for (int j = 0; j < RL_BM_LANE_WORDS; j++)
                 word[j] = ((l.node[j][3] & eq) | (l.lt[j] & ~eq)) ^ (l.valid[j] & ge);
         }
-        reinterpret_cast<uint2 *>(out)[w.cur.x / 2] = make_uint2(word[0], word[1]);
+        reinterpret_cast<uint4 *>(out)[w.cur.x / 4] = make_uint4(word[0], word[1], word[2], word[3]);
         rl_bm_walk_next(w);
     }
 }
@@ -182,10 +182,10 @@ __global__ void __launch_bounds__(256)
 
 /* A block per (256 words of the chunk, segment, part of the segment's emissions: the
  * parts, RL_BM_PARTS of them, as many emissions each, give the GPU more warps than the
- * segments alone), a warp 64 words, two a lane: their planes loaded, the ranks below the
+ * segments alone), a warp 128 words, four a lane: their planes loaded, the ranks below the
  * part's first compared at once, then the ranks walked to the part's last, eight a step
  * (the trie's top from the planes, its moves within the eight known when compiled), each
- * emission's words stored at its rank: a warp's stores are 256 bytes of one bitmap. */
+ * emission's words stored at its rank: a warp's stores are 512 bytes of one bitmap. */
 __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
     rl_bm_conditions_kernel(int64_t n, int64_t w0, int64_t width, const rl_bm_seg *seg,
                             const rl_bm_put *put, const uint32_t *planes, uint32_t *bm)
@@ -199,9 +199,11 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
     const uint32_t *pl = planes + (int64_t)blockIdx.y * RL_BM_BITS * width + wl;
 #pragma unroll
     for (int b = 0; b < RL_BM_BITS; b++) {
-        const uint2 two = __ldcs(reinterpret_cast<const uint2 *>(pl + b * width));
-        l.plane[0][b] = two.x;
-        l.plane[1][b] = two.y;
+        const uint4 four = __ldcs(reinterpret_cast<const uint4 *>(pl + b * width));
+        l.plane[0][b] = four.x;
+        l.plane[1][b] = four.y;
+        l.plane[2][b] = four.z;
+        l.plane[3][b] = four.w;
     }
 #pragma unroll
     for (int j = 0; j < RL_BM_LANE_WORDS; j++)

@@ -141,7 +141,7 @@ void rl_bm_plan_free(rl_bm_plan *p);
 
 /* An emission as the conditions kernel reads it (8-byte aligned: one 64-bit load): the
  * row its condition's bitmap starts at among a chunk's (the condition x the chunk's
- * width, even), and its code. */
+ * width, a multiple of 256), and its code. */
 typedef struct rl_bm_put {
     uint32_t row, code;
 } rl_bm_put;

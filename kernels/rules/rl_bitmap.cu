@@ -72,17 +72,28 @@ template <int H> __device__ static void rl_bm_down(rl_bm_lane &l)
     }
 }
 
-/* The instances whose rank is below v, from the planes (a comparison bit by bit). */
-__device__ static uint32_t rl_bm_below(const uint32_t (&plane)[RL_BM_BITS], int v)
+/* The lane's instances whose rank is below v (the same in every lane), from the planes,
+ * into lt: a comparison bit by bit from the top, each bit's branch taken by the whole
+ * warp. */
+__device__ static void rl_bm_below(const rl_bm_lane &l, int v, uint32_t (&lt)[RL_BM_LANE_WORDS])
 {
-    uint32_t lt = 0, eq = RL_FULL;
+    uint32_t eq[RL_BM_LANE_WORDS];
 #pragma unroll
-    for (int b = RL_BM_BITS - 1; b >= 0; b--) {
-        const uint32_t m = 0u - (uint32_t)(v >> b & 1);
-        lt |= eq & ~plane[b] & m;
-        eq &= ~(plane[b] ^ m);
-    }
-    return lt;
+    for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+        lt[j] = 0, eq[j] = RL_FULL;
+#pragma unroll
+    for (int b = RL_BM_BITS - 1; b >= 0; b--)
+        if (v >> b & 1) {
+#pragma unroll
+            for (int j = 0; j < RL_BM_LANE_WORDS; j++) {
+                lt[j] |= eq[j] & ~l.plane[j][b];
+                eq[j] &= l.plane[j][b];
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < RL_BM_LANE_WORDS; j++)
+                eq[j] &= ~l.plane[j][b];
+        }
 }
 
 static_assert(RL_BM_BITS >= 3 && RL_BM_LT == 0 && RL_BM_GE == 1 && RL_BM_EQ == 2 &&
@@ -116,9 +127,10 @@ __device__ static void rl_bm_emit_at(rl_bm_walk &w, int v, const rl_bm_lane &l, 
         const int kind = RL_BM_EMIT_KIND(code);
         uint32_t word[RL_BM_LANE_WORDS];
         if (kind == RL_BM_IN) {
+            rl_bm_below(l, RL_BM_EMIT_W(code), word);
 #pragma unroll
             for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-                word[j] = l.lt[j] & ~rl_bm_below(l.plane[j], RL_BM_EMIT_W(code));
+                word[j] = l.lt[j] & ~word[j];
         } else {
             /* LT: lt; GE: lt ^ valid; EQ: the leaf. */
             const uint32_t eq = 0u - (uint32_t)(kind >> 1), ge = 0u - (uint32_t)(kind & 1);
@@ -145,8 +157,9 @@ __device__ static void rl_bm_leaf(rl_bm_walk &w, int v, rl_bm_lane &l, uint32_t 
 }
 
 /* A block per (256 words of the chunk, segment), a warp 32 words: each word's values
- * ranked among the segment's thresholds (their tree in shared memory), 32
- * instances at a time, the ranks' bits gathered by ballots into the word's lane, then
+ * ranked among the segment's thresholds (their tree in shared memory, rl_bm_rank's
+ * descent), 32 instances at a time, each level's choices (the ranks' bits) gathered by
+ * a ballot into the word's lane, then
  * its planes stored: planes[(segment x RL_BM_BITS + b) x width + word]. */
 __global__ void __launch_bounds__(256)
     rl_bm_ranks_kernel(const double *table, int64_t pitch, int64_t n, int64_t w0,
@@ -166,11 +179,13 @@ __global__ void __launch_bounds__(256)
     uint32_t plane[RL_BM_BITS] = {};
 #pragma unroll 4
     for (int w = 0; w < 32; w++) {
-        const int64_t i = (w0 + wb + w) * 32 + lane;
-        const int r = rl_bm_rank(s, i < n ? __ldcs(x + i) : 0.0);
+        const int64_t at = (w0 + wb + w) * 32 + lane;
+        const double v = at < n ? __ldcs(x + at) : 0.0;
+        int i = 0;
 #pragma unroll
-        for (int b = 0; b < RL_BM_BITS; b++) {
-            const uint32_t bits = __ballot_sync(RL_FULL, (r & 1 << b) != 0);
+        for (int b = RL_BM_BITS - 1; b >= 0; b--) { /* a level down: the rank's bit b */
+            i = rl_bm_descend(s, i, v);
+            const uint32_t bits = __ballot_sync(RL_FULL, !(i & 1));
             plane[b] = lane == w ? bits : plane[b];
         }
     }
@@ -218,9 +233,10 @@ __global__ void __launch_bounds__(RL_BM_COND_WARPS * 32)
     rl_bm_walk e = {p, e1 - e0, -1, 0, {}, p[0]};
     rl_bm_walk_next(e);
     const int first = e.at & ~7, last = RL_BM_EMIT_V(put[g.emit0 + e1 - 1].code);
+    rl_bm_below(l, first, l.lt);
 #pragma unroll
     for (int j = 0; j < RL_BM_LANE_WORDS; j++)
-        l.lt[j] = first ? rl_bm_below(l.plane[j], first) & l.valid[j] : 0u;
+        l.lt[j] &= l.valid[j];
     uint32_t *out = bm + wl;
     for (int v = first; v <= last; v += 8) {
         rl_bm_group(l, v);

@@ -74,15 +74,22 @@ static inline RL_HOST_DEVICE int rl_bm_tree_at(int i)
     return (2 * p + 1) * (1 << (RL_BM_BITS - 1 - level)) - 1;
 }
 
-/* The rank of x among a segment's thresholds, t their tree (rl_bm_tree_at): how many of
+/* One level down the tree t from node i: its left child 2i + 1, or its right child when
+ * x is not below node i's threshold; the rank's bits, from the top, are those choices.
+ * The rank of x among a segment's thresholds, t their tree (rl_bm_tree_at): how many of
  * them x is not below, down RL_BM_BITS levels. The padding counts only for x = +inf,
  * whose rank then passes the segment's thresholds' count, where every emission decides
  * as at that count. The host's and the kernel's. */
+static inline RL_HOST_DEVICE int rl_bm_descend(const double *t, int i, double x)
+{
+    return 2 * i + 1 + !(x < t[i]);
+}
+
 static inline RL_HOST_DEVICE int rl_bm_rank(const double *t, double x)
 {
     int i = 0;
     for (int level = 0; level < RL_BM_BITS; level++)
-        i = 2 * i + 1 + !(x < t[i]);
+        i = rl_bm_descend(t, i, x);
     return i - RL_BM_SEG;
 }
 

@@ -1,14 +1,15 @@
 /* test_rules_bitmap_plan.c - the bitmap evaluation's plan (rl_bitmap_plan.c), on the
  * host: the plan's codes, walked as the rules kernel walks them with each condition
  * decided as the conditions kernel decides it (the value's rank among its segment's
- * thresholds in their search tree, rl_bm_rank, in its emission's range), give every token of every rule the
- * support the interpreter (rl_evaluate) gives it, through the reordered expressions and
- * orig; on generated rule sets, on a file's categorical columns, on numbers that tie with
- * the rules' values, signed zeros and infinities, and on a column of more thresholds
- * than a segment holds. The distinct conditions are distinct and sorted by column; each
- * has one emission, the segments' thresholds ascending and at most RL_BM_SEG, their
- * emissions by rank; = and != of one value share one; a rule set twice over has the
- * conditions of once; a chain nested 400 deep needs a stack of 2. */
+ * thresholds in their search tree, rl_bm_rank, in its emission's range), give every
+ * token of every rule the support the interpreter (rl_evaluate) gives it, through the
+ * reordered expressions and orig; on generated rule sets, on a file's categorical
+ * columns, on numbers that tie with the rules' values, signed zeros and infinities, and
+ * on a column of more thresholds than a segment holds. The distinct conditions are
+ * distinct and sorted by column; each has one emission, the segments' thresholds
+ * ascending and at most RL_BM_SEG, their emissions by rank; = and != of one value share
+ * one; a rule set twice over has the conditions of once; a chain nested 400 deep needs a
+ * stack of 2. The search tree ranks as counting does. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -118,7 +119,8 @@ static void check_distinct(const rl_bm_plan *p)
             const rl_bm_emit *e = &p->emit[k];
             assert_true(e->cond >= 0 && e->cond < p->nconds && !seen[e->cond]++);
             assert_int_equal(p->cond[e->cond].attr, g->attr);
-            assert_true(RL_BM_EMIT_V(e->code) <= g->nthr && RL_BM_EMIT_KIND(e->code) <= RL_BM_IN);
+            assert_true(RL_BM_EMIT_V(e->code) <= g->nthr);
+            assert_true(RL_BM_EMIT_KIND(e->code) <= RL_BM_IN);
             if (k > g->emit0)
                 assert_true(RL_BM_EMIT_V(e[-1].code) <= RL_BM_EMIT_V(e->code));
         }

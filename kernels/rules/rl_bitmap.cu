@@ -1,8 +1,9 @@
-/* rl_bitmap.cu - the bitmap evaluation's kernels (rl_bitmap.h). conditions: a block per
- * (256 words of the chunk, segment of a column's thresholds), a word a lane: the word's
- * 32 values ranked among the thresholds, the ranks' bits kept as planes, then the ranks
- * walked upwards down a binary trie of the planes, each condition's word stored at its
- * rank, coalesced. rules: a warp per
+/* rl_bitmap.cu - the bitmap evaluation's kernels (rl_bitmap.h). conditions, two kernels:
+ * ranks, a block per (256 words of the chunk, segment of a column's thresholds), each
+ * word's 32 values ranked down the segment's search tree, the ranks' bits kept as planes;
+ * walk, a block per (256 words, segment, part of its conditions), four words a lane, the
+ * ranks walked upwards down a binary trie of the planes, each condition's words stored
+ * at its rank, coalesced. rules: a warp per
  * (rule, 256 words), eight words a lane, every lane on the same token: the RPN over the
  * conditions' words with the stack in shared memory (its top in registers), the next
  * condition's words loaded while the current one is used, each token's popcount summed
@@ -138,7 +139,8 @@ __device__ static void rl_bm_emit_at(rl_bm_walk &w, int v, const rl_bm_lane &l, 
             for (int j = 0; j < RL_BM_LANE_WORDS; j++)
                 word[j] = ((l.node[j][3] & eq) | (l.lt[j] & ~eq)) ^ (l.valid[j] & ge);
         }
-        reinterpret_cast<uint4 *>(out)[w.cur.x / 4] = make_uint4(word[0], word[1], word[2], word[3]);
+        reinterpret_cast<uint4 *>(out)[w.cur.x / 4] =
+            make_uint4(word[0], word[1], word[2], word[3]);
         rl_bm_walk_next(w);
     }
 }
@@ -159,8 +161,8 @@ __device__ static void rl_bm_leaf(rl_bm_walk &w, int v, rl_bm_lane &l, uint32_t 
 /* A block per (256 words of the chunk, segment), a warp 32 words: each word's values
  * ranked among the segment's thresholds (their tree in shared memory, rl_bm_rank's
  * descent), 32 instances at a time, each level's choices (the ranks' bits) gathered by
- * a ballot into the word's lane, then
- * its planes stored: planes[(segment x RL_BM_BITS + b) x width + word]. */
+ * a ballot into the word's lane, then its planes stored: planes[(segment x RL_BM_BITS +
+ * b) x width + word]. */
 __global__ void __launch_bounds__(256)
     rl_bm_ranks_kernel(const double *table, int64_t pitch, int64_t n, int64_t w0,
                        int64_t width, const rl_bm_seg *seg, const double *thr,

@@ -120,10 +120,10 @@ typedef struct rl_bm_rule {
 /* A rule set prepared for the kernels: its distinct conditions sorted by column (cond,
  * nconds), the segments of their columns' thresholds (seg, nsegs; thr, nthr) with each
  * condition's emission in one of them (emit, nconds of them, by segment), each rule's
- * tokens as codes and its conditions as indexes into cond. Each expression's tokens are reordered so that it
- * needs a shallow stack (AND's and OR's operands swapped where that helps,
- * rl_bitmap_plan.c): orig gives each one's index in its expression as the rule set has
- * it. */
+ * tokens as codes and its conditions as indexes into cond. Each expression's tokens are
+ * reordered so that it needs a shallow stack (AND's and OR's operands swapped where that
+ * helps, rl_bitmap_plan.c): orig gives each one's index in its expression as the rule
+ * set has it. */
 typedef struct rl_bm_plan {
     int nconds, nsegs, nrules;
     rl_bm_cond *cond;

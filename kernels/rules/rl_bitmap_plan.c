@@ -3,6 +3,7 @@
  * sides as segments of thresholds with each condition a range of ranks in one, each
  * rule's tokens as codes and its conditions as indexes of those. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,37 +185,18 @@ static int rl_bm_lcmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The first of s[0..k) (ascending) that v is not above. */
-static int rl_bm_lower_bound(const double *s, int k, double v)
+/* The index of v among the distinct ascending s[0..k) (by cmp), which holds it. */
+static int rl_bm_find(const void *s, int k, size_t size, const void *v,
+                      int (*cmp)(const void *, const void *))
 {
-    int lo = 0, hi = k;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (s[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static int rl_bm_ilower_bound(const int32_t *s, int k, int32_t v)
-{
-    int lo = 0, hi = k;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (s[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return (int)(((const char *)bsearch(v, s, (size_t)k, size, cmp) - (const char *)s) /
+                 (ptrdiff_t)size);
 }
 
 /* The condition of local sides a and b (-1: none; a < b) as an emission code. */
 static uint32_t rl_bm_code(int a, int b)
 {
-    /* Ranks: a side at local index k is not below rank k + 1 and up. */
+    /* A value is not below the side at local index k when its rank is k + 1 or more. */
     const uint32_t lo = (uint32_t)(a + 1), hi = (uint32_t)(b + 1);
     if (a < 0)
         return hi | (uint32_t)RL_BM_LT << (2 * RL_BM_BITS);
@@ -254,9 +236,11 @@ static void rl_bm_seg_close(rl_bm_plan *p, rl_bm_cols *w, int c0, int o0, int o1
     rl_bm_emit *e = p->emit + g->emit0;
     for (int o = o0; o < o1; o++) {
         const int32_t *sd = w->side[RL_BM_ORDER(w->order[o])];
-        const int a = sd[0] < 0 ? -1 : rl_bm_ilower_bound(w->idx, m, sd[0]),
-                  b = sd[1] < 0 ? -1 : rl_bm_ilower_bound(w->idx, m, sd[1]);
-        e[o - o0] = (rl_bm_emit){.cond = c0 + RL_BM_ORDER(w->order[o]), .code = rl_bm_code(a, b)};
+        int at[2];
+        for (int s = 0; s < 2; s++)
+            at[s] = sd[s] < 0 ? -1 : rl_bm_find(w->idx, m, sizeof *w->idx, &sd[s], rl_bm_icmp);
+        e[o - o0] = (rl_bm_emit){.cond = c0 + RL_BM_ORDER(w->order[o]),
+                                 .code = rl_bm_code(at[0], at[1])};
     }
     qsort(e, (size_t)g->nemit, sizeof *e, rl_bm_emit_cmp);
 }
@@ -280,9 +264,10 @@ static void rl_bm_column(rl_bm_plan *p, rl_bm_cols *w, int c0, int c1)
             w->val[nval++] = w->val[i];
     for (int c = 0; c < nc; c++) {
         for (int s = 0; s < 2; s++)
-            w->side[c][s] = p->cond[c0 + c].has[s]
-                                ? rl_bm_lower_bound(w->val, nval, p->cond[c0 + c].v[s])
-                                : -1;
+            w->side[c][s] = p->cond[c0 + c].has[s] ? rl_bm_find(w->val, nval, sizeof *w->val,
+                                                                 &p->cond[c0 + c].v[s],
+                                                                 rl_bm_dcmp)
+                                                    : -1;
         const int32_t first = w->side[c][0] >= 0 ? w->side[c][0] : w->side[c][1];
         w->order[c] = (int64_t)first << 32 | c;
     }
@@ -313,9 +298,11 @@ static void rl_bm_column(rl_bm_plan *p, rl_bm_cols *w, int c0, int c1)
 static int rl_bm_segs(rl_bm_plan *p, dm_err *err)
 {
     const size_t nc = (size_t)(p->nconds ? p->nconds : 1);
-    rl_bm_cols w = {.side = malloc(nc * sizeof *w.side), .order = malloc(nc * sizeof *w.order),
+    rl_bm_cols w = {.side = malloc(nc * sizeof *w.side),
+                    .order = malloc(nc * sizeof *w.order),
                     .idx = malloc(2 * nc * sizeof *w.idx),
-                    .mark = malloc(2 * nc * sizeof *w.mark), .val = malloc(2 * nc * sizeof *w.val)};
+                    .mark = malloc(2 * nc * sizeof *w.mark),
+                    .val = malloc(2 * nc * sizeof *w.val)};
     p->seg = malloc(nc * sizeof *p->seg);
     p->thr = malloc(2 * nc * sizeof *p->thr);
     p->emit = malloc(nc * sizeof *p->emit);

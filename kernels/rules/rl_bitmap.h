@@ -8,9 +8,9 @@
  * (lower) or must be below (upper), negated for !=. The sides of a column's conditions
  * are its thresholds, sorted (in segments of at most RL_BM_SEG, each condition's sides in
  * one); a value's rank in a segment is how many of its thresholds the value is not below,
- * and a condition is then a range of ranks. The conditions kernel ranks each word's 32
- * values, keeps the ranks' bits as RL_BM_BITS words (plane b: the instances whose rank
- * has bit b), and walks the ranks upwards from 0, a word a lane: the word of rank v is
+ * and a condition is then a range of ranks. A first kernel ranks each word's 32 values
+ * and keeps the ranks' bits as RL_BM_BITS words (plane b: the instances whose rank has
+ * bit b); a second walks the ranks upwards, a few words a lane: the word of rank v is
  * the AND of the planes or their complements down a binary trie (a step redoes only the
  * levels below the bit that changed), the word of ranks below v their OR so far, and
  * each condition's word is stored at its rank. Equal conditions (=, != on the same value)

@@ -2,9 +2,9 @@
  * (each instance of the first feature against the cells around it) and of size k + 1 (a
  * thread per row of the size-k table, looking for the last feature in the cells around
  * the row), on the fine set (the points) or the coarse one (filter M); and the rows and
- * neighbours' features of every size-2 pattern of a level in one pass over the points. Each table is made
- * in two runs: a count per thread with the participation marked, then, after the prefix
- * sum of the counts, the writing. */
+ * neighbours' features of every size-2 pattern of a level in one pass over the points.
+ * Each table is made in two runs: a count per thread with the participation marked,
+ * then, after the prefix sum of the counts, the writing. */
 #include "coloc/cl_gpu.cuh"
 
 /* Thread t's row: ids[0..k-1] (size 2: the one instance). */
@@ -181,8 +181,8 @@ __global__ void clg_pairs_kernel(clg_set s, int nfeat, const int32_t *pair, int 
 }
 
 extern "C" int clg_pairs(const clg_set *s, int nfeat, const int32_t *pair, int npat, int slot,
-                         unsigned long long *nbr, unsigned long long *slots, int block, void *stream,
-                         dm_err *err)
+                         unsigned long long *nbr, unsigned long long *slots, int block,
+                         void *stream, dm_err *err)
 {
     if (s->n == 0)
         return 0;

@@ -304,11 +304,87 @@ __device__ static unsigned rl_w8_popc(rl_w8 x)
 #endif
 }
 
-/* The lane's eight words, from quad q, of the bitmap at bm + off. */
-__device__ static rl_w8 rl_w8_load(const uint32_t *bm, uint32_t off, int64_t q)
+/* A row of a warp's shared memory: its lanes' eight words each, a lane's first four at
+ * row[lane] and the other four at row[32 + lane], so that a warp's 16-byte accesses are
+ * 512 contiguous bytes (no bank conflict). */
+#define RL_BM_ROW 64
+__device__ static rl_w8 rl_row_get(const uint4 *row, int lane)
 {
-    const uint4 *row = reinterpret_cast<const uint4 *>(bm + off);
-    return {__ldcg(row + q), __ldcg(row + q + 32)};
+    return {row[lane], row[32 + lane]};
+}
+
+__device__ static void rl_row_set(uint4 *row, int lane, rl_w8 x)
+{
+    row[lane] = x.a;
+    row[32 + lane] = x.b;
+}
+
+/* 16 bytes from global src to shared dst, asynchronously from 8.0 on (cp.async, through
+ * the L2 cache only; complete after a wait for its group), else at once. */
+__device__ static void rl_cp16(uint4 *dst, const uint4 *src)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
+                     (unsigned)__cvta_generic_to_shared(dst)),
+                 "l"(__cvta_generic_to_global(src))
+                 : "memory");
+#else
+    *dst = __ldcg(src);
+#endif
+}
+
+/* The copies the thread has asked since its last commit, made a group. */
+__device__ static void rl_cp_commit(void)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+
+/* Waits until at most N of the thread's groups of copies are incomplete. */
+template <int N> __device__ static void rl_cp_wait(void)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+
+/* A rule's conditions' words coming to a warp: condition k's (the rule's k-th of ncl, its
+ * bitmap at bm + off[k]) into row k % A of the warp's ring in shared memory, asked for A
+ * conditions before it is taken (A, rl_bm_rules_args.ahead, 1 or 2), a group of copies a
+ * condition (empty past the last), so that a warp keeps loads in flight without holding
+ * their words in registers. Each lane copies and reads only its own words. */
+template <int A> struct rl_bm_feed {
+    uint4 *ring;
+    const uint32_t *bm, *off;
+    int64_t q; /* the lane's first quad */
+    int ncl, ci, lane; /* ci: the next condition to take */
+};
+
+template <int A> __device__ static void rl_bm_feed_ask(rl_bm_feed<A> &f, int k)
+{
+    if (k < f.ncl) {
+        const uint4 *src = reinterpret_cast<const uint4 *>(f.bm + __ldg(f.off + k)) + f.q;
+        uint4 *row = f.ring + (k % A) * RL_BM_ROW;
+        rl_cp16(row + f.lane, src);
+        rl_cp16(row + 32 + f.lane, src + 32);
+    }
+    rl_cp_commit();
+}
+
+/* The next condition's words (its group of copies complete). */
+template <int A> __device__ static rl_w8 rl_bm_feed_take(const rl_bm_feed<A> &f)
+{
+    rl_cp_wait<A - 1>();
+    return rl_row_get(f.ring + (f.ci % A) * RL_BM_ROW, f.lane);
+}
+
+/* The taken condition's row asked again, for the condition A on; called once its words
+ * are used (the row's reads complete). */
+template <int A> __device__ static void rl_bm_feed_done(rl_bm_feed<A> &f)
+{
+    rl_bm_feed_ask(f, f.ci + A);
+    f.ci++;
 }
 
 /* The bits of the instances that exist among n of the lane's eight words, the first w. */
@@ -329,16 +405,13 @@ template <bool FULL> __device__ static rl_w8 rl_w8_not(rl_w8 x, int64_t w, int64
 }
 
 /* A warp's walk of one expression's RPN, code[0..n), on its lane's eight words (the first
- * w of the table's, nins instances): the stack's top in top, the rest in
- * stack[0..)[lane]; each token's support on them added to sup[k] (lane 0, a reduction the
- * sums' adds wait for no answer of). The conditions' bitmaps come in order from off (ncl
- * of them; next: the loaded words of the next one, *ci its index); the next token's
- * code is read while one is applied. */
-template <bool FULL>
-__device__ static rl_w8 rl_bm_expr(const uint8_t *code, int n, const uint32_t *off, int ncl,
-                                   int *ci, rl_w8 *next, const uint32_t *bm, int64_t q,
-                                   int64_t w, int64_t nins, rl_w8 *stack,
-                                   unsigned long long *sup, int lane)
+ * w of the table's, nins instances): the stack's top in top, the rest in rows of stack;
+ * each token's support on them added to sup[k] (lane 0, a reduction the sums' adds wait
+ * for no answer of). The conditions' words come in order from f; the next token's code
+ * is read while one is applied. */
+template <bool FULL, int A>
+__device__ static rl_w8 rl_bm_expr(const uint8_t *code, int n, rl_bm_feed<A> &f, int64_t w,
+                                   int64_t nins, uint4 *stack, unsigned long long *sup)
 {
     rl_w8 top = {};
     int sp = 0;
@@ -347,81 +420,79 @@ __device__ static rl_w8 rl_bm_expr(const uint8_t *code, int n, const uint32_t *o
         const unsigned cur = op;
         if (k + 1 < n)
             op = __ldg(code + k + 1);
-        if ((cur & 3u) == RL_BM_COND) {
+        const bool cond = (cur & 3u) == RL_BM_COND;
+        if (cond) {
             if (k > 0)
-                stack[(sp++) * 32 + lane] = top;
-            top = *next;
-            if (++*ci < ncl)
-                *next = rl_w8_load(bm, __ldg(off + *ci), q);
+                rl_row_set(stack + (sp++) * RL_BM_ROW, f.lane, top);
+            top = rl_bm_feed_take(f);
             if (cur & RL_BM_NEG)
                 top = rl_w8_not<FULL>(top, w, nins);
         } else if (cur == RL_BM_NOT) {
             top = rl_w8_not<FULL>(top, w, nins);
         } else {
-            top = rl_w8_op(top, stack[(--sp) * 32 + lane], (int)cur);
+            top = rl_w8_op(top, rl_row_get(stack + (--sp) * RL_BM_ROW, f.lane), (int)cur);
         }
         unsigned s = rl_w8_popc(top);
-        if (lane == 0)
+        if (f.lane == 0)
             atomicAdd(sup + k, (unsigned long long)s);
+        if (cond)
+            rl_bm_feed_done(f);
     }
     return top;
 }
 
 /* Rule u (index r) on the lane's eight words from quad q of the chunk, the first w of the
- * table's (FULL: every instance of the warp's words exists). */
-template <bool FULL>
+ * table's (FULL: every instance of the warp's words exists), its conditions' words
+ * through the warp's ring. */
+template <bool FULL, int A>
 __device__ static void rl_bm_rule_run(const rl_bm_rules_args &a, const rl_bm_rule &u, int r,
                                       const uint32_t *bm, int64_t q, int64_t w, int64_t nins,
-                                      rl_w8 *stack, int lane)
+                                      uint4 *ring, uint4 *stack, int lane)
 {
     const uint8_t *code = a.code + u.tok0;
-    const uint32_t *off = a.off + u.cl0;
-    int ci = 0;
-    rl_w8 next = rl_w8_load(bm, __ldg(off), q);
-    rl_w8 ante = rl_bm_expr<FULL>(code, u.nante, off, u.ncl, &ci, &next, bm, q, w, nins,
-                                  stack, a.sup + u.tok0, lane);
-    rl_w8 cons = rl_bm_expr<FULL>(code + u.nante, u.ncons, off, u.ncl, &ci, &next, bm, q, w,
-                                  nins, stack, a.sup + u.tok0 + u.nante, lane);
+    rl_bm_feed<A> f = {ring, bm, a.off + u.cl0, q, u.ncl, 0, lane};
+    for (int k = 0; k < A; k++)
+        rl_bm_feed_ask(f, k);
+    rl_w8 ante = rl_bm_expr<FULL>(code, u.nante, f, w, nins, stack, a.sup + u.tok0);
+    rl_w8 cons =
+        rl_bm_expr<FULL>(code + u.nante, u.ncons, f, w, nins, stack, a.sup + u.tok0 + u.nante);
     unsigned s = rl_w8_popc(rl_w8_op(ante, cons, RL_BM_AND));
     if (lane == 0)
         atomicAdd(a.nac + r, (unsigned long long)s);
 }
 
-/* Shared memory a warp: its stack, depth - 1 levels of 32 lanes' eight words. */
-__host__ __device__ static int rl_bm_stack_levels(int depth)
+/* Shared memory a warp, in rows (RL_BM_ROW uint4s): its ring of conditions' words, ahead
+ * rows, then its stack, depth - 1 levels. */
+__host__ __device__ static int rl_bm_warp_rows(int ahead, int depth)
 {
-    return depth > 1 ? depth - 1 : 0;
+    return ahead + (depth > 1 ? depth - 1 : 0);
 }
 
 extern "C" int rl_bm_warp_smem(const rl_bm_rules_args *a)
 {
-    return rl_bm_stack_levels(a->depth) * 32 * (int)sizeof(rl_w8);
+    return rl_bm_warp_rows(a->ahead, a->depth) * RL_BM_ROW * (int)sizeof(uint4);
 }
 
-/* A warp a rule, over quads runs of 256 words (the chunk's width a multiple of 256).
- * Bounded to 64 registers a thread, so that a block may have 1,024. */
+/* A warp a rule over a run of 256 words of the chunk (a block's runs along x, its rules
+ * along y), its conditions' words copied A ahead (a.ahead). Bounded to 64 registers a
+ * thread, so that a block may have 1,024. */
+template <int A>
 __global__ void __launch_bounds__(1024)
-    rl_bm_rules_kernel(rl_bm_rules_args a, const uint32_t *bm, int64_t n, int64_t w0,
-                       int64_t width, int quads)
+    rl_bm_rules_kernel(rl_bm_rules_args a, const uint32_t *bm, int64_t n, int64_t w0)
 {
-    extern __shared__ rl_w8 smem[];
+    extern __shared__ uint4 smem[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int r = blockIdx.y * (blockDim.x >> 5) + warp;
     if (r >= a.nrules)
         return;
-    rl_w8 *stack = smem + warp * rl_bm_stack_levels(a.depth) * 32;
+    uint4 *ring = smem + warp * rl_bm_warp_rows(A, a.depth) * RL_BM_ROW,
+          *stack = ring + A * RL_BM_ROW;
     const rl_bm_rule u = a.rule[r];
-    const int64_t runs = width / 256;
-    for (int j = 0; j < quads; j++) {
-        const int64_t run = (int64_t)blockIdx.x * quads + j;
-        if (run >= runs)
-            break;
-        const int64_t q = run * 64 + lane, w = w0 + 4 * q;
-        if ((w0 + run * 256 + 256) * 32 <= n)
-            rl_bm_rule_run<true>(a, u, r, bm, q, w, n, stack, lane);
-        else
-            rl_bm_rule_run<false>(a, u, r, bm, q, w, n, stack, lane);
-    }
+    const int64_t run = blockIdx.x, q = run * 64 + lane, w = w0 + 4 * q;
+    if ((w0 + run * 256 + 256) * 32 <= n)
+        rl_bm_rule_run<true, A>(a, u, r, bm, q, w, n, ring, stack, lane);
+    else
+        rl_bm_rule_run<false, A>(a, u, r, bm, q, w, n, ring, stack, lane);
 }
 
 extern "C" int rl_bm_smem_limit(int *bytes, dm_err *err)
@@ -434,29 +505,32 @@ extern "C" int rl_bm_smem_limit(int *bytes, dm_err *err)
                : 0;
 }
 
-extern "C" int rl_bm_allow(int bytes, dm_err *err)
+extern "C" int rl_bm_allow(const rl_bm_rules_args *a, int warps, dm_err *err)
 {
-    return DM_CUDA(err, cudaFuncSetAttribute(rl_bm_rules_kernel,
+    return DM_CUDA(err, cudaFuncSetAttribute(a->ahead == 2 ? rl_bm_rules_kernel<2>
+                                                           : rl_bm_rules_kernel<1>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             bytes))
+                                             warps * rl_bm_warp_smem(a)))
                ? DM_ERUNTIME
                : 0;
 }
 
 extern "C" int rl_bm_rules(const rl_bm_rules_args *a, const uint32_t *bm, int64_t n,
-                           int64_t w0, int64_t width, int warps, int quads, void *stream,
-                           dm_err *err)
+                           int64_t w0, int64_t width, int warps, void *stream, dm_err *err)
 {
-    const int64_t runs = (width / 256 + quads - 1) / quads;
-    dim3 grid((unsigned)runs, (unsigned)((a->nrules + warps - 1) / warps));
-    rl_bm_rules_kernel<<<grid, warps * 32, (size_t)warps * (size_t)rl_bm_warp_smem(a),
-                         (cudaStream_t)stream>>>(*a, bm, n, w0, width, quads);
+    const dim3 grid((unsigned)(width / 256), (unsigned)((a->nrules + warps - 1) / warps));
+    const size_t smem = (size_t)warps * (size_t)rl_bm_warp_smem(a);
+    cudaStream_t st = (cudaStream_t)stream;
+    if (a->ahead == 2)
+        rl_bm_rules_kernel<2><<<grid, warps * 32, smem, st>>>(*a, bm, n, w0);
+    else
+        rl_bm_rules_kernel<1><<<grid, warps * 32, smem, st>>>(*a, bm, n, w0);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }
 
 extern "C" int rl_bm_max_block(void)
 {
-    return dm_kernel_max_block(rl_bm_rules_kernel, 1024) / 32 * 32;
+    return dm_kernel_max_block(rl_bm_rules_kernel<2>, 1024) / 32 * 32;
 }
 
 /* ---- fitness ---------------------------------------------------------------------- */

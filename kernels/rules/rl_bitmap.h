@@ -173,24 +173,25 @@ typedef struct rl_bm_rules_args {
     const uint8_t *code;
     const uint32_t *off;
     int nrules, depth;
+    int ahead; /* conditions whose words a warp asks for before it uses them: 1 or 2 */
     unsigned long long *sup; /* per token of the rule set, its support, added to */
     unsigned long long *nac; /* per rule, n(AC), added to */
 } rl_bm_rules_args;
 
-/* The dynamic shared memory a warp of the rules kernel needs for a's rules. */
+/* The dynamic shared memory a warp of the rules kernel needs for a's rules (its stack)
+ * and a->ahead conditions' words. */
 int rl_bm_warp_smem(const rl_bm_rules_args *a);
 /* The shared memory a block may have on the current device (at most the opt-in limit),
  * in *bytes. Returns 0, or DM_ERUNTIME. */
 int rl_bm_smem_limit(int *bytes, dm_err *err);
-/* Lets the rules kernel take bytes of dynamic shared memory a block (once per device).
- * Returns 0, or DM_ERUNTIME. */
-int rl_bm_allow(int bytes, dm_err *err);
+/* Lets the rules kernel for a take the shared memory of a block of warps warps (once
+ * per device). Returns 0, or DM_ERUNTIME. */
+int rl_bm_allow(const rl_bm_rules_args *a, int warps, dm_err *err);
 /* Enqueues the rules over bitmaps bm of words [w0, w0 + width) (n instances in all) with
- * warps warps a block, each warp a rule over quads runs of 256 words: each token's
- * support and each rule's n(AC) on those words added to a's sums. Returns 0, or
- * DM_ERUNTIME. */
+ * warps warps a block, each warp a rule over a run of 256 words: each token's support and
+ * each rule's n(AC) on those words added to a's sums. Returns 0, or DM_ERUNTIME. */
 int rl_bm_rules(const rl_bm_rules_args *a, const uint32_t *bm, int64_t n, int64_t w0,
-                int64_t width, int warps, int quads, void *stream, dm_err *err);
+                int64_t width, int warps, void *stream, dm_err *err);
 /* The most threads a block of the rules kernel may have, whole warps. */
 int rl_bm_max_block(void);
 /* Enqueues fit[r] (coverage, contingency table, measures) of every rule from the sums

@@ -27,6 +27,7 @@ struct rl_bm_eval {
     int64_t width;  /* words of a chunk, a multiple of 128 */
     int64_t chunks;
     int warps;      /* of a rules kernel's block */
+    int ahead;      /* conditions a warp of it asks for ahead */
     double *d_table;
     uint32_t *d_bm;
     uint32_t *d_planes; /* the conditions kernel's ranks' bits, a chunk's */
@@ -153,28 +154,34 @@ static rl_bm_rules_args rl_bm_args(const rl_bm_eval *g)
     const rl_bm_plan *p = &g->plan;
     return (rl_bm_rules_args){.rule = g->d_arr[RL_BM_A_RULE], .code = g->d_arr[RL_BM_A_CODE],
                               .off = g->d_arr[RL_BM_A_OFF], .nrules = p->nrules,
-                              .depth = p->depth, .sup = g->d_sum,
+                              .depth = p->depth, .ahead = g->ahead, .sup = g->d_sum,
                               .nac = g->d_sum + p->ntok};
 }
 
-/* Fits block's warps of the rules kernel with their stacks into a block's shared memory.
- * Returns 0, or DM_ERUNTIME with err's code DM_ENOMEM (the point is skipped) when it
- * cannot. */
+/* Fits block's warps of the rules kernel with their stacks and the conditions' words
+ * they ask for ahead into a block's shared memory: two conditions ahead where they fit,
+ * else one. Returns 0, or DM_ERUNTIME with err's code DM_ENOMEM (the point is skipped)
+ * when it cannot. */
 static int rl_bm_fit_block(rl_bm_eval *g, int block, dm_err *err)
 {
-    rl_bm_rules_args a = rl_bm_args(g);
-    int limit, smem = block / 32 * rl_bm_warp_smem(&a);
+    int limit, smem = 0;
     if (rl_bm_smem_limit(&limit, err))
         return DM_ERUNTIME;
-    if (smem > limit) {
+    for (g->ahead = 2; g->ahead >= 1; g->ahead--) {
+        const rl_bm_rules_args a = rl_bm_args(g);
+        if ((smem = block / 32 * rl_bm_warp_smem(&a)) <= limit)
+            break;
+    }
+    if (g->ahead < 1) {
         dm_err_set(err, DM_ENOMEM,
-                   "bitmap at block %d keeps %d bytes of stacks (expressions %d deep) in a "
-                   "block's shared memory; the GPU allows %d",
+                   "bitmap at block %d keeps %d bytes of stacks and conditions' words "
+                   "(expressions %d deep) in a block's shared memory; the GPU allows %d",
                    block, smem, g->plan.depth, limit);
         return DM_ERUNTIME;
     }
     g->warps = block / 32;
-    return rl_bm_allow(smem, err);
+    const rl_bm_rules_args a = rl_bm_args(g);
+    return rl_bm_allow(&a, g->warps, err);
 }
 
 int rl_bm_open(const rl_table *t, const rl_ruleset *rs, int block, int64_t chunk, void *stream,
@@ -227,7 +234,7 @@ int rl_bm_run(rl_bm_eval *g, dm_err *err)
                              g->d_arr[RL_BM_A_SEG], g->d_arr[RL_BM_A_THR],
                              g->d_arr[RL_BM_A_PUT], g->d_planes, g->d_bm, st, err) ||
             DM_CUDA(err, cudaEventRecord(e[2 + 2 * c], st)) ||
-            rl_bm_rules(&a, g->d_bm, g->n, w0, g->width, g->warps, 1, st, err) ||
+            rl_bm_rules(&a, g->d_bm, g->n, w0, g->width, g->warps, st, err) ||
             DM_CUDA(err, cudaEventRecord(e[3 + 2 * c], st)))
             return DM_ERUNTIME;
     }

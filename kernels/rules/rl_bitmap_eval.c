@@ -1,8 +1,8 @@
 /* rl_bitmap_eval.c - a rule set's bitmap evaluation on one GPU (rl_bitmap.h): the table
- * (or one GPU's slice of it) uploaded once; per run the plan into device memory and the
- * sums zeroed, then chunk after chunk of instances the conditions' bitmaps and the rules
- * over them, the fitness from the sums, the supports and fitness back, with CUDA events
- * around each stage. Chunks fitted to the L2 cache did not pay on an H100 at 10^6
+ * (or one GPU's slice of it) uploaded once; per run the plan and the zeroed sums into
+ * device memory in one copy, then chunk after chunk of instances the conditions' bitmaps
+ * and the rules over them, the fitness from the sums, the supports and fitness back in
+ * one copy, with CUDA events around each stage. Chunks fitted to the L2 cache did not pay on an H100 at 10^6
  * instances (docs/records/rules-bitmap.md): by default every instance is one chunk. */
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +12,14 @@
 #include "rules/rl_bitmap_eval.h"
 #include "rules/rl_gpu.h"
 
-/* The plan's arrays, in the order they are copied to the device (PUT: the emissions,
- * each condition's bitmap's start in a chunk's for its index; OFF: each condition
- * token's bitmap's start in a chunk's, from cl). */
+/* The arrays of a run in one device buffer, in this order (PUT: the emissions, each
+ * condition's bitmap's start in a chunk's for its index; OFF: each condition token's
+ * bitmap's start in a chunk's, from cl; SUM: each token's support, then each rule's
+ * n(AC), which the kernels add to; FIT: each rule's fitness). The plan's arrays and the
+ * sums, zeros, are copied in from one pinned buffer; the sums and fitness come back into
+ * another, a copy each way a run. */
 enum { RL_BM_A_SEG, RL_BM_A_THR, RL_BM_A_PUT, RL_BM_A_RULE, RL_BM_A_CODE, RL_BM_A_OFF,
-       RL_BM_ARRAYS };
+       RL_BM_A_SUM, RL_BM_A_FIT, RL_BM_ARRAYS };
 
 struct rl_bm_eval {
     rl_answer out; /* first: what output() gives */
@@ -31,13 +34,11 @@ struct rl_bm_eval {
     double *d_table;
     uint32_t *d_bm;
     uint32_t *d_planes; /* the conditions kernel's ranks' bits, a chunk's */
-    /* The plan's arrays packed in one pinned buffer and one device buffer (one copy a
-     * run): h_arr[k] and d_arr[k] point into h_plan and d_plan, plan_bytes long. */
-    char *h_plan, *d_plan;
-    size_t plan_bytes;
+    /* d_arr[k]: array k in d_buf; h_arr[k]: in h_in (up to SUM's end, in_bytes) or h_out
+     * (SUM and FIT, out_bytes). */
+    char *d_buf, *h_in, *h_out;
+    size_t in_bytes, out_bytes;
     void *h_arr[RL_BM_ARRAYS], *d_arr[RL_BM_ARRAYS];
-    unsigned long long *d_sum, *h_sup; /* d_sum: the tokens' supports, then each rule's n(AC) */
-    rl_rule_result *d_fit, *h_fit;
     int64_t *tok_support;
     cudaEvent_t *ev; /* begin, plan in, per chunk (conditions, rules), fitness, end */
     int nev;
@@ -55,15 +56,11 @@ void rl_bm_free(rl_bm_eval *g)
     dm_gpu_free(g->stream, g->d_table);
     dm_gpu_free(g->stream, g->d_bm);
     dm_gpu_free(g->stream, g->d_planes);
-    dm_gpu_free(g->stream, g->d_sum);
-    dm_gpu_free(g->stream, g->d_fit);
-    dm_gpu_free(g->stream, g->d_plan);
-    if (g->h_plan)
-        DM_CUDA_WARN(cudaFreeHost(g->h_plan));
-    if (g->h_sup)
-        DM_CUDA_WARN(cudaFreeHost(g->h_sup));
-    if (g->h_fit)
-        DM_CUDA_WARN(cudaFreeHost(g->h_fit));
+    dm_gpu_free(g->stream, g->d_buf);
+    if (g->h_in)
+        DM_CUDA_WARN(cudaFreeHost(g->h_in));
+    if (g->h_out)
+        DM_CUDA_WARN(cudaFreeHost(g->h_out));
     free(g->tok_support);
     rl_bm_plan_free(&g->plan);
     free(g);
@@ -97,8 +94,8 @@ static int rl_bm_width(rl_bm_eval *g, int64_t chunk, dm_err *err)
     return 0;
 }
 
-/* The plan's arrays in pinned memory and on the device, the bitmaps, sums and fitness.
- * Returns 0, or DM_ERUNTIME. */
+/* The run's arrays in pinned memory and on the device, and the bitmaps. Returns 0, or
+ * DM_ERUNTIME. */
 static int rl_bm_buffers(rl_bm_eval *g, dm_err *err)
 {
     const rl_bm_plan *p = &g->plan;
@@ -106,38 +103,36 @@ static int rl_bm_buffers(rl_bm_eval *g, dm_err *err)
     const size_t bytes[RL_BM_ARRAYS] = {
         (size_t)p->nsegs * sizeof *p->seg, (size_t)p->nthr * sizeof *p->thr,
         (size_t)p->nconds * sizeof(rl_bm_put), (size_t)p->nrules * sizeof *p->rule,
-        (size_t)p->ntok, (size_t)p->ncl * sizeof(uint32_t)};
-    size_t at[RL_BM_ARRAYS];
-    for (int k = 0; k < RL_BM_ARRAYS; k++) { /* each array 16-byte aligned */
-        at[k] = g->plan_bytes;
-        g->plan_bytes += (bytes[k] + 15) / 16 * 16;
-    }
-    if (DM_CUDA(err, cudaMallocHost((void **)&g->h_plan, g->plan_bytes)) ||
-        dm_gpu_alloc(g->stream, g->plan_bytes, (void **)&g->d_plan, err))
+        (size_t)p->ntok, (size_t)p->ncl * sizeof(uint32_t),
+        (size_t)(p->ntok + p->nrules) * sizeof(unsigned long long),
+        (size_t)p->nrules * sizeof(rl_rule_result)};
+    size_t at[RL_BM_ARRAYS + 1] = {0};
+    for (int k = 0; k < RL_BM_ARRAYS; k++) /* each array 16-byte aligned */
+        at[k + 1] = at[k] + (bytes[k] + 15) / 16 * 16;
+    g->in_bytes = at[RL_BM_A_FIT];
+    g->out_bytes = at[RL_BM_ARRAYS] - at[RL_BM_A_SUM];
+    if (DM_CUDA(err, cudaMallocHost((void **)&g->h_in, g->in_bytes)) ||
+        DM_CUDA(err, cudaMallocHost((void **)&g->h_out, g->out_bytes)) ||
+        dm_gpu_alloc(g->stream, at[RL_BM_ARRAYS], (void **)&g->d_buf, err))
         return DM_ERUNTIME;
     for (int k = 0; k < RL_BM_ARRAYS; k++) {
-        g->h_arr[k] = g->h_plan + at[k];
-        g->d_arr[k] = g->d_plan + at[k];
+        g->h_arr[k] = k < RL_BM_A_SUM ? g->h_in + at[k] : g->h_out + (at[k] - at[RL_BM_A_SUM]);
+        g->d_arr[k] = g->d_buf + at[k];
         if (src[k])
             memcpy(g->h_arr[k], src[k], bytes[k]);
     }
+    memset(g->h_in + at[RL_BM_A_SUM], 0, g->in_bytes - at[RL_BM_A_SUM]);
     rl_bm_put *put = g->h_arr[RL_BM_A_PUT];
     for (int k = 0; k < p->nconds; k++)
         put[k] = (rl_bm_put){(uint32_t)p->emit[k].cond * (uint32_t)g->width, p->emit[k].code};
     uint32_t *off = g->h_arr[RL_BM_A_OFF];
     for (int64_t k = 0; k < p->ncl; k++)
         off[k] = (uint32_t)p->cl[k] * (uint32_t)g->width;
-    const size_t sums = (size_t)(p->ntok + p->nrules) * sizeof *g->d_sum;
     if (dm_gpu_alloc(g->stream, (size_t)p->nconds * (size_t)g->width * sizeof *g->d_bm,
                      (void **)&g->d_bm, err) ||
         dm_gpu_alloc(g->stream,
                      (size_t)p->nsegs * RL_BM_BITS * (size_t)g->width * sizeof *g->d_planes,
-                     (void **)&g->d_planes, err) ||
-        dm_gpu_alloc(g->stream, sums, (void **)&g->d_sum, err) ||
-        dm_gpu_alloc(g->stream, (size_t)p->nrules * sizeof *g->d_fit, (void **)&g->d_fit,
-                     err) ||
-        DM_CUDA(err, cudaMallocHost((void **)&g->h_sup, (size_t)p->ntok * sizeof *g->h_sup)) ||
-        DM_CUDA(err, cudaMallocHost((void **)&g->h_fit, (size_t)p->nrules * sizeof *g->h_fit)))
+                     (void **)&g->d_planes, err))
         return DM_ERUNTIME;
     if (!(g->tok_support = calloc((size_t)g->rs->ntok, sizeof *g->tok_support)) ||
         !(g->ev = calloc((size_t)(4 + 2 * g->chunks), sizeof *g->ev)))
@@ -152,10 +147,11 @@ static int rl_bm_buffers(rl_bm_eval *g, dm_err *err)
 static rl_bm_rules_args rl_bm_args(const rl_bm_eval *g)
 {
     const rl_bm_plan *p = &g->plan;
+    unsigned long long *sum = g->d_arr[RL_BM_A_SUM];
     return (rl_bm_rules_args){.rule = g->d_arr[RL_BM_A_RULE], .code = g->d_arr[RL_BM_A_CODE],
                               .off = g->d_arr[RL_BM_A_OFF], .nrules = p->nrules,
-                              .depth = p->depth, .ahead = g->ahead, .sup = g->d_sum,
-                              .nac = g->d_sum + p->ntok};
+                              .depth = p->depth, .ahead = g->ahead, .sup = sum,
+                              .nac = sum + p->ntok};
 }
 
 /* Fits block's warps of the rules kernel with their stacks and the conditions' words
@@ -221,10 +217,8 @@ int rl_bm_run(rl_bm_eval *g, dm_err *err)
     cudaEvent_t *e = g->ev;
     if (DM_CUDA(err, cudaEventRecord(e[0], st)))
         return DM_ERUNTIME;
-    if (DM_CUDA(err, cudaMemcpyAsync(g->d_plan, g->h_plan, g->plan_bytes,
-                                     cudaMemcpyHostToDevice, st)) ||
-        DM_CUDA(err, cudaMemsetAsync(g->d_sum, 0,
-                                     (size_t)(p->ntok + p->nrules) * sizeof *g->d_sum, st)) ||
+    if (DM_CUDA(err, cudaMemcpyAsync(g->d_buf, g->h_in, g->in_bytes, cudaMemcpyHostToDevice,
+                                     st)) ||
         DM_CUDA(err, cudaEventRecord(e[1], st)))
         return DM_ERUNTIME;
     const rl_bm_rules_args a = rl_bm_args(g);
@@ -239,11 +233,9 @@ int rl_bm_run(rl_bm_eval *g, dm_err *err)
             return DM_ERUNTIME;
     }
     const int64_t last = 2 + 2 * g->chunks;
-    if (rl_bm_fitness(&a, g->n, g->d_fit, st, err) ||
+    if (rl_bm_fitness(&a, g->n, g->d_arr[RL_BM_A_FIT], st, err) ||
         DM_CUDA(err, cudaEventRecord(e[last], st)) ||
-        DM_CUDA(err, cudaMemcpyAsync(g->h_sup, g->d_sum, (size_t)p->ntok * sizeof *g->h_sup,
-                                     cudaMemcpyDeviceToHost, st)) ||
-        DM_CUDA(err, cudaMemcpyAsync(g->h_fit, g->d_fit, (size_t)p->nrules * sizeof *g->h_fit,
+        DM_CUDA(err, cudaMemcpyAsync(g->h_out, g->d_arr[RL_BM_A_SUM], g->out_bytes,
                                      cudaMemcpyDeviceToHost, st)) ||
         DM_CUDA(err, cudaEventRecord(e[last + 1], st)))
         return DM_ERUNTIME;
@@ -266,12 +258,13 @@ int rl_bm_wait(rl_bm_eval *g, const rl_answer **out, dm_err *err)
         return DM_ERUNTIME;
     const rl_ruleset *rs = g->rs;
     rl_result *res = &g->out.res;
-    *res = (rl_result){.n = g->n, .nrules = rs->nrules, .rule = g->h_fit, .ntok = rs->ntok,
-                       .tok_support = g->tok_support};
+    *res = (rl_result){.n = g->n, .nrules = rs->nrules, .rule = g->h_arr[RL_BM_A_FIT],
+                       .ntok = rs->ntok, .tok_support = g->tok_support};
+    const unsigned long long *sums = g->h_arr[RL_BM_A_SUM];
     for (int r = 0; r < rs->nrules; r++) {
         const rl_rule *u = &rs->rules[r];
         const int64_t k0 = g->plan.rule[r].tok0;
-        const unsigned long long *sup = g->h_sup + k0;
+        const unsigned long long *sup = sums + k0;
         const int32_t *orig = g->plan.orig + k0;
         for (int j = 0; j < u->nante; j++)
             g->tok_support[u->ante + orig[j]] = (int64_t)sup[j];

@@ -130,7 +130,8 @@ int clg_bits_sum(const clg_set *s, const uint32_t *bits, const clg_feats *f,
 
 /* A level's per-feature sums in one launch: masks[c] (device) the features of pattern c,
  * the patterns holding feature f listed in entry[first[f] .. first[f + 1]) (nfeat
- * features), each entry c << 6 | f's place among c's features; slots[c * slot + m] += the
+ * features, nentry entries in all), each entry c << 6 | f's place among c's features;
+ * slots[c * slot + m] += the
  * instances of s (their weights) of c's feature m (ascending) that count for c: with
  * quad_mask (filter C, s the coarse set), those in cells that lie in a quadruplet holding
  * every feature of c (quad_mask: the features of the quadruplet whose top-left cell is
@@ -138,7 +139,7 @@ int clg_bits_sum(const clg_set *s, const uint32_t *bits, const clg_feats *f,
  * other features. */
 int clg_level_sums(const clg_set *s, int nfeat, const uint64_t *quad_mask,
                    const unsigned long long *nbr, const uint64_t *masks,
-                   const uint32_t *first, const uint32_t *entry, int slot,
+                   const uint32_t *first, const uint32_t *entry, uint32_t nentry, int slot,
                    unsigned long long *slots, int block, void *stream, dm_err *err);
 
 /* The size-2 patterns of a level on the fine set s (nfeat features) in one pass: nbr[i]

@@ -41,18 +41,37 @@ __device__ static inline bool clg_holds(const uint64_t *q, uint64_t mask, uint64
     return any;
 }
 
+/* Adds v to sum, a counter of the block's shared memory (SMEM) or of global memory. */
+template <bool SMEM>
+__device__ static inline void clg_sum_add(unsigned long long *sum, unsigned long long v)
+{
+    if (SMEM)
+        atomicAdd_block(sum, v);
+    else
+        atomicAdd(sum, v);
+}
+
 /* A thread per instance i of s: its feature fe, what decides whether it counts read once
  * (QUAD: its four quadruplets' masks; else its neighbours' features, nbr[i]), then each
  * pattern holding fe from fe's list (entry: pattern << 6 | fe's place among its
  * features): the instance's weight (1 without weights) added to that place of the
  * pattern's slot when clg_holds. A warp of one feature adds over the warp, one atomic a
- * pattern; a warp across features (a few of them) adds lane by lane. */
-template <bool QUAD>
+ * pattern; a warp across features (a few of them) adds lane by lane. SMEM (the level's
+ * nentry entries fit a block's shared memory): the block's adds go to a counter an entry
+ * in shared memory, then each nonzero one to its slot, one global atomic a block and an
+ * entry instead of one a warp. */
+template <bool QUAD, bool SMEM>
 __global__ void clg_level_sums_kernel(clg_set s, int nfeat, const uint64_t *quad_mask,
                                       const unsigned long long *nbr, const uint64_t *masks,
-                                      const uint32_t *first, const uint32_t *entry, int slot,
-                                      unsigned long long *slots)
+                                      const uint32_t *first, const uint32_t *entry,
+                                      uint32_t nentry, int slot, unsigned long long *slots)
 {
+    extern __shared__ unsigned long long clg_entry_sum[];
+    if (SMEM) {
+        for (uint32_t e = threadIdx.x; e < nentry; e += blockDim.x)
+            clg_entry_sum[e] = 0;
+        __syncthreads();
+    }
     const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const bool in = i < s.n;
     int fe = 0;
@@ -74,34 +93,67 @@ __global__ void clg_level_sums_kernel(clg_set s, int nfeat, const uint64_t *quad
     }
     const uint64_t bit = 1ull << fe;
     const int fe0 = __shfl_sync(0xffffffffu, fe, 0);
+    /* The counter of entry e: the block's, or the slot's. */
+    auto sum = [&](uint32_t e) {
+        return SMEM ? &clg_entry_sum[e]
+                    : &slots[(uint64_t)(entry[e] >> 6) * (uint64_t)slot + (entry[e] & 63)];
+    };
     if (__all_sync(0xffffffffu, !in || fe == fe0)) {
         for (uint32_t e = first[fe0]; e < first[fe0 + 1]; e++) {
-            const uint32_t c = entry[e] >> 6, m = entry[e] & 63;
-            const bool holds = in && clg_holds<QUAD>(q, masks[c], bit);
-            clg_warp_add(&slots[(uint64_t)c * (uint64_t)slot + m], holds ? w : 0);
+            const bool holds = in && clg_holds<QUAD>(q, masks[entry[e] >> 6], bit);
+            unsigned long long v = holds ? w : 0;
+            for (int o = 16; o > 0; o /= 2)
+                v += __shfl_down_sync(0xffffffffu, v, o);
+            if ((threadIdx.x & 31) == 0 && v)
+                clg_sum_add<SMEM>(sum(e), v);
         }
-        return;
+    } else {
+        for (uint32_t e = first[fe]; in && e < first[fe + 1]; e++)
+            if (clg_holds<QUAD>(q, masks[entry[e] >> 6], bit) && w)
+                clg_sum_add<SMEM>(sum(e), w);
     }
-    for (uint32_t e = first[fe]; in && e < first[fe + 1]; e++) {
-        const uint32_t c = entry[e] >> 6, m = entry[e] & 63;
-        if (clg_holds<QUAD>(q, masks[c], bit) && w)
-            atomicAdd(&slots[(uint64_t)c * (uint64_t)slot + m], w);
+    if (SMEM) {
+        __syncthreads();
+        for (uint32_t e = threadIdx.x; e < nentry; e += blockDim.x)
+            if (clg_entry_sum[e])
+                atomicAdd(&slots[(uint64_t)(entry[e] >> 6) * (uint64_t)slot + (entry[e] & 63)],
+                          clg_entry_sum[e]);
     }
+}
+
+/* Launches clg_level_sums_kernel<QUAD, SMEM> (SMEM when the level's entries fit 16 KiB of
+ * shared memory a block). */
+template <bool QUAD>
+static void clg_level_sums_launch(const clg_set *s, int nfeat, const uint64_t *quad_mask,
+                                  const unsigned long long *nbr, const uint64_t *masks,
+                                  const uint32_t *first, const uint32_t *entry,
+                                  uint32_t nentry, int slot, unsigned long long *slots,
+                                  int block, cudaStream_t st)
+{
+    const unsigned blocks = clg_blocks(s->n, block);
+    const size_t bytes = (size_t)nentry * sizeof(unsigned long long);
+    if (bytes <= 16384)
+        clg_level_sums_kernel<QUAD, true><<<blocks, block, bytes, st>>>(
+            *s, nfeat, quad_mask, nbr, masks, first, entry, nentry, slot, slots);
+    else
+        clg_level_sums_kernel<QUAD, false><<<blocks, block, 0, st>>>(
+            *s, nfeat, quad_mask, nbr, masks, first, entry, nentry, slot, slots);
 }
 
 extern "C" int clg_level_sums(const clg_set *s, int nfeat, const uint64_t *quad_mask,
                               const unsigned long long *nbr, const uint64_t *masks,
-                              const uint32_t *first, const uint32_t *entry, int slot,
-                              unsigned long long *slots, int block, void *stream, dm_err *err)
+                              const uint32_t *first, const uint32_t *entry, uint32_t nentry,
+                              int slot, unsigned long long *slots, int block, void *stream,
+                              dm_err *err)
 {
     if (s->n == 0)
         return 0;
-    const unsigned blocks = clg_blocks(s->n, block);
+    cudaStream_t st = (cudaStream_t)stream;
     if (quad_mask)
-        clg_level_sums_kernel<true><<<blocks, block, 0, (cudaStream_t)stream>>>(
-            *s, nfeat, quad_mask, nbr, masks, first, entry, slot, slots);
+        clg_level_sums_launch<true>(s, nfeat, quad_mask, nbr, masks, first, entry, nentry, slot,
+                                    slots, block, st);
     else
-        clg_level_sums_kernel<false><<<blocks, block, 0, (cudaStream_t)stream>>>(
-            *s, nfeat, quad_mask, nbr, masks, first, entry, slot, slots);
+        clg_level_sums_launch<false>(s, nfeat, quad_mask, nbr, masks, first, entry, nentry,
+                                     slot, slots, block, st);
     return DM_CUDA(err, cudaGetLastError()) ? DM_ERUNTIME : 0;
 }

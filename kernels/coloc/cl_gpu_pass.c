@@ -210,10 +210,11 @@ int clg_count(cl_gpu *g, const clg_work *w, int i, uint64_t *keep, dm_err *err)
 /* A level's n candidates cc of size k1 for clg_level_sums (pruned ones left out), and
  * with pairs the slot of each size-2 one by its features (clg_pairs), in one pinned
  * buffer copied at once into g->masks: the masks, each feature's first entry, the
- * entries, the pair map, in 32-bit words; *first and *pair where the device's are.
- * Returns 0, or DM_ERUNTIME. */
+ * entries, the pair map, in 32-bit words; *first and *pair where the device's are,
+ * *nentry the entries. Returns 0, or DM_ERUNTIME. */
 static int clg_level_lists(cl_gpu *g, const cl_candidate *cc, int n, int k1, int pairs,
-                           const uint32_t **first_dev, const int32_t **pair_dev, dm_err *err)
+                           const uint32_t **first_dev, const int32_t **pair_dev,
+                           uint32_t *nentry, dm_err *err)
 {
     const int nfeat = g->fine.h.nfeat;
     const uint64_t npair = pairs ? (uint64_t)nfeat * (uint64_t)nfeat : 0,
@@ -250,6 +251,7 @@ static int clg_level_lists(cl_gpu *g, const cl_candidate *cc, int n, int k1, int
     for (int f = nfeat; f > 0; f--)
         first[f] = first[f - 1];
     first[0] = 0;
+    *nentry = first[nfeat];
     *first_dev = (const uint32_t *)(g->masks + n);
     *pair_dev = (const int32_t *)(*first_dev + (pair - (int32_t *)first));
     return clg_copy(g, g->masks, g->h_masks, (size_t)words * sizeof *first,
@@ -260,11 +262,12 @@ int clg_cellagg_level(cl_gpu *g, const cl_candidate *cc, int n, int k1, dm_err *
 {
     const uint32_t *first;
     const int32_t *pair;
+    uint32_t nentry;
     const int nfeat = g->coarse.h.nfeat;
-    return clg_level_lists(g, cc, n, k1, 0, &first, &pair, err) ||
+    return clg_level_lists(g, cc, n, k1, 0, &first, &pair, &nentry, err) ||
                    clg_level_sums(&g->coarse.d, nfeat, g->quad_mask, NULL, g->masks, first,
-                                  first + nfeat + 1, (int)clg_slot_size(k1), g->slots,
-                                  g->o.block, g->st, err)
+                                  first + nfeat + 1, nentry, (int)clg_slot_size(k1),
+                                  g->slots, g->o.block, g->st, err)
                ? DM_ERUNTIME
                : 0;
 }
@@ -273,16 +276,17 @@ int clg_pairs_level(cl_gpu *g, const cl_candidate *cc, int n, dm_err *err)
 {
     const uint32_t *first;
     const int32_t *pair;
+    uint32_t nentry;
     const clg_side *f = &g->fine;
     const int nfeat = f->h.nfeat;
     g->cost->tested += f->h.n;
-    return clg_level_lists(g, cc, n, 2, 1, &first, &pair, err) ||
+    return clg_level_lists(g, cc, n, 2, 1, &first, &pair, &nentry, err) ||
                    clg_grow(g, (void **)&g->nbr, &g->nbr_cap, f->h.n, sizeof *g->nbr, err) ||
                    DM_CUDA(err, cudaMemsetAsync(g->nbr, 0, f->h.n * sizeof *g->nbr, g->st)) ||
                    clg_pairs(&f->d, nfeat, pair, n, (int)clg_slot_size(2), g->nbr, g->slots,
                              g->o.block, g->st, err) ||
                    clg_level_sums(&f->d, nfeat, NULL, g->nbr, g->masks, first,
-                                  first + nfeat + 1, (int)clg_slot_size(2), g->slots,
+                                  first + nfeat + 1, nentry, (int)clg_slot_size(2), g->slots,
                                   g->o.block, g->st, err)
                ? DM_ERUNTIME
                : 0;

@@ -39,14 +39,26 @@ __device__ static inline void clg_mark(uint32_t *bits, uint32_t i)
         atomicOr(&bits[i >> 5], bit);
 }
 
-/* Adds v over the warp to *sum, one atomic a warp (every lane taking part: blocks are
- * whole warps). */
-__device__ static inline void clg_warp_add(unsigned long long *sum, unsigned long long v)
+/* Adds v over the block to *sum, one atomic a block: every thread of the block calls it
+ * (blocks are whole warps). A kernel's threads all adding to one counter made one atomic
+ * a warp a queue at that address (docs/records/coloc-fast.md). */
+__device__ static inline void clg_block_add(unsigned long long *sum, unsigned long long v)
 {
+    __shared__ unsigned long long part[32];
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (int o = 16; o > 0; o /= 2)
         v += __shfl_down_sync(0xffffffffu, v, o);
-    if ((threadIdx.x & 31) == 0 && v)
-        atomicAdd(sum, v);
+    if (lane == 0)
+        part[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < (blockDim.x + 31) / 32 ? part[lane] : 0;
+        for (int o = 16; o > 0; o /= 2)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+        if (lane == 0 && v)
+            atomicAdd(sum, v);
+    }
+    __syncthreads(); /* part free for the next call */
 }
 
 /* Blocks of `block` threads covering n threads. */

@@ -34,7 +34,7 @@ __global__ void clg_bits_sum_kernel(clg_set s, const uint32_t *bits, clg_feats f
     unsigned long long v = 0;
     if (i < s.start[fe + 1] && (bits[i >> 5] >> (i & 31) & 1))
         v = s.weight ? s.weight[i] : 1;
-    clg_warp_add(&sums[m], v);
+    clg_block_add(&sums[m], v);
 }
 
 extern "C" int clg_bits_sum(const clg_set *s, const uint32_t *bits, const clg_feats *f,

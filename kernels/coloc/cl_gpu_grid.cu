@@ -94,9 +94,9 @@ __global__ void clg_grid_kernel(clg_pass a)
         }
     }
     if (!WRITE && a.points)
-        clg_warp_add(a.points, points);
+        clg_block_add(a.points, points);
     if (!WRITE && a.rows)
-        clg_warp_add(a.rows, n);
+        clg_block_add(a.rows, n);
 }
 
 /* Adds a thread's rows and rows of points of pattern slot run (-1: none yet) to the

@@ -107,9 +107,9 @@ __global__ void clg_hash_kernel(clg_pass a)
         }
     }
     if (!WRITE && a.points)
-        clg_warp_add(a.points, points);
+        clg_block_add(a.points, points);
     if (!WRITE && a.rows)
-        clg_warp_add(a.rows, n);
+        clg_block_add(a.rows, n);
 }
 
 extern "C" int clg_hash_groups(const uint32_t *t, uint64_t rows, int k,

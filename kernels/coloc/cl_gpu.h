@@ -131,8 +131,8 @@ int clg_bits_sum(const clg_set *s, const uint32_t *bits, const clg_feats *f,
 /* A level's per-feature sums in one launch: masks[c] (device) the features of pattern c,
  * the patterns holding feature f listed in entry[first[f] .. first[f + 1]) (nfeat
  * features, nentry entries in all), each entry c << 6 | f's place among c's features;
- * slots[c * slot + m] += the
- * instances of s (their weights) of c's feature m (ascending) that count for c: with
+ * slots[c * slot + m] += the instances of s (their weights) of c's feature m (ascending)
+ * that count for c: with
  * quad_mask (filter C, s the coarse set), those in cells that lie in a quadruplet holding
  * every feature of c (quad_mask: the features of the quadruplet whose top-left cell is
  * each cell); else (size 2) those whose neighbours' features (nbr, clg_pairs) hold c's

@@ -41,6 +41,16 @@ __device__ static inline bool clg_holds(const uint64_t *q, uint64_t mask, uint64
     return any;
 }
 
+/* The shared memory a block of clg_level_sums_kernel may keep an entry's counter in. */
+#define CLG_SUMS_SMEM 16384
+
+/* The slot entry e (pattern << 6 | place) adds to. */
+__device__ static inline unsigned long long *clg_entry_slot(unsigned long long *slots, int slot,
+                                                            uint32_t e)
+{
+    return &slots[(uint64_t)(e >> 6) * (uint64_t)slot + (e & 63)];
+}
+
 /* Adds v to sum, a counter of the block's shared memory (SMEM) or of global memory. */
 template <bool SMEM>
 __device__ static inline void clg_sum_add(unsigned long long *sum, unsigned long long v)
@@ -95,8 +105,7 @@ __global__ void clg_level_sums_kernel(clg_set s, int nfeat, const uint64_t *quad
     const int fe0 = __shfl_sync(0xffffffffu, fe, 0);
     /* The counter of entry e: the block's, or the slot's. */
     auto sum = [&](uint32_t e) {
-        return SMEM ? &clg_entry_sum[e]
-                    : &slots[(uint64_t)(entry[e] >> 6) * (uint64_t)slot + (entry[e] & 63)];
+        return SMEM ? &clg_entry_sum[e] : clg_entry_slot(slots, slot, entry[e]);
     };
     if (__all_sync(0xffffffffu, !in || fe == fe0)) {
         for (uint32_t e = first[fe0]; e < first[fe0 + 1]; e++) {
@@ -116,13 +125,12 @@ __global__ void clg_level_sums_kernel(clg_set s, int nfeat, const uint64_t *quad
         __syncthreads();
         for (uint32_t e = threadIdx.x; e < nentry; e += blockDim.x)
             if (clg_entry_sum[e])
-                atomicAdd(&slots[(uint64_t)(entry[e] >> 6) * (uint64_t)slot + (entry[e] & 63)],
-                          clg_entry_sum[e]);
+                atomicAdd(clg_entry_slot(slots, slot, entry[e]), clg_entry_sum[e]);
     }
 }
 
-/* Launches clg_level_sums_kernel<QUAD, SMEM> (SMEM when the level's entries fit 16 KiB of
- * shared memory a block). */
+/* Launches clg_level_sums_kernel<QUAD, SMEM> (SMEM when the level's entries' counters fit
+ * CLG_SUMS_SMEM). */
 template <bool QUAD>
 static void clg_level_sums_launch(const clg_set *s, int nfeat, const uint64_t *quad_mask,
                                   const unsigned long long *nbr, const uint64_t *masks,
@@ -132,7 +140,7 @@ static void clg_level_sums_launch(const clg_set *s, int nfeat, const uint64_t *q
 {
     const unsigned blocks = clg_blocks(s->n, block);
     const size_t bytes = (size_t)nentry * sizeof(unsigned long long);
-    if (bytes <= 16384)
+    if (bytes <= CLG_SUMS_SMEM)
         clg_level_sums_kernel<QUAD, true><<<blocks, block, bytes, st>>>(
             *s, nfeat, quad_mask, nbr, masks, first, entry, nentry, slot, slots);
     else

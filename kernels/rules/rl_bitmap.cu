@@ -3,13 +3,12 @@
  * word's 32 values ranked down the segment's search tree, the ranks' bits kept as planes;
  * walk, a block per (256 words, segment, part of its conditions), four words a lane, the
  * ranks walked upwards down a binary trie of the planes, each condition's words stored
- * at its rank, coalesced. rules: a warp per
- * (rule, 256 words), eight words a lane, every lane on the same token: the RPN over the
- * conditions' words with the stack in shared memory (its top in registers), the next
- * condition's words loaded while the current one is used, each token's popcount summed
- * over the warp (redux) and added to its sum. fitness:
- * the contingency table and measures of each rule from the sums, with the host's
- * rl_measures. Then the launchers. */
+ * at its rank, coalesced. rules: a warp per (rule, 256 words), eight words a lane, every
+ * lane on the same token: the RPN over the conditions' words with the stack in shared
+ * memory (its top in registers), each condition's words copied into a ring in shared
+ * memory conditions ahead of their use, each token's popcount summed over the warp
+ * (redux) and added to its sum. fitness: the contingency table and measures of each rule
+ * from the sums, with the host's rl_measures. Then the launchers. */
 #include <cuda_runtime.h>
 
 #include "kernel_block.cuh"

@@ -27,7 +27,7 @@ struct rl_bm_eval {
     rl_bm_plan plan;
     cudaStream_t stream;
     int64_t n, pitch, words;
-    int64_t width;  /* words of a chunk, a multiple of 128 */
+    int64_t width;  /* words of a chunk, a multiple of 256 */
     int64_t chunks;
     int warps;      /* of a rules kernel's block */
     int ahead;      /* conditions a warp of it asks for ahead */

@@ -49,6 +49,10 @@ typedef struct dm_run_result {
 int runner_in_shard(dm_shard shard, size_t idx);
 /* The points of e in shard that constraints and supports kept. */
 size_t runner_shard_planned(const dm_expansion *e, dm_shard shard);
+/* The indices of e's points in shard that constraints kept, in the order a run carries
+ * them out (by dataset, then problem, then expansion order), their number in *count;
+ * NULL when out of memory (run_order.c). */
+size_t *runner_order(const dm_expansion *e, dm_shard shard, size_t *count);
 
 /* Runs the points of e (an expansion of s) in o->shard, on o->device or o->devices,
  * into o->sink, closing it at the end, and

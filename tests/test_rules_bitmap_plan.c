@@ -22,19 +22,14 @@
 
 #include "rules/rl_bitmap.h"
 
-/* Whether condition c of p holds for value x of its column, as the conditions kernel
- * decides it: by x's rank among the thresholds of the segment holding c's emission (at
- * seg[c] and emit[c], the emission of each condition found by the caller). */
-static int plan_holds(const rl_bm_plan *p, const int32_t *seg, const int32_t *emit, int c,
-                      double x)
+/* The search tree of the m ascending thresholds thr into t (RL_BM_SEG nodes), as the
+ * ranks kernel stores it. */
+static void tree_fill(const double *thr, int m, double *t)
 {
-    const rl_bm_seg *g = &p->seg[seg[c]];
-    double t[RL_BM_SEG];
     for (int i = 0; i < RL_BM_SEG; i++) {
         const int k = rl_bm_tree_at(i);
-        t[i] = k < g->nthr ? p->thr[g->thr0 + k] : INFINITY;
+        t[i] = k < m ? thr[k] : INFINITY;
     }
-    return rl_bm_emit_holds(p->emit[emit[c]].code, rl_bm_rank(t, x));
 }
 
 /* Every token's support as the plan's codes give it on t, by original index, into sup
@@ -42,14 +37,20 @@ static int plan_holds(const rl_bm_plan *p, const int32_t *seg, const int32_t *em
 static void plan_supports(const rl_bm_plan *p, const rl_ruleset *rs, const rl_table *t,
                           int64_t *sup)
 {
+    /* Each condition decided as the conditions kernel decides it: by the value's rank in
+     * the search tree of the segment holding its emission (tree, a segment's each; seg and
+     * emit, each condition's). */
     int32_t *seg = malloc((size_t)p->nconds * sizeof *seg),
             *emit = malloc((size_t)p->nconds * sizeof *emit);
-    assert_true(seg && emit);
-    for (int s = 0; s < p->nsegs; s++)
+    double *tree = malloc((size_t)(p->nsegs ? p->nsegs : 1) * RL_BM_SEG * sizeof *tree);
+    assert_true(seg && emit && tree);
+    for (int s = 0; s < p->nsegs; s++) {
+        tree_fill(p->thr + p->seg[s].thr0, p->seg[s].nthr, tree + (size_t)s * RL_BM_SEG);
         for (int k = p->seg[s].emit0; k < p->seg[s].emit0 + p->seg[s].nemit; k++) {
             seg[p->emit[k].cond] = s;
             emit[p->emit[k].cond] = k;
         }
+    }
     memset(sup, 0, (size_t)rs->ntok * sizeof *sup);
     uint8_t *stack = malloc((size_t)(p->depth + 1));
     assert_non_null(stack);
@@ -65,11 +66,12 @@ static void plan_supports(const rl_bm_plan *p, const rl_ruleset *rs, const rl_ta
                 for (int k = 0; k < n; k++) {
                     uint8_t code = p->code[k0 + k];
                     if ((code & 3) == RL_BM_COND) {
-                        const rl_bm_cond *c = &p->cond[p->cl[ci++]];
-                        const rl_column *col = &t->cols[c->attr];
+                        const int32_t cd = p->cl[ci++];
+                        const rl_column *col = &t->cols[p->cond[cd].attr];
                         double x = col->kind == RL_NUMERIC ? col->num[i] : col->code[i];
                         assert_true(sp < p->depth);
-                        stack[sp++] = (uint8_t)(plan_holds(p, seg, emit, p->cl[ci - 1], x) ^
+                        const int rank = rl_bm_rank(tree + (size_t)seg[cd] * RL_BM_SEG, x);
+                        stack[sp++] = (uint8_t)(rl_bm_emit_holds(p->emit[emit[cd]].code, rank) ^
                                                 !!(code & RL_BM_NEG));
                     } else if (code == RL_BM_NOT) {
                         stack[sp - 1] ^= 1;
@@ -87,6 +89,7 @@ static void plan_supports(const rl_bm_plan *p, const rl_ruleset *rs, const rl_ta
     free(stack);
     free(seg);
     free(emit);
+    free(tree);
 }
 
 /* The plan's conditions: distinct and sorted by column, each with one emission; the
@@ -296,10 +299,7 @@ static void the_search_tree_ranks_by_counting(void **state)
         const int m = sizes[c];
         for (int k = 0; k < m; k++)
             sorted[k] = k * 2.0; /* the even numbers: odd x fall between */
-        for (int i = 0; i < RL_BM_SEG; i++) {
-            const int k = rl_bm_tree_at(i);
-            t[i] = k < m ? sorted[k] : INFINITY;
-        }
+        tree_fill(sorted, m, t);
         for (int trial = 0; trial < 5000; trial++) {
             z = z * 6364136223846793005ULL + 1442695040888963407ULL;
             const double x = (double)((z >> 33) % (uint64_t)(2 * m + 4)) - 2.0;

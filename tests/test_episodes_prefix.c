@@ -185,18 +185,19 @@ static int64_t extend_all(int64_t nfreq, int ntypes, ep_ext **ext)
     return n;
 }
 
-/* ext[0..n) of *freq (*nfreq of them) counted on st with held (ep_prefix_count_ext), each
- * count Algorithm 1's; the kept ones into *freq (reallocated), *nfreq of them. */
+/* ext[0..n) of *freq (*nfreq of them) counted on st with held and src
+ * (ep_prefix_count_ext), each count Algorithm 1's; the kept ones into *freq
+ * (reallocated), *nfreq of them. */
 static void count_and_keep(ep_prefix_state *st, ep_episode **freq, int64_t *nfreq,
-                           const int64_t *held, const ep_ext *ext, int64_t n,
-                           const ep_stream *s, int64_t keep, const char *what)
+                           const int64_t *held, const int32_t *const *src, const ep_ext *ext,
+                           int64_t n, const ep_stream *s, int64_t keep, const char *what)
 {
     int64_t *counts = malloc((size_t)(n ? n : 1) * sizeof *counts), kept = 0;
     ep_episode *made = malloc((size_t)(n ? n : 1) * sizeof *made);
     dm_err err = {0};
     assert_non_null(counts);
     assert_non_null(made);
-    if (ep_prefix_count_ext(st, *freq, *nfreq, held, ext, n, counts, &err))
+    if (ep_prefix_count_ext(st, *freq, *nfreq, held, src, ext, n, counts, &err))
         fail_msg("%s: %s", what, err.msg);
     for (int64_t i = 0; i < n; i++)
         ep_ext_episode(*freq, &ext[i], &made[i]);
@@ -215,8 +216,10 @@ static void count_and_keep(ep_prefix_state *st, ep_episode **freq, int64_t *nfre
  * another part): on a 5,000-event stream of 6 types, level 3 counted from the kept level
  * 2 with every other prefix made again from its first node, each prefix's step taken
  * once for all its extensions, in a round before theirs; then level 4 from what that
- * kept; and on a state that kept only level 1, level 3 from level 2's episodes all made
- * there. Every count is Algorithm 1's. Refused by name: a held index past the kept. */
+ * kept; on a state that kept only level 1, level 3 from level 2's episodes all made
+ * there; and on another, level 3 with the starts of three prefixes in four fetched from
+ * the state that kept them (once each, its extensions in round 0), the fourth made
+ * again. Every count is Algorithm 1's. Refused by name: a held index past the kept. */
 static void test_extensions_of_prefixes_held_elsewhere(void **state)
 {
     (void)state;
@@ -230,53 +233,130 @@ static void test_extensions_of_prefixes_held_elsewhere(void **state)
     assert_non_null(freq);
     for (int y = 0; y < ntypes; y++)
         one[y] = (ep_episode){.n = 1, .ev = {y}};
-    ep_prefix_cpu c, fresh;
+    ep_prefix_cpu c, fresh, fetcher;
     dm_err err = {0};
     assert_int_equal(ep_prefix_cpu_open(&c, &s, EP_OPEN_CLOSED, keep, 2, &err), 0);
     assert_int_equal(ep_prefix_cpu_open(&fresh, &s, EP_OPEN_CLOSED, keep, 2, &err), 0);
+    assert_int_equal(ep_prefix_cpu_open(&fetcher, &s, EP_OPEN_CLOSED, keep, 2, &err), 0);
     assert_int_equal(ep_prefix_cb(&c.st, one, ntypes, counts, &err), 0);
     assert_int_equal(ep_prefix_cb(&fresh.st, one, ntypes, counts, &err), 0);
+    assert_int_equal(ep_prefix_cb(&fetcher.st, one, ntypes, counts, &err), 0);
     for (int y = 0; y < ntypes; y++)
         if (counts[y] >= keep)
             freq[nfreq++] = one[y];
     int64_t n = extend_all(nfreq, ntypes, &ext);
-    count_and_keep(&c.st, &freq, &nfreq, NULL, ext, n, &s, keep, "level 2");
+    count_and_keep(&c.st, &freq, &nfreq, NULL, NULL, ext, n, &s, keep, "level 2");
     free(ext);
     assert_true(nfreq > 4);
     level2 = malloc((size_t)nfreq * sizeof *level2);
     int64_t *held = malloc((size_t)nfreq * sizeof *held);
+    const int32_t **src = malloc((size_t)nfreq * sizeof *src);
     assert_non_null(level2);
     assert_non_null(held);
+    assert_non_null(src);
     memcpy(level2, freq, (size_t)nfreq * sizeof *level2);
     nfreq2 = nfreq;
+    /* level 3 on a state that holds none of level 2: three prefixes in four fetched from
+     * c, which kept them, the fourth made again from its first node */
+    n = extend_all(nfreq, ntypes, &ext);
+    for (int64_t j = 0; j < nfreq; j++) {
+        held[j] = -1;
+        src[j] = j % 4 == 3 ? NULL : c.st.kept_starts + c.st.kept_off[j];
+    }
+    assert_int_equal(ep_prefix_plan_ext(&fetcher.st, freq, nfreq, held, src, ext, n, &err), 0);
+    assert_int_equal(fetcher.st.plan.nfetch, nfreq - nfreq / 4);
+    assert_int_equal(fetcher.st.plan.rounds, 2);
+    assert_int_equal(fetcher.st.plan.ntasks, n + nfreq / 4);
+    assert_int_equal(fetcher.st.plan.first[1],
+                     (nfreq - nfreq / 4) * 2 * ntypes + nfreq / 4);
+    ep_episode *fetched = malloc((size_t)nfreq * sizeof *fetched);
+    int64_t nfetched = nfreq;
+    assert_non_null(fetched);
+    memcpy(fetched, freq, (size_t)nfreq * sizeof *fetched);
+    count_and_keep(&fetcher.st, &fetched, &nfetched, held, src, ext, n, &s, keep,
+                   "level 3, fetched");
+    free(fetched);
+    free(ext);
     /* level 3: the odd prefixes made again from their first node */
     n = extend_all(nfreq, ntypes, &ext);
     for (int64_t j = 0; j < nfreq; j++)
         held[j] = j % 2 ? -1 : j;
-    assert_int_equal(ep_prefix_plan_ext(&c.st, freq, nfreq, held, ext, n, &err), 0);
+    assert_int_equal(ep_prefix_plan_ext(&c.st, freq, nfreq, held, NULL, ext, n, &err), 0);
     assert_int_equal(c.st.plan.ntasks, n + nfreq / 2);
     assert_int_equal(c.st.plan.rounds, 2);
     assert_int_equal(c.st.plan.first[1], (nfreq + 1) / 2 * 2 * ntypes + nfreq / 2);
-    count_and_keep(&c.st, &freq, &nfreq, held, ext, n, &s, keep, "level 3, half moved");
+    count_and_keep(&c.st, &freq, &nfreq, held, NULL, ext, n, &s, keep, "level 3, half moved");
     free(ext);
     assert_true(nfreq > 4);
     n = extend_all(nfreq, ntypes, &ext);
-    count_and_keep(&c.st, &freq, &nfreq, NULL, ext, n, &s, keep, "level 4 after it");
+    count_and_keep(&c.st, &freq, &nfreq, NULL, NULL, ext, n, &s, keep, "level 4 after it");
     free(ext);
     /* level 3 on a state that holds none of level 2 */
     n = extend_all(nfreq2, ntypes, &ext);
     for (int64_t j = 0; j < nfreq2; j++)
         held[j] = -1;
-    count_and_keep(&fresh.st, &level2, &nfreq2, held, ext, n, &s, keep, "level 3, all moved");
+    count_and_keep(&fresh.st, &level2, &nfreq2, held, NULL, ext, n, &s, keep,
+                   "level 3, all moved");
     held[0] = fresh.st.nkept;
-    assert_int_equal(ep_prefix_plan_ext(&fresh.st, level2, 1, held, ext, 1, &err), DM_EINPUT);
+    assert_int_equal(ep_prefix_plan_ext(&fresh.st, level2, 1, held, NULL, ext, 1, &err),
+                     DM_EINPUT);
     assert_non_null(strstr(err.msg, "given as kept episode"));
     free(ext);
     ep_prefix_cpu_close(&c);
     ep_prefix_cpu_close(&fresh);
+    ep_prefix_cpu_close(&fetcher);
+    free(src);
     free(held);
     free(level2);
     free(freq);
+    stream_drop(&s);
+}
+
+/* A round whose longest step is long against what the steps run at once read on average
+ * is ordered longest first (its tasks by their type's events, most first, a type's in
+ * plan order), others keep the plan's order: level 2 of a 4,000-event stream of 5 types
+ * planned with 1,000 slots, then with 1; counted either way, every count Algorithm 1's. */
+static void test_rounds_longest_first(void **state)
+{
+    (void)state;
+    uint64_t rng = 9;
+    const int ntypes = 5;
+    ep_stream s = random_stream(&rng, 4000, ntypes, 0.001);
+    ep_episode one[5];
+    int64_t counts[5];
+    for (int y = 0; y < ntypes; y++)
+        one[y] = (ep_episode){.n = 1, .ev = {y}};
+    for (int k = 0; k < 2; k++) {
+        const int64_t slots = k ? 1 : 1000;
+        ep_prefix_cpu c;
+        ep_episode *freq = malloc(ntypes * sizeof *freq);
+        ep_ext *ext;
+        int64_t nfreq = ntypes;
+        dm_err err = {0};
+        assert_non_null(freq);
+        memcpy(freq, one, sizeof one);
+        assert_int_equal(ep_prefix_cpu_open(&c, &s, EP_OPEN_CLOSED, 1, 2, &err), 0);
+        assert_int_equal(ep_prefix_cb(&c.st, one, ntypes, counts, &err), 0);
+        c.st.slots = slots;
+        const int64_t n = extend_all(nfreq, ntypes, &ext);
+        assert_int_equal(ep_prefix_plan_ext(&c.st, freq, nfreq, NULL, NULL, ext, n, &err), 0);
+        const ep_prefix_plan *p = &c.st.plan;
+        assert_int_equal(p->rounds, 1);
+        assert_int_equal(p->ntasks, n);
+        int sorted = 1, planned = 1;
+        for (int64_t i = 1; i < n; i++) {
+            const ep_prefix_task *a = &p->tasks[i - 1], *b = &p->tasks[i];
+            const int64_t ea = counts[a->type], eb = counts[b->type]; /* events */
+            sorted &= ea > eb || (ea == eb && a->count < b->count);
+            planned &= a->count < b->count;
+        }
+        assert_true(k ? planned && !sorted : sorted && !planned);
+        count_and_keep(&c.st, &freq, &nfreq, NULL, NULL, ext, n, &s, 1,
+                       k ? "level 2, plan order" : "level 2, longest first");
+        free(ext);
+        free(freq);
+        ep_prefix_cpu_close(&c);
+    }
     stream_drop(&s);
 }
 
@@ -289,6 +369,7 @@ typedef struct parts_ctx {
     ep_prefix_cpu c[5];
     int64_t given[5];
     int64_t busiest, even, moved;
+    int rounds; /* the most rounds a part's plan of extensions took */
 } parts_ctx;
 
 static int count_parts(void *ctx, dm_err *err)
@@ -306,6 +387,8 @@ static int count_parts(void *ctx, dm_err *err)
         most = load[i] > most ? load[i] : most;
         if (ep_prefix_split_count(&p->sp, i, &p->c[i].st, err))
             return err->code;
+        if (!sp->eps && p->c[i].st.plan.rounds > p->rounds)
+            p->rounds = p->c[i].st.plan.rounds;
         for (int64_t j = 0; !sp->eps && sp->share[i].held && j < sp->share[i].nfreq; j++)
             p->moved += sp->share[i].held[j] < 0;
     }
@@ -315,10 +398,11 @@ static int count_parts(void *ctx, dm_err *err)
 }
 
 /* Mining a 6,000-event stream of 8 types to level 4 over 1, 2, 3 and 5 parts, both
- * interval kinds: the same episodes and counts as mining on one state, each count
- * Algorithm 1's, and at the last level every part given extensions; over several parts
- * some prefixes were moved to balance a level, and the busiest part's estimated work,
- * over the levels, is within 15 % of an even share. Refused by name: extensions of other
+ * interval kinds, moved prefixes made again and fetched: the same episodes and counts as
+ * mining on one state, each count Algorithm 1's, and at the last level every part given
+ * extensions; over several parts some prefixes were moved to balance a level, and the
+ * busiest part's estimated work, over the levels, is within 15 % of an even share;
+ * fetched, every plan of extensions is one round. Refused by name: extensions of other
  * prefixes than those kept. */
 static void test_mining_over_parts(void **state)
 {
@@ -346,15 +430,22 @@ static void test_mining_over_parts(void **state)
                       (long long)want.levels[1].frequent, (long long)want.levels[2].frequent,
                       (long long)want.levels[3].frequent);
         assert_counts(&s, want.eps, want.n, iv, want.counts, "mining on one state");
-        for (size_t p = 0; p < sizeof parts / sizeof *parts; p++) {
+        for (size_t q = 0; q < 2 * sizeof parts / sizeof *parts; q++) {
+            const size_t p = q / 2;
+            const int fetch = q % 2;
             parts_ctx *pc = calloc(1, sizeof *pc);
+            ep_prefix_state *states[5];
             ep_mine_result got;
             assert_non_null(pc);
             assert_int_equal(ep_prefix_split_init(&pc->sp, parts[p], spec.support, &s, 1,
                                                   count_parts, pc, &err), 0);
-            for (int i = 0; i < parts[p]; i++)
+            for (int i = 0; i < parts[p]; i++) {
                 assert_int_equal(ep_prefix_cpu_open(&pc->c[i], &s, iv, spec.support, 1, &err),
                                  0);
+                states[i] = &pc->c[i].st;
+            }
+            if (fetch)
+                ep_prefix_split_fetching(&pc->sp, states);
             run.extend = ep_prefix_split_ext_cb;
             run.extend_ctx = &pc->sp;
             assert_int_equal(ep_mine(&s, &run, ep_prefix_split_cb, &pc->sp, &got, &err), 0);
@@ -366,11 +457,13 @@ static void test_mining_over_parts(void **state)
             for (int i = 0; i < parts[p]; i++)
                 if (pc->given[i] == 0)
                     fail_msg("%d parts: part %d given no extension at level 4", parts[p], i);
-            print_message("%d parts: %lld prefixes moved; busiest %lld, even %lld\n",
-                          parts[p], (long long)pc->moved, (long long)pc->busiest,
-                          (long long)pc->even);
+            print_message("%d parts, %s: %lld prefixes moved; busiest %lld, even %lld; at most "
+                          "%d rounds\n", parts[p], fetch ? "fetched" : "made again",
+                          (long long)pc->moved, (long long)pc->busiest, (long long)pc->even,
+                          pc->rounds);
             assert_true(parts[p] == 1 ? pc->moved == 0 : pc->moved > 0);
             assert_true(pc->busiest <= pc->even * 115 / 100);
+            assert_true(fetch || parts[p] == 1 ? pc->rounds == 1 : pc->rounds > 1);
             /* Extensions of one prefix fewer than the last level kept: refused. */
             ep_ext x = {0, 0, 0.003, 0};
             int64_t count;
@@ -406,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_batches_extend_kept_episodes),
         cmocka_unit_test(test_extensions_of_kept_episodes),
         cmocka_unit_test(test_extensions_of_prefixes_held_elsewhere),
+        cmocka_unit_test(test_rounds_longest_first),
         cmocka_unit_test(test_mining_over_parts),
         cmocka_unit_test(test_refuses_streams_past_32_bits),
     };

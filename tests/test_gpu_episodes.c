@@ -334,11 +334,12 @@ static void test_multigpu_every_gpu(void **state)
 
 /* Parts of a split counted one after the other on this GPU (ep_prefix_parts_fn), each
  * an ep_prefix_dev of its own, as multigpu's GPUs; how many prefixes were moved to a part
- * (made again there from their first node). */
+ * (made again there from their first node, or their starts fetched from the part keeping
+ * them), and how many batches fetched starts. */
 typedef struct dev_parts {
     ep_prefix_split sp;
     ep_prefix_dev d[3];
-    int64_t moved;
+    int64_t moved, fetching;
 } dev_parts;
 
 static int count_dev_parts(void *ctx, dm_err *err)
@@ -348,6 +349,7 @@ static int count_dev_parts(void *ctx, dm_err *err)
         if (ep_prefix_split_count(&p->sp, i, &p->d[i].st, err))
             return err->code;
         const ep_prefix_share *sh = &p->sp.share[i];
+        p->fetching += p->d[i].st.plan.nfetch > 0;
         for (int64_t j = 0; !p->sp.eps && sh->held && j < sh->nfreq; j++)
             p->moved += sh->held[j] < 0;
     }
@@ -357,8 +359,10 @@ static int count_dev_parts(void *ctx, dm_err *err)
 /* Counting by prefix over three parts on this GPU, every level free to move prefixes
  * (wave 1, where multigpu waits for a wave a GPU), so that the GPU's kernels run plans
  * whose moved prefixes are made from their first node before their extensions take
- * their step: mining Sym26 (10 s) to level 5 at support 20, both interval kinds, at
- * blocks 32 and 256, gives mining on one host counter's episodes and counts. */
+ * their step, and, fetching, plans whose moved prefixes' starts are copied from the
+ * part keeping them (ep_prefix_gpu_fetch) into round 0: mining Sym26 (10 s) to level 5
+ * at support 20, both interval kinds, at blocks 32 and 256, gives mining on one host
+ * counter's episodes and counts. */
 static void test_prefix_moved_over_parts(void **state)
 {
     gpu_fixture *f = *state;
@@ -377,7 +381,8 @@ static void test_prefix_moved_over_parts(void **state)
     open_dataset(NULL, &pt, &ds);
     const ep_stream *s = &((const ep_data *)ds.data)->s;
     for (int k = 0; k < 2; k++)
-        for (int b = 0; b < 2; b++) {
+        for (int q = 0; q < 4; q++) {
+            const int b = q / 2, fetch = q % 2;
             int mine;
             ep_mine_spec spec;
             ep_mine_result want = {0}, got = {0}, none = {0};
@@ -396,26 +401,33 @@ static void test_prefix_moved_over_parts(void **state)
             assert_non_null(dp);
             assert_int_equal(ep_prefix_split_init(&dp->sp, 3, spec.support, s, 1,
                                                   count_dev_parts, dp, &err), 0);
-            for (int i = 0; i < 3; i++)
+            ep_prefix_state *states[3];
+            for (int i = 0; i < 3; i++) {
                 if (ep_prefix_dev_open(&dp->d[i], f->stream, s, iv, spec.support, blocks[b],
                                        512, 0, &err))
                     fail_msg("part %d: %s", i, err.msg);
+                states[i] = &dp->d[i].st;
+            }
+            if (fetch)
+                ep_prefix_split_fetching(&dp->sp, states);
             spec.extend = ep_prefix_split_ext_cb;
             spec.extend_ctx = &dp->sp;
+            const char *how = fetch ? "fetched" : "made again";
             if (ep_mine(s, &spec, ep_prefix_split_cb, &dp->sp, &got, &err))
-                fail_msg("%s, block %d: %s", intervals[k], blocks[b], err.msg);
+                fail_msg("%s, block %d, %s: %s", intervals[k], blocks[b], how, err.msg);
             assert_int_equal(got.n, want.n);
             for (int64_t i = 0; i < want.n; i++)
                 if (ep_episode_cmp(&got.eps[i], &want.eps[i]) != 0 ||
                     got.counts[i] != want.counts[i])
-                    fail_msg("%s, block %d: episode %lld of %d nodes counted %lld, on the "
-                             "host %lld", intervals[k], blocks[b], (long long)i,
+                    fail_msg("%s, block %d, %s: episode %lld of %d nodes counted %lld, on "
+                             "the host %lld", intervals[k], blocks[b], how, (long long)i,
                              want.eps[i].n, (long long)got.counts[i],
                              (long long)want.counts[i]);
             fprintf(stderr, "prefix over 3 parts, %s, block %d: %lld episodes, %lld "
-                    "prefixes moved\n", intervals[k], blocks[b], (long long)want.n,
-                    (long long)dp->moved);
+                    "prefixes moved (%s; %lld batches fetched)\n", intervals[k], blocks[b],
+                    (long long)want.n, (long long)dp->moved, how, (long long)dp->fetching);
             assert_true(dp->moved > 0);
+            assert_true(fetch ? dp->fetching > 0 : dp->fetching == 0);
             for (int i = 0; i < 3; i++)
                 ep_prefix_dev_close(&dp->d[i]);
             ep_prefix_split_free(&dp->sp);

@@ -279,6 +279,11 @@ int dm_gpu_alloc(void *stream, size_t bytes, void **ptr, dm_err *err);
 void dm_gpu_free(void *stream, void *p);
 /* Lets device's default pool keep up to keep_bytes of freed memory for reuse. */
 int dm_gpu_pool_keep(int device, uint64_t keep_bytes, dm_err *err);
+/* on: gives each GPU of devs[0..n) read and write access to the memory the others
+ * allocate from their default pools (dm_gpu_alloc), where every pair of them can access
+ * each other's memory (cudaDeviceCanAccessPeer; else nothing is changed); off: takes it
+ * back. Returns 1 when done, 0 when some pair cannot (on), -1 with err set. */
+int dm_gpu_pools_share(const int *devs, int n, int on, dm_err *err);
 
 /* Work done by one execution of a point, for throughput figures (0 when unknown). */
 typedef struct dm_work {

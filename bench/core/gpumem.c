@@ -67,3 +67,30 @@ int dm_gpu_pool_keep(int device, uint64_t keep_bytes, dm_err *err)
         return DM_ERUNTIME;
     return 0;
 }
+
+int dm_gpu_pools_share(const int *devs, int n, int on, dm_err *err)
+{
+    for (int i = 0; on && i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int can = 0;
+            if (i != j && DM_CUDA(err, cudaDeviceCanAccessPeer(&can, devs[i], devs[j])))
+                return -1;
+            if (i != j && !can)
+                return 0;
+        }
+    for (int j = 0; j < n; j++) {
+        cudaMemPool_t pool;
+        if (DM_CUDA(err, cudaDeviceGetDefaultMemPool(&pool, devs[j])))
+            return -1;
+        for (int i = 0; i < n; i++) {
+            if (i == j)
+                continue;
+            struct cudaMemAccessDesc to = {
+                .location = {.type = cudaMemLocationTypeDevice, .id = devs[i]},
+                .flags = on ? cudaMemAccessFlagsProtReadWrite : cudaMemAccessFlagsProtNone};
+            if (DM_CUDA(err, cudaMemPoolSetAccess(pool, &to, 1)))
+                return -1;
+        }
+    }
+    return 1;
+}

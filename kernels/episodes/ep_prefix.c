@@ -4,6 +4,7 @@
  * threads that live from batch to batch (dm_handoff). */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "episodes/ep_prefix.h"
@@ -21,20 +22,36 @@ int ep_prefix_open(ep_prefix_state *st, const ep_stream *s, int64_t keep, dm_err
         return dm_err_set(err, DM_EINPUT, "counting by prefix keeps positions in 32 bits: "
                           "the stream has %lld events, more than %lld", (long long)s->n,
                           (long long)EP_PREFIX_MAX_EVENTS);
-    if (ep_by_type_build(s, &st->by) != 0)
+    if (ep_by_type_build(s, &st->by) != 0 ||
+        !(st->longest = malloc((size_t)(s->ntypes ? s->ntypes : 1) * sizeof *st->longest))) {
+        ep_prefix_close(st);
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the stream by type");
+    }
+    st->ntypes = s->ntypes;
+    /* Insertion, stable: a stream has few types. */
+    for (int y = 0; y < s->ntypes; y++) {
+        int at = y;
+        for (; at > 0 && ep_type_events(&st->by, st->longest[at - 1]) <
+                             ep_type_events(&st->by, y);
+             at--)
+            st->longest[at] = st->longest[at - 1];
+        st->longest[at] = y;
+    }
     return 0;
 }
 
 void ep_prefix_close(ep_prefix_state *st)
 {
     ep_by_type_free(&st->by);
+    free(st->longest);
     free(st->kept);
     free(st->kept_off);
     free(st->plan.tasks);
     free(st->plan.off);
     free(st->plan.parent);
     free(st->plan.chain);
+    free(st->plan.sorted);
+    free(st->plan.fetch);
     *st = (ep_prefix_state){0};
 }
 
@@ -101,6 +118,58 @@ static ep_prefix_task ep_prefix_step(const ep_episode *e, int k, int64_t parent,
                             .hi = e->hi[k - 1]};
 }
 
+/* The rounds of st's plan whose longest step is long against the round, ordered longest
+ * first: their tasks by the events of their type, most first (stable: a counting sort
+ * over the types). A step's time grows with its type's events, and a round takes its
+ * longest step's at least: started first, the long steps run beside the short instead of
+ * after them (on the GPU, a block a step, blocks start in order). Only where that step
+ * costs at least EP_PREFIX_LONGEST of what each of the st->slots steps run at once costs
+ * on average, a step costing its type's events and EP_PREFIX_STEP more: elsewhere the
+ * plan's order, a prefix's extensions together (reading its starts while they are in
+ * cache), is faster (on an H200, 2026-11-29: ordered, levels 4 and 5 of Sym26 at support
+ * 30, steps of at most 720 events, took 7 and 10 % longer; docs/records/episodes-prefix.md).
+ * Returns 0, or -1 without memory. */
+#define EP_PREFIX_LONGEST 0.2
+#define EP_PREFIX_STEP 1024 /* about a tile of the GPU kernel's (EP_PREFIX_TILE) */
+static int ep_prefix_plan_longest(ep_prefix_state *st)
+{
+    ep_prefix_plan *p = &st->plan;
+    const int nt = st->ntypes;
+    int64_t *at = calloc((size_t)nt + 1, sizeof *at);
+    int32_t *rank = malloc((size_t)(nt ? nt : 1) * sizeof *rank);
+    if (!at || !rank || ep_room((void **)&p->sorted, &p->cap_sorted, p->ntasks,
+                                sizeof *p->sorted)) {
+        free(at);
+        free(rank);
+        return -1;
+    }
+    for (int i = 0; i < nt; i++)
+        rank[st->longest[i]] = i;
+    for (int r = 0; r < p->rounds; r++) {
+        ep_prefix_task *t = p->tasks + p->first[r];
+        const int64_t n = p->first[r + 1] - p->first[r];
+        int64_t most = 0, all = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const int64_t e = ep_type_events(&st->by, t[i].type) + EP_PREFIX_STEP;
+            most = e > most ? e : most;
+            all += e;
+        }
+        if ((double)most * (double)st->slots < EP_PREFIX_LONGEST * (double)all)
+            continue;
+        memset(at, 0, ((size_t)nt + 1) * sizeof *at);
+        for (int64_t i = 0; i < n; i++)
+            at[rank[t[i].type] + 1]++;
+        for (int k = 0; k < nt; k++)
+            at[k + 1] += at[k];
+        for (int64_t i = 0; i < n; i++)
+            p->sorted[at[rank[t[i].type]]++] = t[i];
+        memcpy(t, p->sorted, (size_t)n * sizeof *t);
+    }
+    free(at);
+    free(rank);
+    return 0;
+}
+
 int ep_prefix_plan_build(ep_prefix_state *st, const ep_episode *eps, int64_t n,
                          int64_t *counts, dm_err *err)
 {
@@ -111,7 +180,7 @@ int ep_prefix_plan_build(ep_prefix_state *st, const ep_episode *eps, int64_t n,
         goto nomem;
     int64_t per_round[EP_MAX_LEVEL] = {0};
     int64_t hint = 0;
-    p->ntasks = p->arena = p->scratch[0] = p->scratch[1] = 0;
+    p->ntasks = p->arena = p->scratch[0] = p->scratch[1] = p->nfetch = p->fetched = 0;
     p->rounds = 0;
     for (int64_t i = 0; i < n; i++) {
         const ep_episode *e = &eps[i];
@@ -159,20 +228,24 @@ int ep_prefix_plan_build(ep_prefix_state *st, const ep_episode *eps, int64_t n,
     for (int r = 0; r < p->rounds; r++)
         if (used[r] > p->scratch[r & 1])
             p->scratch[r & 1] = used[r];
+    if (ep_prefix_plan_longest(st))
+        goto nomem;
     return 0;
 nomem:
     return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory planning %lld episodes",
                       (long long)n);
 }
 
-/* Marks of ep_prefix_plan_ext's chain[j] for a prefix of links whose starts st does not
- * hold, until its steps are planned (then the offset of its starts in the scratch): no
- * extension of it seen yet, or seen (its steps counted). */
+/* Marks of ep_prefix_plan_ext's chain[j] for a prefix whose starts st does not hold,
+ * until its steps or its fetch are planned (then the offset of its starts in the scratch
+ * or in the fetched starts): no extension of it seen yet, or seen (its steps or its fetch
+ * counted). */
 #define EP_CHAIN_UNSEEN (-2)
 #define EP_CHAIN_SEEN (-1)
 
 int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
-                       const int64_t *held, const ep_ext *ext, int64_t n, dm_err *err)
+                       const int64_t *held, const int32_t *const *src, const ep_ext *ext,
+                       int64_t n, dm_err *err)
 {
     ep_prefix_plan *p = &st->plan;
     if (!held && nfreq != st->nkept)
@@ -187,29 +260,35 @@ int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfre
     if (ep_room((void **)&p->off, &p->cap_off, n, sizeof *p->off) ||
         (held && ep_room((void **)&p->chain, &p->cap_chain, nfreq, sizeof *p->chain)))
         goto nomem;
-    /* Rounds: every extension of a held prefix in round 0, from the kept arena; a prefix
-     * not held made step by step from its first node in rounds 0 .. k - 1 (k its links),
-     * once for all its extensions, which take their step in round k. */
+    /* Rounds: every extension of a held or fetched prefix in round 0, from the kept arena
+     * or the fetched starts; a prefix neither made step by step from its first node in
+     * rounds 0 .. k - 1 (k its links), once for all its extensions, which take their step
+     * in round k. */
     int64_t per_round[EP_MAX_LEVEL] = {0};
     p->ntasks = n;
     p->rounds = n > 0;
+    p->nfetch = p->fetched = 0;
     for (int64_t j = 0; held && j < nfreq; j++)
         p->chain[j] = EP_CHAIN_UNSEEN;
     for (int64_t i = 0; i < n; i++) {
         const int64_t j = ext[i].prefix;
-        const int k = !held || held[j] >= 0 ? 0 : freq[j].n - 1;
+        const int mine = !held || held[j] >= 0, fetch = !mine && src && src[j] && freq[j].n > 1;
+        const int k = mine || fetch ? 0 : freq[j].n - 1;
         per_round[k]++;
-        if (k > 0 && p->chain[j] == EP_CHAIN_UNSEEN) {
+        if (!mine && p->chain[j] == EP_CHAIN_UNSEEN) {
             p->chain[j] = EP_CHAIN_SEEN;
             for (int r = 0; r < k; r++)
                 per_round[r]++;
             p->ntasks += k;
+            p->nfetch += fetch;
         }
         if (k + 1 > p->rounds)
             p->rounds = k + 1;
     }
-    if (ep_room((void **)&p->tasks, &p->cap_tasks, p->ntasks, sizeof *p->tasks))
+    if (ep_room((void **)&p->tasks, &p->cap_tasks, p->ntasks, sizeof *p->tasks) ||
+        ep_room((void **)&p->fetch, &p->cap_fetch, p->nfetch, sizeof *p->fetch))
         goto nomem;
+    p->nfetch = 0;
     int64_t at[EP_MAX_LEVEL], used[EP_MAX_LEVEL] = {0};
     p->first[0] = 0;
     for (int r = 0; r < p->rounds; r++) {
@@ -220,10 +299,19 @@ int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfre
     for (int64_t i = 0; i < n; i++) {
         const int64_t j = ext[i].prefix;
         const ep_episode *a = &freq[j];
-        const int mine = !held || held[j] >= 0, k = mine ? 0 : a->n - 1;
+        const int mine = !held || held[j] >= 0, fetch = !mine && src && src[j] && freq[j].n > 1;
+        const int k = mine || fetch ? 0 : a->n - 1;
         int64_t parent = -1; /* a one-node prefix not held: its starts are its positions */
         if (mine) {
             parent = st->kept_off[held ? held[j] : j];
+        } else if (fetch) {
+            if (p->chain[j] == EP_CHAIN_SEEN) {
+                const int64_t len = ep_type_events(&st->by, a->ev[a->n - 1]);
+                p->fetch[p->nfetch++] = (ep_prefix_fetch){src[j], p->fetched, len};
+                p->chain[j] = p->fetched;
+                p->fetched += len;
+            }
+            parent = EP_PREFIX_FETCHED(p->chain[j]);
         } else if (k > 0 && p->chain[j] == EP_CHAIN_SEEN) {
             for (int r = 0; r < k; r++) {
                 p->tasks[at[r]++] = ep_prefix_step(a, r + 1, parent, used[r], -1);
@@ -243,6 +331,8 @@ int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfre
     for (int r = 0; r < p->rounds; r++)
         if (used[r] > p->scratch[r & 1])
             p->scratch[r & 1] = used[r];
+    if (ep_prefix_plan_longest(st))
+        goto nomem;
     return 0;
 nomem:
     return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory planning %lld episodes",
@@ -335,10 +425,10 @@ int ep_prefix_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, d
 }
 
 int ep_prefix_count_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
-                        const int64_t *held, const ep_ext *ext, int64_t n, int64_t *counts,
-                        dm_err *err)
+                        const int64_t *held, const int32_t *const *src, const ep_ext *ext,
+                        int64_t n, int64_t *counts, dm_err *err)
 {
-    if (ep_prefix_plan_ext(st, freq, nfreq, held, ext, n, err) ||
+    if (ep_prefix_plan_ext(st, freq, nfreq, held, src, ext, n, err) ||
         st->rounds(st->rounds_ctx, n, counts, err) ||
         ep_prefix_keep_ext(st, freq, ext, n, counts, err))
         return err->code;
@@ -348,19 +438,20 @@ int ep_prefix_count_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfr
 int ep_prefix_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
                      int64_t n, int64_t *counts, dm_err *err)
 {
-    return ep_prefix_count_ext(ctx, freq, nfreq, NULL, ext, n, counts, err);
+    return ep_prefix_count_ext(ctx, freq, nfreq, NULL, NULL, ext, n, counts, err);
 }
 
 /* Runs task t on the host: its starts written at to + t->out, its count (when final) to
- * counts[t->count]. from: the parent's starts' buffer (unused for a one-node parent). */
+ * counts[t->count]. from, fetched: the round's parents' and the batch's fetched starts
+ * (ep_prefix_parent). */
 static void ep_prefix_run_task(const ep_by_type *b, const ep_prefix_task *t,
-                               const int32_t *from, int32_t *to, ep_interval iv,
-                               int64_t *counts)
+                               const int32_t *from, const int32_t *fetched, int32_t *to,
+                               ep_interval iv, int64_t *counts)
 {
     const int f32 = (iv & EP_FLOAT) != 0;
     const int64_t pb = b->first[t->ptype], m = ep_type_events(b, t->ptype);
     const int64_t qb = b->first[t->type], len = ep_type_events(b, t->type);
-    const int32_t *st = t->parent < 0 ? NULL : from + t->parent;
+    const int32_t *st = ep_prefix_parent(t->parent, from, fetched);
     int32_t *out = to + t->out;
     const double lo = f32 ? (double)(float)t->lo : t->lo;
     const double hi = f32 ? (double)(float)t->hi : t->hi;
@@ -392,7 +483,7 @@ typedef struct ep_prefix_round {
     const ep_prefix_cpu *c;
     const ep_prefix_task *tasks;
     int64_t n;
-    const int32_t *from;
+    const int32_t *from, *fetched;
     int32_t *scratch, *arena;
     int64_t *counts;
     atomic_int_fast64_t next;
@@ -409,34 +500,40 @@ static int ep_prefix_work(void *ctx, int worker, dm_err *err)
             return 0;
         for (int64_t e = i + EP_PREFIX_GRAB < r->n ? i + EP_PREFIX_GRAB : r->n; i < e; i++) {
             const ep_prefix_task *t = &r->tasks[i];
-            ep_prefix_run_task(&r->c->st.by, t, r->from, t->count >= 0 ? r->arena : r->scratch,
-                               r->c->iv, r->counts);
+            ep_prefix_run_task(&r->c->st.by, t, r->from, r->fetched,
+                               t->count >= 0 ? r->arena : r->scratch, r->c->iv, r->counts);
         }
     }
 }
 
 /* The rounds of a batch's plan across c's workers (ep_prefix_rounds_fn), c an
- * ep_prefix_cpu; the arenas swapped after. */
+ * ep_prefix_cpu, after its fetches; the arenas swapped after. */
 static int ep_prefix_cpu_rounds(void *ctx, int64_t n, int64_t *counts, dm_err *err)
 {
     ep_prefix_cpu *c = ctx;
     const ep_prefix_plan *p = &c->st.plan;
     if (ep_room((void **)&c->arena[c->cur], &c->cap_arena[c->cur], p->arena, sizeof(int32_t)) ||
         ep_room((void **)&c->scratch[0], &c->cap_scratch[0], p->scratch[0], sizeof(int32_t)) ||
-        ep_room((void **)&c->scratch[1], &c->cap_scratch[1], p->scratch[1], sizeof(int32_t)))
+        ep_room((void **)&c->scratch[1], &c->cap_scratch[1], p->scratch[1], sizeof(int32_t)) ||
+        ep_room((void **)&c->fetched, &c->cap_fetched, p->fetched, sizeof(int32_t)))
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the starts of %lld "
                           "episodes (%lld of them)", (long long)n, (long long)p->arena);
+    for (int64_t f = 0; f < p->nfetch; f++)
+        memcpy(c->fetched + p->fetch[f].off, p->fetch[f].src,
+               (size_t)p->fetch[f].len * sizeof(int32_t));
     int rc = 0;
     for (int r = 0; r < p->rounds && rc == 0; r++) {
         ep_prefix_round round = {
             .c = c, .tasks = p->tasks + p->first[r], .n = p->first[r + 1] - p->first[r],
-            .from = r ? c->scratch[(r - 1) & 1] : c->arena[!c->cur],
+            .from = r ? c->scratch[(r - 1) & 1] : c->arena[!c->cur], .fetched = c->fetched,
             .scratch = c->scratch[r & 1], .arena = c->arena[c->cur], .counts = counts};
         atomic_init(&round.next, 0);
         rc = dm_handoff_round(c->workers, ep_prefix_work, &round, err);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        c->st.kept_starts = c->arena[c->cur];
         c->cur = !c->cur;
+    }
     return rc;
 }
 
@@ -456,6 +553,7 @@ int ep_prefix_cpu_open(ep_prefix_cpu *c, const ep_stream *s, ep_interval iv, int
     }
     c->st.rounds = ep_prefix_cpu_rounds;
     c->st.rounds_ctx = c;
+    c->st.slots = threads;
     return 0;
 }
 
@@ -466,6 +564,7 @@ void ep_prefix_cpu_close(ep_prefix_cpu *c)
         free(c->arena[k]);
         free(c->scratch[k]);
     }
+    free(c->fetched);
     dm_handoff_stop(c->workers);
     *c = (ep_prefix_cpu){0};
 }

@@ -70,13 +70,34 @@ EP_PREFIX_HD int64_t ep_prefix_latest(const int64_t *pos, const double *time,
 typedef struct ep_prefix_task {
     int64_t parent; /* offset of the parent's starts (round 0: in the kept episodes'
                        arena; later rounds: the round before's scratch); -1: the parent is
-                       one node, its starts its positions */
+                       one node, its starts its positions; EP_PREFIX_FETCHED(off): fetched
+                       from another part, at off in the batch's fetched starts */
     int64_t out;    /* offset of the starts written: in the arena when final, else in the
                        round's scratch */
     int64_t count;  /* final step: the batch index whose count this is; else -1 */
     int32_t ptype, type;
     double lo, hi;  /* seconds (rounded to float by the step when the interval says so) */
 } ep_prefix_task;
+
+/* A task's parent fetched from another part (ep_prefix_plan_ext with src): its starts at
+ * off in the batch's fetched starts. */
+#define EP_PREFIX_FETCHED(off) (-2 - (off))
+
+/* The starts of task parent `parent` (ep_prefix_task), from the round's parents or the
+ * batch's fetched starts; NULL for a one-node parent. */
+EP_PREFIX_HD const int32_t *ep_prefix_parent(int64_t parent, const int32_t *from,
+                                             const int32_t *fetched)
+{
+    return parent >= 0 ? from + parent : parent == -1 ? NULL : fetched + (-2 - parent);
+}
+
+/* A prefix's starts that a batch fetches before its first round: len of them from src
+ * (another part's kept starts: host memory, or another GPU's, which this one can read) to
+ * off in the batch's fetched starts. */
+typedef struct ep_prefix_fetch {
+    const int32_t *src;
+    int64_t off, len;
+} ep_prefix_fetch;
 
 /* The steps that count a batch: round 0's tasks start from the kept episodes or from one
  * node, round r's from round r - 1's scratch (an episode with no kept prefix takes one
@@ -94,7 +115,10 @@ typedef struct ep_prefix_plan {
     int64_t *parent;             /* per batch episode, its kept prefix, or -1 */
     int64_t *chain;              /* per prefix of a batch of extensions that st does not
                                     hold, the offset of its starts made in the scratch */
-    int64_t cap_tasks, cap_off, cap_eps, cap_chain;
+    ep_prefix_task *sorted;      /* a round's tasks, ordered longest first */
+    ep_prefix_fetch *fetch;      /* the starts fetched before round 0 */
+    int64_t nfetch, fetched;     /* how many, and the fetched starts in all */
+    int64_t cap_tasks, cap_off, cap_eps, cap_chain, cap_sorted, cap_fetch;
 } ep_prefix_plan;
 
 /* Runs a batch's planned rounds (on the host's cores, on the GPU): the counts of the
@@ -108,6 +132,11 @@ typedef int (*ep_prefix_rounds_fn)(void *ctx, int64_t n, int64_t *counts, dm_err
  * and what runs a plan's rounds (ep_prefix_cpu_open, ep_prefix_dev_open set it). */
 typedef struct ep_prefix_state {
     ep_by_type by;
+    int ntypes;
+    int32_t *longest; /* the types, most events first (ties: lower type first) */
+    const int32_t *kept_starts; /* the buffer holding the kept episodes' starts (at
+                                   kept_off), set by the rounds function after a batch */
+    int64_t slots;    /* steps the rounds run at once (ep_prefix_plan_longest; 0: none) */
     int64_t keep;  /* mining's support; INT64_MAX keeps none */
     ep_prefix_rounds_fn rounds;
     void *rounds_ctx;
@@ -145,12 +174,16 @@ int ep_prefix_keep(ep_prefix_state *st, const ep_episode *eps, int64_t n,
  * step from its prefix freq[ext[i].prefix]. held NULL: freq[0..nfreq) are the episodes
  * st kept from the batch before (mining's frequent episodes of the level before, kept at
  * its support). Else freq[j] is st's kept episode held[j], or, for held[j] -1, one whose
- * starts st does not hold (counted on another part: ep_prefix_split.h): those are made
- * first from its first node, one round a link, once for all its extensions, which take
- * their step in the round after. Returns 0, DM_EINPUT when st keeps other than nfreq
- * episodes (held NULL) or held names none of them, DM_ERUNTIME without memory. */
+ * starts st does not hold (counted on another part: ep_prefix_split.h). Such a prefix's
+ * starts are fetched from src[j] (its holder's, which st's rounds can read) where src is
+ * given and src[j] is not NULL, and its extensions take their step in round 0 with the
+ * others; else it is made first from its first node, one round a link, once for all its
+ * extensions, which take their step in the round after. Returns 0, DM_EINPUT when st
+ * keeps other than nfreq episodes (held NULL) or held names none of them, DM_ERUNTIME
+ * without memory. */
 int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
-                       const int64_t *held, const ep_ext *ext, int64_t n, dm_err *err);
+                       const int64_t *held, const int32_t *const *src, const ep_ext *ext,
+                       int64_t n, dm_err *err);
 /* ep_prefix_keep after a plan of ep_prefix_plan_ext counted ext[0..n). Returns 0,
  * DM_EINPUT when the kept extensions are out of order, DM_ERUNTIME without memory. */
 int ep_prefix_keep_ext(ep_prefix_state *st, const ep_episode *freq, const ep_ext *ext,
@@ -159,11 +192,11 @@ int ep_prefix_keep_ext(ep_prefix_state *st, const ep_episode *freq, const ep_ext
 /* A count callback (ep_count_fn), ctx an ep_prefix_state with its rounds set: eps[0..n)
  * planned (ep_prefix_plan_build), its rounds run, the kept ones kept (ep_prefix_keep). */
 int ep_prefix_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts, dm_err *err);
-/* ext[0..n) counted on st (ep_prefix_plan_ext with freq and held, its rounds run,
+/* ext[0..n) counted on st (ep_prefix_plan_ext with freq, held and src, its rounds run,
  * ep_prefix_keep_ext). Returns 0, or as those do. */
 int ep_prefix_count_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
-                        const int64_t *held, const ep_ext *ext, int64_t n, int64_t *counts,
-                        dm_err *err);
+                        const int64_t *held, const int32_t *const *src, const ep_ext *ext,
+                        int64_t n, int64_t *counts, dm_err *err);
 /* The same for extensions (ep_count_ext_fn, mining's levels after the first), ctx an
  * ep_prefix_state with its rounds set: ep_prefix_count_ext with held NULL. */
 int ep_prefix_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_ext *ext,
@@ -174,8 +207,8 @@ int ep_prefix_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq, const ep_
  * live from batch to batch. */
 typedef struct ep_prefix_cpu {
     ep_prefix_state st;
-    int32_t *arena[2], *scratch[2];
-    int64_t cap_arena[2], cap_scratch[2];
+    int32_t *arena[2], *scratch[2], *fetched;
+    int64_t cap_arena[2], cap_scratch[2], cap_fetched;
     int cur; /* the arena the next batch writes */
     ep_interval iv;
     dm_handoff *workers;
@@ -194,17 +227,24 @@ int64_t ep_count_prefix(const ep_stream *s, const ep_episode *e, ep_interval iv)
 
 /* Enqueues round tasks[0..n) (device memory, like every pointer here) on stream, a block
  * of block threads a task: b's first, pos and time on the device, the round's parents
- * in from, its starts written to scratch or (final tasks) arena, final counts to counts.
- * few: the kernel for rounds of few tasks (every thread counting), else the one for many
- * (one warp counting; ep_prefix_gpu.cu). Double precision only. Returns 0, or
- * DM_ERUNTIME with err set. */
+ * in from (and the batch's fetched starts in fetched), its starts written to scratch or
+ * (final tasks) arena, final counts to counts. few: the kernel for rounds of few tasks
+ * (every thread counting), else the one for many (one warp counting; ep_prefix_gpu.cu).
+ * Double precision only. Returns 0, or DM_ERUNTIME with err set. */
 int ep_prefix_gpu_round(const ep_prefix_task *tasks, int64_t n, const int64_t *first,
                         const int64_t *pos, const double *time, const int32_t *from,
-                        int32_t *scratch, int32_t *arena, ep_interval iv, int few, int block,
-                        int64_t *counts, void *stream, dm_err *err);
-/* *blocks: how many blocks of block threads of the kernel for few tasks a multiprocessor
- * of the current device holds at once. Returns 0, or DM_ERUNTIME with err set. */
-int ep_prefix_gpu_resident(int block, int *blocks, dm_err *err);
+                        const int32_t *fetched, int32_t *scratch, int32_t *arena,
+                        ep_interval iv, int few, int block, int64_t *counts, void *stream,
+                        dm_err *err);
+/* Enqueues the copies of fetch[0..n) (device memory; each src readable from the current
+ * device: its own memory or a peer's it was given access to) into fetched, in one
+ * launch. Returns 0, or DM_ERUNTIME with err set. */
+int ep_prefix_gpu_fetch(const ep_prefix_fetch *fetch, int64_t n, int32_t *fetched,
+                        void *stream, dm_err *err);
+/* *blocks: how many blocks of block threads of the kernel for few tasks (few), else of
+ * the one for many, a multiprocessor of the current device holds at once. Returns 0, or
+ * DM_ERUNTIME with err set. */
+int ep_prefix_gpu_resident(int block, int few, int *blocks, dm_err *err);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,10 @@
  * task, its threads over runs of the events of the task's type a tile at a time, finding
  * their windows among the parent's events, then the tile's greedy non-overlapped count,
  * by one warp's ballots in rounds of many tasks, by every thread at once (pointer jumping
- * over each event's next count) in rounds of few. */
+ * over each event's next count) in rounds of few; and the copies of a batch's fetched
+ * starts (from another GPU's memory) in one launch. */
+#include <stdint.h>
+
 #include <cuda_runtime.h>
 
 #include "episodes/ep_prefix.h"
@@ -39,6 +42,51 @@ __device__ static int ep_prefix_first_above(const int32_t *run, int lo, int hi, 
     return lo;
 }
 
+/* The parent's times ptime[lo, end) every *stride events, a sample a thread into sample
+ * (*samples of them); every thread of the block calls it, and reads them after. */
+__device__ static int ep_prefix_sample(const double *ptime, int lo, int end, double *sample,
+                                       int *samples)
+{
+    const int stride = end > lo ? (end - lo + blockDim.x - 1) / blockDim.x : 1;
+    *samples = (end - lo + stride - 1) / stride;
+    if ((int)threadIdx.x < *samples)
+        sample[threadIdx.x] = ptime[lo + threadIdx.x * stride];
+    __syncthreads();
+    return stride;
+}
+
+/* Where the first event of each thread's run in a tile, at time tq (has: the thread has
+ * events), finds its window among the parent's events ptime[base, m): the first j with
+ * tq - ptime[j] <= hi (m when none). The windows only move on with the events, so the
+ * tile's all lie between its first event's and its last's (at tfirst, tlast). Found by
+ * samples in shared memory, a load a thread at once: over [base, m), among which the
+ * tile's first and last events find the part its windows lie in; then over that part,
+ * where each thread's search ends within a stride of them: a few loads one after another
+ * instead of a binary search over all of [base, m). Every thread of the block calls it;
+ * sample holds blockDim.x doubles, range two ints. */
+__device__ static int ep_prefix_window(const double *ptime, int base, int m, double tq,
+                                       int has, double tfirst, double tlast, double hi,
+                                       double *sample, int *range)
+{
+    int samples, stride = ep_prefix_sample(ptime, base, m, sample, &samples);
+    if (threadIdx.x == 0) {
+        const int i = ep_prefix_first_within(sample, 0, samples, tfirst, hi);
+        range[0] = i ? base + (i - 1) * stride + 1 : base;
+    }
+    if (threadIdx.x == blockDim.x - 1) {
+        const int i = ep_prefix_first_within(sample, 0, samples, tlast, hi);
+        range[1] = i < samples ? base + i * stride : m;
+    }
+    __syncthreads(); /* the part is set, and every sample read */
+    const int lo = range[0], end = range[1];
+    stride = ep_prefix_sample(ptime, lo, end, sample, &samples);
+    if (!has)
+        return m;
+    const int i = ep_prefix_first_within(sample, 0, samples, tq, hi);
+    return ep_prefix_first_within(ptime, i ? lo + (i - 1) * stride + 1 : lo,
+                                  i < samples ? lo + i * stride : end, tq, hi);
+}
+
 /* The greedy count's jumps over a tile (ep_prefix_kernel): from event k, the chain of
  * events it counts next reaches at[k] (n: past the tile) after len[k] counts, the last
  * counted being last[k]. Indexes fit 16 bits (EP_PREFIX_TILE). */
@@ -65,15 +113,16 @@ typedef struct ep_prefix_jumps {
  *   The chain from the tile's first count (the first j whose running maximum passes the
  *   last end before the tile) is then followed by pointer jumping, each round doubling
  *   every event's jump (at most log2 of the tile's events rounds). Its window searches
- *   also begin among samples of the parent's times in shared memory (a load a thread),
- *   then go on within a stride of them: fewer loads one after another.
+ *   go through samples of the parent's times in shared memory (ep_prefix_window), so
+ *   that fewer loads wait on each other. (In rounds of many tasks the samples cost more
+ *   than they save: the kernel is bound by its loads there, not by their latency.)
  * Indexes within a type are 32-bit (EP_PREFIX_MAX_EVENTS). CLOSED: the interval kind. */
 template <int CLOSED, int FEW>
 __global__ void
 ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks, const int64_t *__restrict__ first,
                  const int64_t *__restrict__ pos, const double *__restrict__ time,
-                 const int32_t *__restrict__ from, int32_t *scratch, int32_t *arena,
-                 int64_t *__restrict__ counts)
+                 const int32_t *__restrict__ from, const int32_t *__restrict__ fetched,
+                 int32_t *scratch, int32_t *arena, int64_t *__restrict__ counts)
 {
     __shared__ int32_t tile_start[EP_PREFIX_TILE], tile_pos[EP_PREFIX_TILE];
     __shared__ int32_t tile_max[EP_PREFIX_TILE]; /* running maximum of the starts (FEW) */
@@ -82,14 +131,14 @@ ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks, const int64_t *__rest
         ep_prefix_jumps jumps[2];
     } sh;
     __shared__ int32_t warp_max[32];
-    __shared__ int tile_base;
+    __shared__ int tile_base, tile_range[2];
     const ep_interval iv = CLOSED ? EP_CLOSED : EP_OPEN_CLOSED;
     const ep_prefix_task t = tasks[blockIdx.x];
     const int64_t pb = first[t.ptype], qb = first[t.type];
     const int m = (int)(first[t.ptype + 1] - 1 - pb), len = (int)(first[t.type + 1] - 1 - qb);
     const int64_t *ppos = pos + pb, *qpos = pos + qb;
     const double *ptime = time + pb, *qtime = time + qb;
-    const int32_t *st = t.parent < 0 ? nullptr : from + t.parent;
+    const int32_t *st = ep_prefix_parent(t.parent, from, fetched);
     int32_t *out = (t.count >= 0 ? arena : scratch) + t.out;
     const int lane = (int)threadIdx.x & 31, warp = (int)threadIdx.x >> 5;
     int base = 0;
@@ -101,22 +150,11 @@ ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks, const int64_t *__rest
         const int per = (n + blockDim.x - 1) / blockDim.x;
         const int k0 = threadIdx.x * per, k1 = k0 + per < n ? k0 + per : n;
         int j = m;
-        if (FEW) {
-            /* The parent's times every stride events from base, a sample a thread. */
-            const int stride = m > base ? (m - base + blockDim.x - 1) / blockDim.x : 1;
-            const int samples = (m - base + stride - 1) / stride;
-            if ((int)threadIdx.x < samples)
-                sh.sample[threadIdx.x] = ptime[base + threadIdx.x * stride];
-            __syncthreads();
-            if (k0 < k1) {
-                const double tq = qtime[c + k0];
-                const int i = ep_prefix_first_within(sh.sample, 0, samples, tq, t.hi);
-                j = ep_prefix_first_within(ptime, i ? base + (i - 1) * stride + 1 : base,
-                                           i < samples ? base + i * stride : m, tq, t.hi);
-            }
-        } else if (k0 < k1) {
+        if (FEW)
+            j = ep_prefix_window(ptime, base, m, k0 < k1 ? qtime[c + k0] : 0.0, k0 < k1,
+                                 qtime[c], qtime[c + n - 1], t.hi, sh.sample, tile_range);
+        else if (k0 < k1)
             j = ep_prefix_first_within(ptime, base, m, qtime[c + k0], t.hi);
-        }
         if (threadIdx.x == 0) /* the tile's first window: where the next tile's begin */
             tile_base = j;
         int32_t run_max = -1;
@@ -207,35 +245,74 @@ ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks, const int64_t *__rest
 template <int FEW>
 static void ep_prefix_launch(const ep_prefix_task *tasks, int64_t n, const int64_t *first,
                              const int64_t *pos, const double *time, const int32_t *from,
-                             int32_t *scratch, int32_t *arena, ep_interval iv, int block,
-                             int64_t *counts, cudaStream_t stream)
+                             const int32_t *fetched, int32_t *scratch, int32_t *arena,
+                             ep_interval iv, int block, int64_t *counts, cudaStream_t stream)
 {
     if (iv & EP_CLOSED)
-        ep_prefix_kernel<1, FEW><<<(unsigned)n, block, 0, stream>>>(tasks, first, pos, time,
-                                                                   from, scratch, arena, counts);
+        ep_prefix_kernel<1, FEW><<<(unsigned)n, block, 0, stream>>>(
+            tasks, first, pos, time, from, fetched, scratch, arena, counts);
     else
-        ep_prefix_kernel<0, FEW><<<(unsigned)n, block, 0, stream>>>(tasks, first, pos, time,
-                                                                   from, scratch, arena, counts);
+        ep_prefix_kernel<0, FEW><<<(unsigned)n, block, 0, stream>>>(
+            tasks, first, pos, time, from, fetched, scratch, arena, counts);
 }
 
 extern "C" int ep_prefix_gpu_round(const ep_prefix_task *tasks, int64_t n, const int64_t *first,
                                    const int64_t *pos, const double *time, const int32_t *from,
-                                   int32_t *scratch, int32_t *arena, ep_interval iv, int few,
-                                   int block, int64_t *counts, void *stream, dm_err *err)
+                                   const int32_t *fetched, int32_t *scratch, int32_t *arena,
+                                   ep_interval iv, int few, int block, int64_t *counts,
+                                   void *stream, dm_err *err)
 {
     if (n <= 0)
         return 0;
     if (few)
-        ep_prefix_launch<1>(tasks, n, first, pos, time, from, scratch, arena, iv, block, counts,
-                            (cudaStream_t)stream);
+        ep_prefix_launch<1>(tasks, n, first, pos, time, from, fetched, scratch, arena, iv,
+                            block, counts, (cudaStream_t)stream);
     else
-        ep_prefix_launch<0>(tasks, n, first, pos, time, from, scratch, arena, iv, block, counts,
-                            (cudaStream_t)stream);
+        ep_prefix_launch<0>(tasks, n, first, pos, time, from, fetched, scratch, arena, iv,
+                            block, counts, (cudaStream_t)stream);
     return DM_CUDA(err, cudaGetLastError());
 }
 
-extern "C" int ep_prefix_gpu_resident(int block, int *blocks, dm_err *err)
+/* Block blockIdx.y copies fetch blockIdx.y, its blocks along x a stride of the starts
+ * each (int4 where both ends are 16-byte aligned). */
+__global__ void ep_prefix_fetch_kernel(const ep_prefix_fetch *__restrict__ fetch,
+                                       int32_t *__restrict__ fetched)
+{
+    const ep_prefix_fetch f = fetch[blockIdx.y];
+    int32_t *to = fetched + f.off;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if ((((uintptr_t)f.src | (uintptr_t)to) & 15) == 0) {
+        const int64_t quads = f.len / 4;
+        for (int64_t i = first; i < quads; i += step)
+            ((int4 *)to)[i] = ((const int4 *)f.src)[i];
+        for (int64_t i = quads * 4 + first; i < f.len; i += step)
+            to[i] = f.src[i];
+    } else {
+        for (int64_t i = first; i < f.len; i += step)
+            to[i] = f.src[i];
+    }
+}
+
+/* Blocks along x a fetch: enough for a long type's starts (ep_prefix_fetch_kernel). */
+#define EP_PREFIX_FETCH_BLOCKS 16
+
+extern "C" int ep_prefix_gpu_fetch(const ep_prefix_fetch *fetch, int64_t n, int32_t *fetched,
+                                   void *stream, dm_err *err)
+{
+    for (int64_t at = 0; at < n; at += 65535) { /* gridDim.y's limit */
+        const unsigned y = (unsigned)(n - at < 65535 ? n - at : 65535);
+        ep_prefix_fetch_kernel<<<dim3(EP_PREFIX_FETCH_BLOCKS, y), 256, 0,
+                                 (cudaStream_t)stream>>>(fetch + at, fetched);
+        if (DM_CUDA(err, cudaGetLastError()))
+            return err->code;
+    }
+    return 0;
+}
+
+extern "C" int ep_prefix_gpu_resident(int block, int few, int *blocks, dm_err *err)
 {
     return DM_CUDA(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                            blocks, ep_prefix_kernel<0, 1>, block, 0));
+                            blocks, few ? ep_prefix_kernel<0, 1> : ep_prefix_kernel<0, 0>,
+                            block, 0));
 }

@@ -27,6 +27,7 @@ void ep_prefix_split_free(ep_prefix_split *sp)
         free(sh->own_freq);
         free(sh->own_ext);
         free(sh->own_held);
+        free(sh->own_src);
         free(sh->local);
     }
     free(sp->events);
@@ -39,7 +40,15 @@ void ep_prefix_split_free(ep_prefix_split *sp)
     free(sp->held);
     free(sp->part);
     free(sp->owner);
+    free(sp->src);
     *sp = (ep_prefix_split){0};
+}
+
+void ep_prefix_split_fetching(ep_prefix_split *sp, ep_prefix_state *const *states)
+{
+    for (int p = 0; p < sp->parts; p++)
+        sp->state[p] = states[p];
+    sp->fetching = 1;
 }
 
 /* Room for n items of a batch. Returns 0, or DM_ERUNTIME without memory. */
@@ -111,7 +120,9 @@ static int ep_split_units(ep_prefix_split *sp, const ep_episode *freq, int64_t n
             sp->held[u] = sp->owner[j];
             if (sp->owner[j] != EP_PREFIX_EVERY) {
                 sp->unit_of[j] = u;
-                for (int k = 1; k < a->n; k++)
+                if (sp->fetching) /* a copy of its starts */
+                    sp->move[u] = sp->events[a->ev[a->n - 1]];
+                for (int k = 1; k < a->n && !sp->fetching; k++)
                     sp->move[u] += ep_split_step_cost(sp, a->ev[k - 1], a->ev[k]);
             }
         }
@@ -119,11 +130,44 @@ static int ep_split_units(ep_prefix_split *sp, const ep_episode *freq, int64_t n
         sp->unit[i] = u;
     }
     if (ep_split_balance(sp->w, sp->move, sp->held, sp->nunits, sp->parts,
-                         n >= sp->parts * sp->wave, sp->part) == 0)
+                         sp->fetching || n >= sp->parts * sp->wave, sp->part) == 0)
         return 0;
 nomem:
     return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory sharing %lld extensions",
                       (long long)n);
+}
+
+/* Where each prefix moved off its holder is fetched from (fetching): its holder's kept
+ * starts, at the offset of its index among the episodes that part keeps (the level
+ * before's it holds and those every part holds, in order). Read on the calling thread,
+ * while no part counts. Returns 0, or DM_ERUNTIME without memory or when a holder keeps
+ * fewer episodes than it should. */
+static int ep_split_sources(ep_prefix_split *sp, int64_t nfreq, dm_err *err)
+{
+    if (ep_room((void **)&sp->src, &sp->cap_src, nfreq, sizeof *sp->src))
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory sharing %lld prefixes",
+                          (long long)nfreq);
+    int64_t kept[EP_PREFIX_SPLIT_MAX] = {0};
+    for (int64_t j = 0; j < nfreq; j++) {
+        const int o = sp->owner[j];
+        const int64_t u = sp->unit_of[j];
+        sp->src[j] = NULL;
+        if (o == EP_PREFIX_EVERY) {
+            for (int p = 0; p < sp->parts; p++)
+                kept[p]++;
+            continue;
+        }
+        const int64_t at = kept[o]++;
+        if (u < 0 || sp->part[u] == o)
+            continue;
+        const ep_prefix_state *h = sp->state[o];
+        if (at >= h->nkept || !h->kept_starts)
+            return dm_err_set(err, DM_ERUNTIME, "counting by prefix: part %d keeps %lld "
+                              "episodes, and prefix %lld is its %lld-th", o,
+                              (long long)h->nkept, (long long)j, (long long)at + 1);
+        sp->src[j] = h->kept_starts + h->kept_off[at];
+    }
+    return 0;
 }
 
 int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfreq,
@@ -134,7 +178,8 @@ int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfr
                           "given, %lld kept from the batch before", sp->parts,
                           (long long)nfreq, (long long)sp->nowner);
     if (ep_split_items(sp, n, err) ||
-        (sp->parts > 1 && ep_split_units(sp, freq, nfreq, ext, n, err)))
+        (sp->parts > 1 && ep_split_units(sp, freq, nfreq, ext, n, err)) ||
+        (sp->parts > 1 && sp->fetching && ep_split_sources(sp, nfreq, err)))
         return err->code;
     sp->eps = NULL;
     sp->freq = freq;
@@ -160,11 +205,14 @@ static int ep_split_own_ext(ep_prefix_split *sp, int part, dm_err *err)
     sh->freq = sp->freq;
     sh->nfreq = sp->nfreq;
     sh->held = NULL;
+    sh->src = NULL;
     sh->ext = sp->ext;
     if (sp->parts == 1)
         return 0;
     if (ep_room((void **)&sh->local, &sh->cap_local, sp->nfreq, sizeof *sh->local) ||
-        ep_room((void **)&sh->own_held, &sh->cap_held, sp->nfreq, sizeof *sh->own_held))
+        ep_room((void **)&sh->own_held, &sh->cap_held, sp->nfreq, sizeof *sh->own_held) ||
+        (sp->fetching &&
+         ep_room((void **)&sh->own_src, &sh->cap_src, sp->nfreq, sizeof *sh->own_src)))
         goto nomem;
     int64_t local = 0, held = 0;
     for (int64_t j = 0; j < sp->nfreq; j++) {
@@ -175,9 +223,13 @@ static int ep_split_own_ext(ep_prefix_split *sp, int part, dm_err *err)
         sh->local[j] = mine || moved ? local++ : -1;
         if (mine || moved)
             sh->own_held[sh->local[j]] = mine ? held++ : -1;
+        if (sp->fetching && (mine || moved))
+            sh->own_src[sh->local[j]] = moved ? sp->src[j] : NULL;
     }
-    if (held < local)
+    if (held < local) {
         sh->held = sh->own_held;
+        sh->src = sp->fetching ? sh->own_src : NULL;
+    }
     if (local == sp->nfreq && held == local && sh->n == sp->n) /* all here, and all held */
         return 0;
     if (local < sp->nfreq) {
@@ -215,8 +267,8 @@ int ep_prefix_split_count(ep_prefix_split *sp, int part, ep_prefix_state *st, dm
     if (ep_split_own_ext(sp, part, err))
         return err->code;
     /* A part given no extension still keeps none of this level: its state must agree. */
-    return ep_prefix_count_ext(st, sh->freq, sh->nfreq, sh->held, sh->ext, sh->n, sh->counts,
-                               err);
+    return ep_prefix_count_ext(st, sh->freq, sh->nfreq, sh->held, sh->src, sh->ext, sh->n,
+                               sh->counts, err);
 }
 
 int ep_prefix_split_gather(ep_prefix_split *sp, int64_t *counts, dm_err *err)

@@ -5,13 +5,15 @@
  * prefix was counted; the level-1 episodes, whose starts are their positions, every part
  * keeps. Each level is shared afresh (ep_split_balance): the extensions of one prefix go
  * together, to the part holding its starts unless that part would get more than an even
- * share, in which case its heaviest prefixes go to the parts with least, each made there
- * from its first node (one round a link) before its extensions are counted from it. No
- * starts move between GPUs: a prefix is made again where it is needed, which costs its
- * links' steps once for all its extensions, and the subtree below it stays there until
- * a later level moves part of it on. The share is made on the calling thread, each part
- * counted on its own (ep_prefix_split_count, safe to call for every part at once, from
- * the split's run function) and the counts gathered on the calling thread. */
+ * share, in which case its heaviest prefixes go to the parts with least. There a moved
+ * prefix's starts are fetched from the part holding them, where the parts can read each
+ * other's (ep_prefix_split_fetching: GPUs with peer access), and its extensions counted
+ * with the others; else it is made there again from its first node (one round a link,
+ * once for all its extensions) before its extensions are counted from it. The subtree
+ * below a moved prefix stays where it went until a later level moves part of it on. The
+ * share is made on the calling thread, each part counted on its own
+ * (ep_prefix_split_count, safe to call for every part at once, from the split's run
+ * function) and the counts gathered on the calling thread. */
 #ifndef DM_EP_PREFIX_SPLIT_H
 #define DM_EP_PREFIX_SPLIT_H
 
@@ -35,14 +37,17 @@ typedef struct ep_prefix_share {
     const ep_episode *freq;
     const int64_t *held;  /* per freq[j], its index among the part's kept episodes, -1 when
                              moved to it; NULL: freq are its kept episodes */
+    const int32_t *const *src; /* per freq[j] moved to it, where its starts are fetched
+                                  from (NULL: made again); NULL: none fetched */
     const ep_ext *ext;
     int64_t n, nfreq;
     int64_t *counts;
     ep_episode *own_freq; /* freq when it is a copy, else unused */
     ep_ext *own_ext;
     int64_t *own_held;
+    const int32_t **own_src;
     int64_t *local;       /* per episode of the level before, its index in freq, or -1 */
-    int64_t cap_counts, cap_freq, cap_ext, cap_held, cap_local;
+    int64_t cap_counts, cap_freq, cap_ext, cap_held, cap_src, cap_local;
 } ep_prefix_share;
 
 /* Counts every part's share of the batch shared out (ep_prefix_split_count for each part,
@@ -54,7 +59,10 @@ typedef struct ep_prefix_split {
     ep_prefix_parts_fn run;
     void *run_ctx;
     int64_t keep;          /* the parts' states' keep */
-    int64_t wave;          /* prefixes move only at a level of parts * wave extensions */
+    int64_t wave;          /* prefixes are made again only at a level of parts * wave
+                              extensions */
+    ep_prefix_state *state[EP_PREFIX_SPLIT_MAX]; /* the parts' (fetching) */
+    int fetching;          /* moved prefixes' starts fetched from their holders */
     int64_t *events;       /* per event type, its events: the cost of a step reading them */
     /* The batch being counted: whole episodes, or extensions of freq. */
     const ep_episode *eps, *freq;
@@ -70,21 +78,29 @@ typedef struct ep_prefix_split {
     int64_t *w, *move, *unit_of;
     int *held, *part;
     int64_t nunits, cap_units, cap_unit_of;
-    /* Per episode the batch before kept (in batch order), the part holding its starts. */
+    /* Per episode the batch before kept (in batch order), the part holding its starts,
+     * and where they are when moved and fetched (else NULL). */
     int *owner;
-    int64_t nowner, cap_owner;
+    const int32_t **src;
+    int64_t nowner, cap_owner, cap_src;
     ep_prefix_share share[EP_PREFIX_SPLIT_MAX];
 } ep_prefix_split;
 
 /* Readies sp for parts (1..EP_PREFIX_SPLIT_MAX) counting on s, whose states keep the
- * episodes counted at least keep times, counted by run(run_ctx). A level of extensions
- * moves prefixes off the part holding them only when it has at least parts * wave of
- * them (1: any level): a GPU's round of fewer than it can run at once takes about one
- * step's time whatever its size, and a moved prefix adds a round a link. Returns 0, or
- * DM_ERUNTIME without memory (free sp either way). */
+ * episodes counted at least keep times, counted by run(run_ctx). Without fetching, a
+ * level of extensions moves prefixes off the part holding them only when it has at least
+ * parts * wave of them (1: any level): a GPU's round of fewer than it can run at once
+ * takes about one step's time whatever its size, and a prefix made again adds a round a
+ * link. Returns 0, or DM_ERUNTIME without memory (free sp either way). */
 int ep_prefix_split_init(ep_prefix_split *sp, int parts, int64_t keep, const ep_stream *s,
                          int64_t wave, ep_prefix_parts_fn run, void *run_ctx, dm_err *err);
 void ep_prefix_split_free(ep_prefix_split *sp);
+/* From the next batch of extensions on, a prefix moved to a part has its starts fetched
+ * from the part holding them, states[p] being part p's (the one ep_prefix_split_count is
+ * given for it), whose kept starts (kept_starts) every part's rounds can read: host
+ * memory, or GPUs each given access to the others' memory. A move then costs a copy of
+ * its starts, not its steps, and adds no round, so any level may move prefixes. */
+void ep_prefix_split_fetching(ep_prefix_split *sp, ep_prefix_state *const *states);
 
 /* Shares out eps[0..n): every part all of them when each is one node (no step to take:
  * every part keeps them), else even contiguous slices. Returns 0, or DM_ERUNTIME

@@ -7,7 +7,9 @@
  * the host, where the next level's candidates are generated. Counting by prefix (beyond
  * the papers) shares a level by its prefixes instead (ep_prefix_split.h): each GPU counts
  * the extensions of the prefixes whose starts it keeps, and of those moved to it to
- * balance the level. */
+ * balance the level, whose starts it copies from the GPU keeping them where the GPUs can
+ * reach each other's memory (their pools shared for the point), else makes again. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +47,7 @@ typedef struct ep_mgpu_state {
     int prefix;           /* counting by prefix: split shares each batch */
     int64_t keep;         /* by prefix: the episodes each GPU keeps the starts of */
     ep_prefix_split split_prefix;
+    int shared;           /* by prefix: the GPUs' pools shared (moved starts copied) */
     int mine;             /* support > 0 */
     ep_mine_spec spec;
     ep_mine_result m;     /* the point's episodes and counts, or what the mining found */
@@ -188,6 +191,13 @@ static int ep_mgpu_bound_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t
     return ep_mgpu_round(ctx, eps, n, counts, 1, err);
 }
 
+/* The CUDA indexes of the point's GPUs into devs. */
+static void ep_mgpu_devices(const ep_mgpu_state *s, int *devs)
+{
+    for (int i = 0; i < s->ngpus; i++)
+        devs[i] = s->gpu[i].dev->index;
+}
+
 void ep_multigpu_teardown(void *state)
 {
     ep_mgpu_state *s = state;
@@ -196,6 +206,13 @@ void ep_multigpu_teardown(void *state)
     if (s->h) {
         dm_handoff_round(s->h, ep_mgpu_close, s, NULL);
         dm_handoff_stop(s->h);
+    }
+    if (s->shared) {
+        int devs[DM_MAX_GPUS];
+        dm_err err = {0};
+        ep_mgpu_devices(s, devs);
+        if (dm_gpu_pools_share(devs, s->ngpus, 0, &err) < 0)
+            fprintf(stderr, "dmbench: warning: multigpu: %s\n", err.msg);
     }
     ep_mine_result_free(&s->m);
     ep_prefix_split_free(&s->split_prefix);
@@ -244,6 +261,19 @@ int ep_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *p
     if (s->prefix && ep_prefix_split_init(&s->split_prefix, want, s->keep, &d->s,
                                           s->gpu[0].pd.wave, ep_mgpu_prefix_parts, s, err))
         goto fail;
+    /* Moved prefixes' starts copied between GPUs that can reach each other's memory. */
+    if (s->prefix && want > 1) {
+        int devs[DM_MAX_GPUS];
+        ep_prefix_state *states[DM_MAX_GPUS];
+        ep_mgpu_devices(s, devs);
+        const int rc = dm_gpu_pools_share(devs, want, 1, err);
+        if (rc < 0)
+            goto fail;
+        for (int i = 0; i < want; i++)
+            states[i] = &s->gpu[i].pd.st;
+        if ((s->shared = rc == 1))
+            ep_prefix_split_fetching(&s->split_prefix, states);
+    }
     s->out = ep_result_of(&d->s, &s->m);
     *state = s;
     return 0;

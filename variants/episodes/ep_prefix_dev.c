@@ -23,8 +23,8 @@ static int ep_prefix_dev_room(cudaStream_t stream, void **buf, int64_t *cap, int
 }
 
 /* The rounds of a batch's plan on the GPU (ep_prefix_rounds_fn), ctx an ep_prefix_dev:
- * launched, the counts of the episodes it planned steps for fetched into counts; the
- * arenas swapped after (when it planned any step). */
+ * its fetches copied in, its rounds launched, the counts of the episodes it planned steps
+ * for copied back into counts; the arenas swapped after (when it planned any step). */
 static int ep_prefix_dev_rounds(void *ctx, int64_t n, int64_t *counts, dm_err *err)
 {
     ep_prefix_dev *d = ctx;
@@ -38,7 +38,11 @@ static int ep_prefix_dev_rounds(void *ctx, int64_t n, int64_t *counts, dm_err *e
         ep_prefix_dev_room(d->stream, (void **)&d->d_scratch[1], &d->cap_scratch[1],
                            p->scratch[1], sizeof(int32_t), err) ||
         ep_prefix_dev_room(d->stream, (void **)&d->d_tasks, &d->cap_tasks, p->ntasks,
-                           sizeof *p->tasks, err))
+                           sizeof *p->tasks, err) ||
+        ep_prefix_dev_room(d->stream, (void **)&d->d_fetched, &d->cap_fetched, p->fetched,
+                           sizeof(int32_t), err) ||
+        ep_prefix_dev_room(d->stream, (void **)&d->d_fetch, &d->cap_fetch, p->nfetch,
+                           sizeof *p->fetch, err))
         return err->code;
     if (n > d->cap_counts) {
         int64_t *h = realloc(d->h_counts, (size_t)n * sizeof *h);
@@ -53,13 +57,20 @@ static int ep_prefix_dev_rounds(void *ctx, int64_t n, int64_t *counts, dm_err *e
     if (DM_CUDA(err, cudaMemcpyAsync(d->d_tasks, p->tasks, (size_t)p->ntasks * sizeof *p->tasks,
                                      cudaMemcpyHostToDevice, d->stream)))
         return err->code;
+    if (p->nfetch > 0 &&
+        (DM_CUDA(err, cudaMemcpyAsync(d->d_fetch, p->fetch,
+                                      (size_t)p->nfetch * sizeof *p->fetch,
+                                      cudaMemcpyHostToDevice, d->stream)) ||
+         ep_prefix_gpu_fetch(d->d_fetch, p->nfetch, d->d_fetched, d->stream, err)))
+        return err->code;
     for (int r = 0; r < p->rounds; r++) {
         const int64_t tasks = p->first[r + 1] - p->first[r];
         const int few = tasks <= d->switch_at;
         if (ep_prefix_gpu_round(d->d_tasks + p->first[r], tasks, d->d_first, d->d_pos,
                                 d->d_time, r ? d->d_scratch[(r - 1) & 1] : d->d_arena[!d->cur],
-                                d->d_scratch[r & 1], d->d_arena[d->cur], d->iv, few,
-                                few ? d->block_few : d->block, d->d_counts, d->stream, err))
+                                d->d_fetched, d->d_scratch[r & 1], d->d_arena[d->cur], d->iv,
+                                few, few ? d->block_few : d->block, d->d_counts, d->stream,
+                                err))
             return err->code;
     }
     if (DM_CUDA(err, cudaMemcpyAsync(d->h_counts, d->d_counts, (size_t)n * sizeof *d->h_counts,
@@ -69,6 +80,7 @@ static int ep_prefix_dev_rounds(void *ctx, int64_t n, int64_t *counts, dm_err *e
     for (int64_t i = 0; i < n; i++)
         if (p->off[i] >= 0)
             counts[i] = d->h_counts[i];
+    d->st.kept_starts = d->d_arena[d->cur];
     d->cur = !d->cur;
     return 0;
 }
@@ -79,16 +91,18 @@ int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_in
 {
     *d = (ep_prefix_dev){.stream = (cudaStream_t)stream, .iv = iv, .block = block,
                          .block_few = block_few, .switch_at = switch_at};
-    int dev, sms, per_sm;
+    int dev, sms, per_sm, many_per_sm;
     if (DM_CUDA(err, cudaGetDevice(&dev)) ||
         DM_CUDA(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
-        ep_prefix_gpu_resident(block_few, &per_sm, err))
+        ep_prefix_gpu_resident(block_few, 1, &per_sm, err) ||
+        ep_prefix_gpu_resident(block, 0, &many_per_sm, err))
         return err->code;
     d->wave = (int64_t)sms * per_sm;
     if (switch_at == 0)
-        d->switch_at = d->wave;
+        d->switch_at = 2 * d->wave;
     if (ep_prefix_open(&d->st, s, keep, err))
         return err->code;
+    d->st.slots = (int64_t)sms * many_per_sm;
     d->st.rounds = ep_prefix_dev_rounds;
     d->st.rounds_ctx = d;
     const ep_by_type *b = &d->st.by;
@@ -117,7 +131,9 @@ void ep_prefix_dev_close(ep_prefix_dev *d)
         dm_gpu_free(d->stream, d->d_arena[k]);
         dm_gpu_free(d->stream, d->d_scratch[k]);
     }
+    dm_gpu_free(d->stream, d->d_fetched);
     dm_gpu_free(d->stream, d->d_tasks);
+    dm_gpu_free(d->stream, d->d_fetch);
     dm_gpu_free(d->stream, d->d_counts);
     DM_CUDA_WARN(cudaStreamSynchronize(d->stream)); /* the host's state outlives no copy */
     free(d->h_counts);

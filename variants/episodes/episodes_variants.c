@@ -416,8 +416,8 @@ static const dm_param_spec ep_prefix_params[] = {
       .help = "threads per block of the kernel for rounds of few steps (a multiple of 32; "
               "512 on an H100, docs/episodes.md)" },
     { .name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
-      .help = "rounds of at most this many steps run the kernel for few (0: as many "
-              "blocks of block_few as the card holds at once)" },
+      .help = "rounds of at most this many steps run the kernel for few (0: twice as "
+              "many blocks of block_few as the card holds at once)" },
     { 0 },
 };
 
@@ -437,7 +437,7 @@ static const dm_param_spec ep_multigpu_params[] = {
               "as prefix's (block is then the kernel for many's; 256 is prefix's)" },
     { .name = "switch_at", .type = DM_P_INT, .def = "0", .allowed = "0..",
       .help = "counting prefix: rounds of at most this many steps run the kernel for few "
-              "(0: a wave of the card); hybrid: PTPE above this many episodes (0: the "
+              "(0: two waves of the card); hybrid: PTPE above this many episodes (0: the "
               "card's crossover fit at each level)" },
     { 0 },
 };

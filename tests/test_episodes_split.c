@@ -256,12 +256,16 @@ static void facts_give_each_level_its_gpus_transfer_and_counting(void **state)
     n = ep_facts(&r, NULL, f, DM_MAX_FACTS);
     assert_int_equal(n, 4 + 4);
     assert_true(fact(f, n, "level 1", "count_per_gpu", NULL) == 10);
-    /* counted without events on the streams (by prefix): no transfer or kernel time */
-    const ep_split_level untimed[] = {{.count = {.per_gpu = 7, .wall_s = 0.5}}};
+    /* counted without events on the streams (by prefix): no transfer or kernel time, and
+     * the prefixes moved and fetched */
+    const ep_split_level untimed[] = {
+        {.count = {.per_gpu = 7, .wall_s = 0.5}, .by_prefix = 1, .moved = 3, .fetched = 2}};
     r.split = untimed;
     n = ep_facts(&r, NULL, f, DM_MAX_FACTS);
-    assert_int_equal(n, 4 + 2);
+    assert_int_equal(n, 4 + 2 + 2);
     assert_true(fact(f, n, "level 1", "count_wall_s", "s") == 0.5);
+    assert_true(fact(f, n, "level 1", "moved", NULL) == 3);
+    assert_true(fact(f, n, "level 1", "fetched", NULL) == 2);
     /* one GPU's mining (no split): none of them */
     r.split = NULL;
     assert_int_equal(ep_facts(&r, NULL, f, DM_MAX_FACTS), 4);

@@ -71,6 +71,7 @@ int ep_prefix_split_batch(ep_prefix_split *sp, const ep_episode *eps, int64_t n,
     sp->eps = eps;
     sp->ext = NULL;
     sp->n = n;
+    sp->moved = 0;
     int every = 1;
     for (int64_t i = 0; i < n && every; i++)
         every = eps[i].n == 1;
@@ -186,6 +187,9 @@ int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfr
     sp->nfreq = nfreq;
     sp->ext = ext;
     sp->n = n;
+    sp->moved = 0;
+    for (int64_t u = 0; sp->parts > 1 && u < sp->nunits; u++)
+        sp->moved += sp->held[u] != EP_PREFIX_EVERY && sp->part[u] != sp->held[u];
     for (int p = 0; p < sp->parts; p++)
         sp->share[p].n = 0;
     for (int64_t i = 0; i < n; i++) {

@@ -78,6 +78,7 @@ typedef struct ep_prefix_split {
     int64_t *w, *move, *unit_of;
     int *held, *part;
     int64_t nunits, cap_units, cap_unit_of;
+    int64_t moved;         /* units placed off their holder this batch */
     /* Per episode the batch before kept (in batch order), the part holding its starts,
      * and where they are when moved and fetched (else NULL). */
     int *owner;

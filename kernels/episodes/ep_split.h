@@ -45,9 +45,13 @@ typedef struct ep_split_pass {
 } ep_split_pass;
 
 /* What a level of multi-GPU mining did: its bound pass (when a pre-elimination ran, else
- * zeros) and its exact count. */
+ * zeros) and its exact count; counted by prefix (by_prefix), how many prefixes it moved
+ * off the GPU holding them, and how many of those had their starts fetched (the others
+ * made again). */
 typedef struct ep_split_level {
     ep_split_pass bound, count;
+    int by_prefix;
+    int64_t moved, fetched;
 } ep_split_level;
 
 /* Folds one GPU's pass into the level's: each field the larger of the two. */

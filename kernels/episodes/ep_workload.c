@@ -422,6 +422,10 @@ int ep_facts(const void *out, const dm_point *pt, dm_fact *f, int max)
             ep_facts_split(f, max, &n, g, "bound", &o->split[i].bound);
         if (o->split)
             ep_facts_split(f, max, &n, g, "count", &o->split[i].count);
+        if (o->split && o->split[i].by_prefix) {
+            dm_fact_add(f, max, &n, g, "moved", (double)o->split[i].moved, NULL);
+            dm_fact_add(f, max, &n, g, "fetched", (double)o->split[i].fetched, NULL);
+        }
     }
     return n;
 }

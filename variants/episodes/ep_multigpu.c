@@ -175,7 +175,14 @@ static int ep_mgpu_prefix_parts(void *ctx, dm_err *err)
 {
     ep_mgpu_state *s = ctx;
     const ep_prefix_split *sp = &s->split_prefix;
-    return ep_mgpu_hand(s, sp->eps ? sp->eps[0].n : sp->freq[0].n + 1, 0, err);
+    const int level = sp->eps ? sp->eps[0].n : sp->freq[0].n + 1;
+    if (ep_mgpu_hand(s, level, 0, err))
+        return err->code;
+    ep_split_level *lv = &s->split[level - 1];
+    lv->by_prefix = 1;
+    lv->moved = sp->moved;
+    lv->fetched = sp->fetching ? sp->moved : 0;
+    return 0;
 }
 
 /* Mining's callbacks: a level's candidates counted with PTPE, or bounded by PreElim. */

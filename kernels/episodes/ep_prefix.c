@@ -243,6 +243,14 @@ nomem:
 #define EP_CHAIN_UNSEEN (-2)
 #define EP_CHAIN_SEEN (-1)
 
+/* 1 when ep_prefix_plan_ext fetches the starts of prefix freq[j]: st does not hold them,
+ * src names where they are, and it has links (a one-node prefix's are its positions). */
+static int ep_prefix_fetches(const ep_episode *freq, const int64_t *held,
+                             const int32_t *const *src, int64_t j)
+{
+    return held && held[j] < 0 && src && src[j] && freq[j].n > 1;
+}
+
 int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfreq,
                        const int64_t *held, const int32_t *const *src, const ep_ext *ext,
                        int64_t n, dm_err *err)
@@ -272,7 +280,7 @@ int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfre
         p->chain[j] = EP_CHAIN_UNSEEN;
     for (int64_t i = 0; i < n; i++) {
         const int64_t j = ext[i].prefix;
-        const int mine = !held || held[j] >= 0, fetch = !mine && src && src[j] && freq[j].n > 1;
+        const int mine = !held || held[j] >= 0, fetch = ep_prefix_fetches(freq, held, src, j);
         const int k = mine || fetch ? 0 : freq[j].n - 1;
         per_round[k]++;
         if (!mine && p->chain[j] == EP_CHAIN_UNSEEN) {
@@ -299,7 +307,7 @@ int ep_prefix_plan_ext(ep_prefix_state *st, const ep_episode *freq, int64_t nfre
     for (int64_t i = 0; i < n; i++) {
         const int64_t j = ext[i].prefix;
         const ep_episode *a = &freq[j];
-        const int mine = !held || held[j] >= 0, fetch = !mine && src && src[j] && freq[j].n > 1;
+        const int mine = !held || held[j] >= 0, fetch = ep_prefix_fetches(freq, held, src, j);
         const int k = mine || fetch ? 0 : a->n - 1;
         int64_t parent = -1; /* a one-node prefix not held: its starts are its positions */
         if (mine) {

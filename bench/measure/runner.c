@@ -21,7 +21,7 @@
 #include "version.h"
 
 /* Calls method m of the run's sink with the sink's context and the arguments. */
-#define SINK(rs, m, ...) ((rs)->sink->ops->m((rs)->sink->ctx, __VA_ARGS__))
+#define SINK(rs, m, ...) DM_SINK_CALL((rs)->sink, m, __VA_ARGS__)
 
 static volatile sig_atomic_t stop_requested;
 
@@ -373,131 +373,6 @@ done:
 }
 
 /* ---- the run ---- */
-
-static int has_gpu_variants(const dm_sweep *s)
-{
-    for (int i = 0; i < sweep_nvariants(s); i++)
-        if (sweep_variant(s, i)->needs_gpu)
-            return 1;
-    return 0;
-}
-
-/* 1 when the run measured at was is not this process's to continue: another card (or a
- * card where there was none, or the other way round), another commit or a tree dirty on
- * one side only, other build flags; why says which. (Two builds of one commit's dirty
- * tree cannot be told apart.) */
-static int origin_differs(const dm_run_origin *was, const dm_device *dev, char *why, size_t n)
-{
-    const char *uuid = dev ? dev->uuid : "";
-    if (strcmp(was->gpu_uuid, uuid) != 0)
-        snprintf(why, n, "it was measured on %s, this is %s",
-                 was->gpu_uuid[0] ? was->gpu_uuid : "no GPU", uuid[0] ? uuid : "no GPU");
-    else if (strcmp(was->git_commit, dm_git_commit) != 0 || was->git_dirty != dm_git_dirty)
-        snprintf(why, n, "it was built from %s%s, this dmbench from %s%s", was->git_commit,
-                 was->git_dirty ? " (dirty)" : "", dm_git_commit, dm_git_dirty ? " (dirty)" : "");
-    else if (strcmp(was->build_flags, dm_build_flags) != 0)
-        snprintf(why, n, "it was built with '%s', this dmbench with '%s'", was->build_flags,
-                 dm_build_flags);
-    else
-        return 0;
-    return 1;
-}
-
-static int begin_run(run_state *rs, dm_measure_ctx *mc, const dm_expansion *e,
-                     const dm_run_opts *o, dm_err *err)
-{
-    const dm_sweep *s = rs->sweep;
-    if (o->resume) {
-        dm_run_origin was;
-        char why[512];
-        if (SINK(rs, find_resumable, sweep_name(s), o->sweep_key, o->shard, &rs->run_id, &was,
-                 err) != 0)
-            return err->code;
-        if (rs->run_id && origin_differs(&was, o->device, why, sizeof why)) {
-            if (!o->force_new_run)
-                return dm_err_set(err, DM_EINPUT, "run %lld of sweep '%s' cannot be resumed "
-                                  "here: %s; --force-new-run starts a new run",
-                                  (long long)rs->run_id, sweep_name(s), why);
-            progress_note(rs->progress, 0, "not resuming run %lld (%s); starting a new one",
-                          (long long)rs->run_id, why);
-            rs->run_id = 0;
-        }
-        if (rs->run_id) {
-            progress_note(rs->progress, 0, "resuming run %lld", (long long)rs->run_id);
-            return SINK(rs, run_reopen, rs->run_id, err);
-        }
-        progress_note(rs->progress, 0, "no unfinished run of sweep '%s' to resume; starting a new one",
-                      sweep_name(s));
-    }
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    const dm_variant *base = sweep_baseline(s);
-    dm_run_info info = {
-        .host = host,
-        .device = o->device,
-        .no_gpu_reason = o->no_gpu_reason,
-        .sm_clock_mhz_start = measure_sm_clock(mc),
-        .mem_clock_mhz_start = measure_mem_clock(mc),
-        .clock_source = measure_clock_source(mc),
-        .dmbench_version = dm_version,
-        .git_commit = dm_git_commit,
-        .git_dirty = dm_git_dirty,
-        .build_flags = dm_build_flags,
-        .argv = o->argv_text,
-        .sweep_name = sweep_name(s),
-        .sweep_path = sweep_path(s),
-        .sweep_text = o->sweep_key,
-        .workload = rs->w->name,
-        .baseline = base ? base->name : NULL,
-        .measure = sweep_measure(s),
-        .points_total = (int64_t)e->n,
-        .points_planned = (int64_t)runner_shard_planned(e, o->shard),
-        .shard = o->shard,
-    };
-    return SINK(rs, run_begin, &info, &rs->run_id, err);
-}
-
-/* Notes every property of the run's device as "device.NAME" (the sweep constraints' names),
- * so that tables of card facts can be read back from the database. Returns 0 or
- * DM_ERUNTIME. */
-static int note_device(run_state *rs, const dm_device *dev, dm_err *err)
-{
-    char key[64], value[32];
-    double v;
-    for (const char *const *p = device_prop_names(); *p; p++) {
-        if (device_prop(dev, *p, &v) != 0)
-            continue;
-        snprintf(key, sizeof key, "device.%s", *p);
-        dm_format_double(v, value, sizeof value);
-        if (SINK(rs, run_note, rs->run_id, key, value, err))
-            return err->code;
-    }
-    return 0;
-}
-
-/* Notes on the run what CUPTI was asked for and whether it can give it. Returns 0 or
- * DM_ERUNTIME. */
-static int note_cupti(run_state *rs, const dm_run_opts *o, dm_err *err)
-{
-    char list[2048], passes[16];
-    const char *problem = cupti_counters_problem(rs->cupti);
-    if (rs->profile) {
-        cupti_metrics_format(o->metrics, list, sizeof list);
-        snprintf(passes, sizeof passes, "%d", cupti_passes(rs->cupti));
-        if (SINK(rs, run_note, rs->run_id, "cupti.metrics", list, err) ||
-            SINK(rs, run_note, rs->run_id, "cupti.counters",
-                           problem[0] ? problem : "available", err) ||
-            (!problem[0] &&
-             (SINK(rs, run_note, rs->run_id, "cupti.chip", cupti_chip(rs->cupti), err) ||
-              SINK(rs, run_note, rs->run_id, "cupti.passes", passes, err))))
-            return err->code;
-    }
-    if (cupti_attrs_problem(rs->cupti)[0] &&
-        SINK(rs, run_note, rs->run_id, "cupti.launches", cupti_attrs_problem(rs->cupti),
-                       err))
-        return err->code;
-    return rs->trace ? SINK(rs, run_note, rs->run_id, "cupti.timeline", "traced", err) : 0;
-}
 
 /* Starts CUPTI for a GPU run and says once what it cannot do. Returns 0 or DM_ERUNTIME. */
 static int open_cupti(run_state *rs, const dm_run_opts *o, dm_err *err)
@@ -852,14 +727,15 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
         if ((rc = worker_open(&wks[i], &rs, nw > 1 ? o->devices[i] : o->device, err)))
             goto out;
     worker_gpus(wks, nw);
-    if (!o->device && has_gpu_variants(s))
+    if (!o->device && runner_has_gpu_variants(s))
         progress_note(&progress, 1, "no GPU (%s): the GPU variants' points are skipped",
                       o->no_gpu_reason ? o->no_gpu_reason : "none found");
     for (int i = 0; i < nw; i++)
-        if (wks[i].no_code[0] && has_gpu_variants(s))
+        if (wks[i].no_code[0] && runner_has_gpu_variants(s))
             progress_note(&progress, 1, "%s: the GPU variants' points are skipped",
                           wks[i].no_code);
-    if (nw == 1 && o->device && has_gpu_variants(s) && (rc = open_cupti(&rs, o, err)) != 0)
+    if (nw == 1 && o->device && runner_has_gpu_variants(s) &&
+        (rc = open_cupti(&rs, o, err)) != 0)
         goto out;
     /* Bad data is found before the run is recorded (so the database is not touched):
      * open the first point's dataset, and make its CPU reference (its worker needs it
@@ -880,12 +756,14 @@ int runner_run(const dm_sweep *s, const dm_expansion *e, const dm_run_opts *o,
     if ((rc = SINK(&rs, open, err)) != 0)
         goto out;
     rs.sink_open = 1;
-    if ((rc = begin_run(&rs, wks[0].mc, e, o, err)) != 0)
+    if ((rc = runner_record_begin(rs.sink, s, rs.w, rs.progress, wks[0].mc, e, o, &rs.run_id,
+                                  err)) != 0)
         goto out;
     res->run_id = rs.run_id;
     if ((wks[0].ds_open && (rc = SINK(&rs, dataset, &wks[0].ds, &wks[0].ds_id, err)) != 0) ||
-        (o->device && (rc = note_device(&rs, o->device, err)) != 0) ||
-        (rs.cupti && (rc = note_cupti(&rs, o, err)) != 0) ||
+        (o->device && (rc = runner_note_device(rs.sink, rs.run_id, o->device, err)) != 0) ||
+        (rs.cupti && (rc = runner_note_cupti(rs.sink, rs.run_id, rs.cupti, rs.profile,
+                                             rs.trace, o->metrics, err)) != 0) ||
         (nw > 1 && (rc = note_devices(&rs, wks, nw, err)) != 0))
         goto out;
 

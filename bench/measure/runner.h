@@ -54,6 +54,25 @@ size_t runner_shard_planned(const dm_expansion *e, dm_shard shard);
  * NULL when out of memory (run_order.c). */
 size_t *runner_order(const dm_expansion *e, dm_shard shard, size_t *count);
 
+/* The run's record (run_record.c). 1 when s has a variant that needs a GPU. */
+int runner_has_gpu_variants(const dm_sweep *s);
+/* The run of sweep s (workload w, expansion e) begun in sink, or with o->resume its
+ * unfinished run reopened where this process may continue it (else refused naming why,
+ * or, with o->force_new_run, a new one begun), its id to *run_id; what it does is said on
+ * progress. mc gives the clocks at its start. Returns 0, DM_EINPUT when the run cannot
+ * be resumed here, or the sink's status. */
+int runner_record_begin(const dm_sink *sink, const dm_sweep *s, const dm_workload *w,
+                        dm_progress *progress, dm_measure_ctx *mc, const dm_expansion *e,
+                        const dm_run_opts *o, int64_t *run_id, dm_err *err);
+/* Notes every property of dev on run run_id as "device.NAME" (the sweep constraints'
+ * names), so that tables of card facts can be read back from the database. Returns 0
+ * or DM_ERUNTIME. */
+int runner_note_device(const dm_sink *sink, int64_t run_id, const dm_device *dev, dm_err *err);
+/* Notes on run run_id what CUPTI was asked for (metrics when profile, a timeline when
+ * trace) and whether cupti can give it. Returns 0 or DM_ERUNTIME. */
+int runner_note_cupti(const dm_sink *sink, int64_t run_id, dm_cupti *cupti, int profile,
+                      int trace, const cupti_metric_list *metrics, dm_err *err);
+
 /* Runs the points of e (an expansion of s) in o->shard, on o->device or o->devices,
  * into o->sink, closing it at the end, and
  * returns counts in res. Returns 0 when the run was carried out (points may still have failed:

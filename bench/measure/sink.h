@@ -105,6 +105,9 @@ typedef struct dm_sink {
     void *ctx;
 } dm_sink;
 
+/* Calls method m of sink with its context and the arguments. */
+#define DM_SINK_CALL(sink, m, ...) ((sink)->ops->m((sink)->ctx, __VA_ARGS__))
+
 #ifdef __cplusplus
 }
 #endif

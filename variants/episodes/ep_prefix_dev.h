@@ -34,8 +34,9 @@ typedef struct ep_prefix_dev {
  * kernel for many at block; switch_at 0: twice as many as the device holds at once of
  * the kernel for few (its multiprocessors times the blocks of block_few threads each
  * holds; 1,056 on an H100 or H200): on an H200 that was as fast as one wave or faster on
- * every mining of episodes-mining.yaml and episodes-mining-large.yaml, and a level of
- * 1,024 long steps took a third of the time (docs/records/episodes-prefix.md).
+ * every mining of episodes-mining.yaml and episodes-mining-large.yaml but one (2 %
+ * slower, within its noise), and a level of 1,024 long steps took a third of the time
+ * (docs/records/episodes-prefix.md, scale-out.md).
  * Synchronises. Returns 0, DM_EINPUT as ep_prefix_open, or DM_ERUNTIME with err set;
  * close d either way. Batches are counted through ep_prefix_cb and ep_prefix_ext_cb on
  * &d->st. */

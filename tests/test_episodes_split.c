@@ -271,11 +271,50 @@ static void facts_give_each_level_its_gpus_transfer_and_counting(void **state)
     assert_int_equal(ep_facts(&r, NULL, f, DM_MAX_FACTS), 4);
 }
 
+/* Units every part holds are placed heaviest first, ties by index, each on the part its
+ * load is least on (the lowest on a tie): 5,000 units, weights from 0 to past 2^40 with
+ * many ties, on 3 parts, against the same greedy placement over a comparison sort. */
+static void balance_places_heaviest_first(void **state)
+{
+    (void)state;
+    enum { N = 5000, P = 3 };
+    static int64_t w[N], move[N], load[P];
+    static int held[N], part[N], want[N];
+    static int64_t order[N];
+    uint64_t x = 12345;
+    for (int64_t i = 0; i < N; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        w[i] = (int64_t)((x >> 33) % 97) << (int)(x % 42); /* ties, and many radix digits */
+        move[i] = 0;
+        held[i] = EP_SPLIT_ANY;
+        order[i] = i;
+    }
+    /* insertion sort by weight, heavier first, stable: the index breaks ties */
+    for (int64_t i = 1; i < N; i++)
+        for (int64_t k = i; k > 0 && w[order[k - 1]] < w[order[k]]; k--) {
+            const int64_t t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    for (int64_t k = 0; k < N; k++) {
+        const int64_t i = order[k];
+        int best = 0;
+        for (int p = 1; p < P; p++)
+            if (load[p] + w[i] < load[best] + w[i])
+                best = p;
+        want[i] = best;
+        load[best] += w[i];
+    }
+    assert_int_equal(ep_split_balance(w, move, held, N, P, 1, part), 0);
+    assert_memory_equal(part, want, sizeof part);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_candidate_is_in_exactly_one_slice),
         cmocka_unit_test(balance_spreads_skewed_work_moving_few),
+        cmocka_unit_test(balance_places_heaviest_first),
         cmocka_unit_test(a_level_keeps_each_gpus_largest_figures),
         cmocka_unit_test(facts_give_each_level_its_gpus_transfer_and_counting),
     };

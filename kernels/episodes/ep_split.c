@@ -17,22 +17,39 @@ typedef struct ep_split_unit {
     int64_t w, i;
 } ep_split_unit;
 
-static int ep_split_heavier(const void *a, const void *b)
+/* Sorts u[0..n), in index order, heaviest first and by index among equal weights: a
+ * stable radix sort on the weights (non-negative), 11 bits a pass, as many passes as the
+ * heaviest needs; tmp holds n. (A comparison sort took 2-3 ms for a level of 16,384
+ * units on the GPU machine's host, level 2 of a 128-type stream.) */
+static void ep_split_heaviest_first(ep_split_unit *u, ep_split_unit *tmp, int64_t n)
 {
-    const ep_split_unit *x = a, *y = b;
-    if (x->w != y->w)
-        return x->w > y->w ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
+    enum { BITS = 11, BUCKETS = 1 << BITS };
+    int64_t most = 0;
+    for (int64_t i = 0; i < n; i++)
+        most = u[i].w > most ? u[i].w : most;
+    for (int shift = 0; shift < 63 && (most >> shift) > 0; shift += BITS) {
+        int64_t at[BUCKETS + 1] = {0};
+        for (int64_t i = 0; i < n; i++) /* descending: bucket of the digit's complement */
+            at[(BUCKETS - 1 - ((u[i].w >> shift) & (BUCKETS - 1))) + 1]++;
+        for (int b = 0; b < BUCKETS; b++)
+            at[b + 1] += at[b];
+        for (int64_t i = 0; i < n; i++)
+            tmp[at[BUCKETS - 1 - ((u[i].w >> shift) & (BUCKETS - 1))]++] = u[i];
+        for (int64_t i = 0; i < n; i++)
+            u[i] = tmp[i];
+    }
 }
 
 int ep_split_balance(const int64_t *w, const int64_t *move, const int *held, int64_t n,
                      int parts, int can_move, int *part)
 {
     ep_split_unit *order = malloc((size_t)(n ? n : 1) * sizeof *order);
+    ep_split_unit *tmp = malloc((size_t)(n ? n : 1) * sizeof *tmp);
     int64_t *load = calloc((size_t)parts, sizeof *load);
     double *excess = calloc((size_t)parts, sizeof *excess);
-    if (!order || !load || !excess) {
+    if (!order || !tmp || !load || !excess) {
         free(order);
+        free(tmp);
         free(load);
         free(excess);
         return -1;
@@ -44,7 +61,8 @@ int ep_split_balance(const int64_t *w, const int64_t *move, const int *held, int
         if (held[i] != EP_SPLIT_ANY)
             excess[held[i]] += (double)w[i];
     }
-    qsort(order, (size_t)n, sizeof *order, ep_split_heavier);
+    ep_split_heaviest_first(order, tmp, n);
+    free(tmp);
     for (int p = 0; p < parts; p++)
         excess[p] -= total / parts;
     /* Who stays: a held unit, unless its holder is above an even share and giving it up

@@ -19,8 +19,9 @@ typedef struct ep_split_unit {
 
 /* Sorts u[0..n), in index order, heaviest first and by index among equal weights: a
  * stable radix sort on the weights (non-negative), 11 bits a pass, as many passes as the
- * heaviest needs; tmp holds n. (A comparison sort took 2-3 ms for a level of 16,384
- * units on the GPU machine's host, level 2 of a 128-type stream.) */
+ * heaviest needs; tmp holds n. (Level 2 of a 128-type stream is 16,384 units: sharing it
+ * took 2.9 ms of the host's time on two H200s with a comparison sort, which alone took
+ * 6.2 ms on the development machine, where this takes 0.19 ms.) */
 static void ep_split_heaviest_first(ep_split_unit *u, ep_split_unit *tmp, int64_t n)
 {
     enum { BITS = 11, BUCKETS = 1 << BITS };

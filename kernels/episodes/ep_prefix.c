@@ -22,28 +22,33 @@ int ep_prefix_open(ep_prefix_state *st, const ep_stream *s, int64_t keep, dm_err
         return dm_err_set(err, DM_EINPUT, "counting by prefix keeps positions in 32 bits: "
                           "the stream has %lld events, more than %lld", (long long)s->n,
                           (long long)EP_PREFIX_MAX_EVENTS);
-    if (ep_by_type_build(s, &st->by) != 0 ||
-        !(st->longest = malloc((size_t)(s->ntypes ? s->ntypes : 1) * sizeof *st->longest))) {
+    const size_t types = (size_t)(s->ntypes ? s->ntypes : 1);
+    int32_t *order = malloc(types * sizeof *order);
+    if (ep_by_type_build(s, &st->by) != 0 || !order ||
+        !(st->rank = malloc(types * sizeof *st->rank))) {
+        free(order);
         ep_prefix_close(st);
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for the stream by type");
     }
     st->ntypes = s->ntypes;
-    /* Insertion, stable: a stream has few types. */
+    /* The types by their events, most first: insertion, stable (a stream has few types). */
     for (int y = 0; y < s->ntypes; y++) {
         int at = y;
-        for (; at > 0 && ep_type_events(&st->by, st->longest[at - 1]) <
-                             ep_type_events(&st->by, y);
+        for (; at > 0 && ep_type_events(&st->by, order[at - 1]) < ep_type_events(&st->by, y);
              at--)
-            st->longest[at] = st->longest[at - 1];
-        st->longest[at] = y;
+            order[at] = order[at - 1];
+        order[at] = y;
     }
+    for (int i = 0; i < s->ntypes; i++)
+        st->rank[order[i]] = i;
+    free(order);
     return 0;
 }
 
 void ep_prefix_close(ep_prefix_state *st)
 {
     ep_by_type_free(&st->by);
-    free(st->longest);
+    free(st->rank);
     free(st->kept);
     free(st->kept_off);
     free(st->plan.tasks);
@@ -135,16 +140,12 @@ static int ep_prefix_plan_longest(ep_prefix_state *st)
 {
     ep_prefix_plan *p = &st->plan;
     const int nt = st->ntypes;
+    const int32_t *rank = st->rank;
     int64_t *at = calloc((size_t)nt + 1, sizeof *at);
-    int32_t *rank = malloc((size_t)(nt ? nt : 1) * sizeof *rank);
-    if (!at || !rank || ep_room((void **)&p->sorted, &p->cap_sorted, p->ntasks,
-                                sizeof *p->sorted)) {
+    if (!at || ep_room((void **)&p->sorted, &p->cap_sorted, p->ntasks, sizeof *p->sorted)) {
         free(at);
-        free(rank);
         return -1;
     }
-    for (int i = 0; i < nt; i++)
-        rank[st->longest[i]] = i;
     for (int r = 0; r < p->rounds; r++) {
         ep_prefix_task *t = p->tasks + p->first[r];
         const int64_t n = p->first[r + 1] - p->first[r];
@@ -166,7 +167,6 @@ static int ep_prefix_plan_longest(ep_prefix_state *st)
         memcpy(t, p->sorted, (size_t)n * sizeof *t);
     }
     free(at);
-    free(rank);
     return 0;
 }
 

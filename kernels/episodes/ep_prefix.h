@@ -133,7 +133,8 @@ typedef int (*ep_prefix_rounds_fn)(void *ctx, int64_t n, int64_t *counts, dm_err
 typedef struct ep_prefix_state {
     ep_by_type by;
     int ntypes;
-    int32_t *longest; /* the types, most events first (ties: lower type first) */
+    int32_t *rank;    /* per type, its place with the types ordered by their events, most
+                         first (ties: lower type first) */
     const int32_t *kept_starts; /* the buffer holding the kept episodes' starts (at
                                    kept_off), set by the rounds function after a batch */
     int64_t slots;    /* steps the rounds run at once (ep_prefix_plan_longest; 0: none) */

@@ -104,31 +104,67 @@ void ep_ext_episode(const ep_episode *freq, const ep_ext *x, ep_episode *e)
     e->ev[e->n++] = x->type;
 }
 
-/* The first index of freq[0..n) whose first m nodes (and links) are not below alpha's
- * nodes 1..m: freq is sorted, so its prefixes are too. */
-static int64_t ep_lower_bound(const ep_episode *freq, int64_t n, const ep_episode *alpha,
-                              int m)
+/* The join's partners (m >= 1 shared nodes), found once a level: freq's runs of episodes
+ * sharing their first m nodes and links (freq is sorted, so each run is contiguous), and
+ * per run its episodes' last link and node, the new link and node of each extension. */
+typedef struct ep_join {
+    int64_t *run;   /* run r is freq[run[r]..run[r + 1]) */
+    int64_t nruns;
+    ep_ext *tail;   /* per episode of freq, its link m - 1 and node m (prefix unused) */
+    int64_t *first; /* per alpha, its partners: freq[first[a]..end[a]) */
+    int64_t *end;
+} ep_join;
+
+static void ep_join_free(ep_join *j)
 {
-    int64_t lo = 0, hi = n;
+    free(j->run);
+    free(j->tail);
+    free(j->first);
+    free(j->end);
+}
+
+/* The run whose first m nodes and links are alpha's nodes 1..m, or -1. */
+static int64_t ep_join_run(const ep_join *j, const ep_episode *freq, const ep_episode *alpha,
+                           int m)
+{
+    int64_t lo = 0, hi = j->nruns;
     while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (ep_cmp_span(&freq[mid], 0, alpha, 1, m) < 0)
+        const int64_t mid = lo + (hi - lo) / 2;
+        const int c = ep_cmp_span(&freq[j->run[mid]], 0, alpha, 1, m);
+        if (c == 0)
+            return mid;
+        if (c < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo;
+    return -1;
 }
 
-/* The join's partners of alpha (m >= 1 shared nodes): freq[*first..return), the
- * episodes whose first m nodes and links are alpha's last m. */
-static int64_t ep_partners(const ep_episode *freq, int64_t nfreq, const ep_episode *alpha,
-                           int m, int64_t *first)
+/* Finds the partners of every alpha of freq[0..nfreq) among them, their number in
+ * *total. Returns 0, or -1 without memory (j freed either way by the caller). */
+static int ep_join_build(ep_join *j, const ep_episode *freq, int64_t nfreq, int m,
+                         int64_t *total)
 {
-    int64_t b = *first = ep_lower_bound(freq, nfreq, alpha, m);
-    while (b < nfreq && ep_cmp_span(&freq[b], 0, alpha, 1, m) == 0)
-        b++;
-    return b;
+    const size_t n = (size_t)nfreq;
+    if (!(j->run = malloc((n + 1) * sizeof *j->run)) || !(j->tail = malloc(n * sizeof *j->tail)) ||
+        !(j->first = malloc(n * sizeof *j->first)) || !(j->end = malloc(n * sizeof *j->end)))
+        return -1;
+    j->nruns = 0;
+    for (int64_t b = 0; b < nfreq; b++) {
+        if (b == 0 || ep_cmp_span(&freq[b], 0, &freq[b - 1], 0, m) != 0)
+            j->run[j->nruns++] = b;
+        j->tail[b] = (ep_ext){0, freq[b].lo[m - 1], freq[b].hi[m - 1], freq[b].ev[m]};
+    }
+    j->run[j->nruns] = nfreq;
+    *total = 0;
+    for (int64_t a = 0; a < nfreq; a++) {
+        const int64_t r = ep_join_run(j, freq, &freq[a], m);
+        j->first[a] = r < 0 ? 0 : j->run[r];
+        j->end[a] = r < 0 ? 0 : j->run[r + 1];
+        *total += j->end[a] - j->first[a];
+    }
+    return 0;
 }
 
 int ep_mine_extensions(const ep_mine_spec *spec, int level, const ep_episode *freq,
@@ -150,21 +186,29 @@ int ep_mine_extensions(const ep_mine_spec *spec, int level, const ep_episode *fr
                           "given", level, level - 1, spec->ngaps);
     /* How many, to allocate them at once: alpha extended by every frequent type (per
      * interval with several, EP_LINKS_ANY), or by each partner of the join. */
-    int64_t total = 0, b;
-    if (spec->links == EP_LINKS_PER_POSITION || m == 0)
+    const int join = spec->links == EP_LINKS_ANY && m > 0;
+    ep_join j = {0};
+    int64_t total = 0;
+    if (!join)
         total = nfreq * (spec->links == EP_LINKS_PER_POSITION ? 1 : spec->ngaps) * nfreq1;
-    else
-        for (int64_t a = 0; a < nfreq; a++)
-            total += ep_partners(freq, nfreq, &freq[a], m, &b) - b;
+    else if (ep_join_build(&j, freq, nfreq, m, &total)) {
+        rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory joining %" PRId64
+                        " episodes", nfreq);
+        goto done;
+    }
     if (total == 0)
-        return 0;
-    if (total > EP_MAX_CANDIDATES)
-        return dm_err_set(err, DM_EINPUT, "level %d has %" PRId64 " candidates, more than %"
-                          PRId64 "; raise the support", level, total, EP_MAX_CANDIDATES);
+        goto done;
+    if (total > EP_MAX_CANDIDATES) {
+        rc = dm_err_set(err, DM_EINPUT, "level %d has %" PRId64 " candidates, more than %"
+                        PRId64 "; raise the support", level, total, EP_MAX_CANDIDATES);
+        goto done;
+    }
     ep_ext *c = malloc((size_t)total * sizeof *c);
-    if (!c)
-        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
-                          " candidates", total);
+    if (!c) {
+        rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
+                        " candidates", total);
+        goto done;
+    }
     /* Candidates come out in order: alphas in order, then for each the new link and the
      * new node in order (the link before the node, as ep_episode_cmp compares). */
     int64_t k = 0;
@@ -178,13 +222,17 @@ int ep_mine_extensions(const ep_mine_spec *spec, int level, const ep_episode *fr
                     c[k++] = (ep_ext){a, spec->lo[order[g]], spec->hi[order[g]],
                                       freq1[y].ev[0]};
         } else {
-            for (const int64_t end = ep_partners(freq, nfreq, &freq[a], m, &b); b < end; b++)
-                c[k++] = (ep_ext){a, freq[b].lo[m - 1], freq[b].hi[m - 1], freq[b].ev[m]};
+            for (int64_t b = j.first[a]; b < j.end[a]; b++) {
+                c[k] = j.tail[b];
+                c[k++].prefix = a;
+            }
         }
     }
     *ext = c;
     *n = total;
-    return 0;
+done:
+    ep_join_free(&j);
+    return rc;
 }
 
 int ep_mine_candidates(const ep_mine_spec *spec, int level, const ep_episode *freq,

@@ -1,7 +1,8 @@
 /* ep_prefix_split.c - counting by prefix over several parts (ep_prefix_split.h): the
  * share made on the calling thread (a level of extensions balanced by ep_split_balance),
- * each part's counted on its own, the counts and the owners of the kept episodes
- * gathered. */
+ * in units that are runs of the batch (a prefix's extensions are contiguous); each part
+ * takes its units' items, counts them and puts its counts back in the batch's, on its
+ * own; the owners of the kept episodes found on the calling thread. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ void ep_prefix_split_free(ep_prefix_split *sp)
 {
     for (int p = 0; p < sp->parts; p++) {
         ep_prefix_share *sh = &sp->share[p];
-        free(sh->counts);
+        free(sh->own_counts);
         free(sh->own_freq);
         free(sh->own_ext);
         free(sh->own_held);
@@ -31,9 +32,7 @@ void ep_prefix_split_free(ep_prefix_split *sp)
         free(sh->local);
     }
     free(sp->events);
-    free(sp->assign);
-    free(sp->at);
-    free(sp->unit);
+    free(sp->first);
     free(sp->w);
     free(sp->move);
     free(sp->unit_of);
@@ -51,41 +50,64 @@ void ep_prefix_split_fetching(ep_prefix_split *sp, ep_prefix_state *const *state
     sp->fetching = 1;
 }
 
-/* Room for n items of a batch. Returns 0, or DM_ERUNTIME without memory. */
-static int ep_split_items(ep_prefix_split *sp, int64_t n, dm_err *err)
+/* Room for n units (and their runs) of a batch. Returns 0, or DM_ERUNTIME without
+ * memory. */
+static int ep_split_room(ep_prefix_split *sp, int64_t n, dm_err *err)
 {
-    int64_t cap = sp->cap_items, cap_at = sp->cap_items;
-    if (ep_room((void **)&sp->assign, &cap, n, sizeof *sp->assign) ||
-        ep_room((void **)&sp->at, &cap_at, n, sizeof *sp->at) ||
-        ep_room((void **)&sp->unit, &sp->cap_items, n, sizeof *sp->unit))
-        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory sharing %lld episodes",
+    int64_t cap = sp->cap_units, cap_move = sp->cap_units, cap_held = sp->cap_units,
+            cap_part = sp->cap_units;
+    if (ep_room((void **)&sp->w, &cap, n, sizeof *sp->w) ||
+        ep_room((void **)&sp->move, &cap_move, n, sizeof *sp->move) ||
+        ep_room((void **)&sp->held, &cap_held, n, sizeof *sp->held) ||
+        ep_room((void **)&sp->part, &cap_part, n, sizeof *sp->part) ||
+        ep_room((void **)&sp->first, &sp->cap_units, n + 1, sizeof *sp->first))
+        return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory sharing %lld items",
                           (long long)n);
     return 0;
 }
 
-int ep_prefix_split_batch(ep_prefix_split *sp, const ep_episode *eps, int64_t n,
-                          dm_err *err)
+/* Each part's items: the sum of its units' runs (every part all of those of every part's). */
+static void ep_split_sizes(ep_prefix_split *sp)
 {
-    if (ep_split_items(sp, n, err))
+    for (int p = 0; p < sp->parts; p++)
+        sp->share[p].n = 0;
+    for (int64_t u = 0; u < sp->nunits; u++) {
+        const int64_t len = sp->first[u + 1] - sp->first[u];
+        for (int p = 0; p < sp->parts; p++)
+            if (sp->part[u] == p || sp->part[u] == EP_PREFIX_EVERY)
+                sp->share[p].n += len;
+    }
+}
+
+/* Shares out eps[0..n), to count into counts: every part all of them when each is one
+ * node (no step to take: every part keeps them), else even contiguous slices. Returns 0,
+ * or DM_ERUNTIME without memory. */
+static int ep_split_batch(ep_prefix_split *sp, const ep_episode *eps, int64_t n,
+                          int64_t *counts, dm_err *err)
+{
+    if (ep_split_room(sp, sp->parts, err))
         return err->code;
     sp->eps = eps;
     sp->ext = NULL;
     sp->n = n;
+    sp->counts = counts;
     sp->moved = 0;
     int every = 1;
     for (int64_t i = 0; i < n && every; i++)
         every = eps[i].n == 1;
-    for (int p = 0; p < sp->parts; p++) {
+    sp->nunits = every ? 1 : sp->parts;
+    for (int64_t u = 0; u < sp->nunits; u++) {
         int64_t first = 0, count = n;
         if (!every)
-            ep_split(n, sp->parts, p, &first, &count);
-        sp->share[p].eps = eps + first;
-        sp->share[p].n = count;
-        for (int64_t i = first; i < first + count; i++) {
-            sp->assign[i] = every ? EP_PREFIX_EVERY : p;
-            sp->at[i] = i - first;
-        }
+            ep_split(n, sp->parts, (int)u, &first, &count);
+        sp->first[u] = first;
+        sp->part[u] = every ? EP_PREFIX_EVERY : (int)u;
+        sp->share[u].eps = eps + first;
     }
+    sp->first[sp->nunits] = n;
+    for (int p = 1; every && p < sp->parts; p++)
+        sp->share[p].eps = eps;
+    ep_split_sizes(sp);
     return 0;
 }
 
@@ -95,42 +117,45 @@ static int64_t ep_split_step_cost(const ep_prefix_split *sp, int32_t a, int32_t 
     return sp->events[a] + sp->events[b];
 }
 
-/* Makes the units of ext[0..n) (ep_prefix_split_ext) and places them. Returns 0, or
- * DM_ERUNTIME without memory. */
+/* Makes the units of ext[0..n) (ep_prefix_split_ext): the run of extensions of each
+ * prefix one part holds, and each extension of a prefix every part holds alone; and,
+ * over several parts, places them. Returns 0, or DM_ERUNTIME without memory. */
 static int ep_split_units(ep_prefix_split *sp, const ep_episode *freq, int64_t nfreq,
                           const ep_ext *ext, int64_t n, dm_err *err)
 {
-    int64_t cap = sp->cap_units, cap_move = sp->cap_units, cap_held = sp->cap_units;
-    if (ep_room((void **)&sp->w, &cap, n, sizeof *sp->w) ||
-        ep_room((void **)&sp->move, &cap_move, n, sizeof *sp->move) ||
-        ep_room((void **)&sp->held, &cap_held, n, sizeof *sp->held) ||
-        ep_room((void **)&sp->part, &sp->cap_units, n, sizeof *sp->part) ||
-        ep_room((void **)&sp->unit_of, &sp->cap_unit_of, nfreq, sizeof *sp->unit_of))
+    if (ep_split_room(sp, n, err))
+        return err->code;
+    if (ep_room((void **)&sp->unit_of, &sp->cap_unit_of, nfreq, sizeof *sp->unit_of))
         goto nomem;
     for (int64_t j = 0; j < nfreq; j++)
         sp->unit_of[j] = -1;
     sp->nunits = 0;
+    int64_t u = -1, last = 0; /* the unit being made; its prefix's last type's events */
     for (int64_t i = 0; i < n; i++) {
         const int64_t j = ext[i].prefix;
-        const ep_episode *a = &freq[j];
-        int64_t u = sp->unit_of[j];
-        if (u < 0) {
+        const int o = sp->parts > 1 ? sp->owner[j] : 0;
+        if (o == EP_PREFIX_EVERY || i == 0 || ext[i - 1].prefix != j) {
+            const ep_episode *a = &freq[j];
             u = sp->nunits++;
+            last = sp->events[a->ev[a->n - 1]];
+            sp->first[u] = i;
             sp->w[u] = 0;
             sp->move[u] = 0;
-            sp->held[u] = sp->owner[j];
-            if (sp->owner[j] != EP_PREFIX_EVERY) {
+            sp->held[u] = o;
+            sp->part[u] = o;
+            if (o != EP_PREFIX_EVERY) {
                 sp->unit_of[j] = u;
                 if (sp->fetching) /* a copy of its starts */
-                    sp->move[u] = sp->events[a->ev[a->n - 1]];
+                    sp->move[u] = last;
                 for (int k = 1; k < a->n && !sp->fetching; k++)
                     sp->move[u] += ep_split_step_cost(sp, a->ev[k - 1], a->ev[k]);
             }
         }
-        sp->w[u] += ep_split_step_cost(sp, a->ev[a->n - 1], ext[i].type);
-        sp->unit[i] = u;
+        sp->w[u] += last + sp->events[ext[i].type];
     }
-    if (ep_split_balance(sp->w, sp->move, sp->held, sp->nunits, sp->parts,
+    sp->first[sp->nunits] = n;
+    if (sp->parts == 1 ||
+        ep_split_balance(sp->w, sp->move, sp->held, sp->nunits, sp->parts,
                          sp->fetching || n >= sp->parts * sp->wave, sp->part) == 0)
         return 0;
 nomem:
@@ -171,15 +196,18 @@ static int ep_split_sources(ep_prefix_split *sp, int64_t nfreq, dm_err *err)
     return 0;
 }
 
-int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfreq,
-                        const ep_ext *ext, int64_t n, dm_err *err)
+/* Shares out ext[0..n), extensions of freq[0..nfreq) (as ep_count_ext_fn gives them),
+ * to count into counts, balanced by ep_split_balance (ep_prefix_split_ext_cb). Returns 0,
+ * DM_EINPUT when the batch before kept other than nfreq episodes, DM_ERUNTIME without
+ * memory. */
+static int ep_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfreq,
+                        const ep_ext *ext, int64_t n, int64_t *counts, dm_err *err)
 {
     if (nfreq != sp->nowner)
         return dm_err_set(err, DM_EINPUT, "counting by prefix over %d parts: %lld prefixes "
                           "given, %lld kept from the batch before", sp->parts,
                           (long long)nfreq, (long long)sp->nowner);
-    if (ep_split_items(sp, n, err) ||
-        (sp->parts > 1 && ep_split_units(sp, freq, nfreq, ext, n, err)) ||
+    if (ep_split_units(sp, freq, nfreq, ext, n, err) ||
         (sp->parts > 1 && sp->fetching && ep_split_sources(sp, nfreq, err)))
         return err->code;
     sp->eps = NULL;
@@ -187,16 +215,11 @@ int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfr
     sp->nfreq = nfreq;
     sp->ext = ext;
     sp->n = n;
+    sp->counts = counts;
     sp->moved = 0;
     for (int64_t u = 0; sp->parts > 1 && u < sp->nunits; u++)
         sp->moved += sp->held[u] != EP_PREFIX_EVERY && sp->part[u] != sp->held[u];
-    for (int p = 0; p < sp->parts; p++)
-        sp->share[p].n = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const int p = sp->parts > 1 ? sp->part[sp->unit[i]] : 0;
-        sp->assign[i] = p;
-        sp->at[i] = sp->share[p].n++;
-    }
+    ep_split_sizes(sp);
     return 0;
 }
 
@@ -247,11 +270,12 @@ static int ep_split_own_ext(ep_prefix_split *sp, int part, dm_err *err)
     sh->nfreq = local;
     if (ep_room((void **)&sh->own_ext, &sh->cap_ext, sh->n, sizeof *sh->own_ext))
         goto nomem;
-    for (int64_t i = 0; i < sp->n; i++)
-        if (sp->assign[i] == part) {
-            ep_ext *x = &sh->own_ext[sp->at[i]];
+    ep_ext *x = sh->own_ext;
+    for (int64_t u = 0; u < sp->nunits; u++)
+        for (int64_t i = sp->first[u]; sp->part[u] == part && i < sp->first[u + 1]; i++) {
             *x = sp->ext[i];
             x->prefix = sh->local[x->prefix];
+            x++;
         }
     sh->ext = sh->own_ext;
     return 0;
@@ -260,36 +284,58 @@ nomem:
                       (long long)sh->n);
 }
 
+/* part's counts into the batch's, at its units' runs (part 0 those of every part's). */
+static void ep_split_scatter(ep_prefix_split *sp, int part)
+{
+    const int64_t *c = sp->share[part].counts;
+    for (int64_t u = 0; u < sp->nunits; u++) {
+        const int p = sp->part[u] == EP_PREFIX_EVERY ? 0 : sp->part[u];
+        const int64_t len = sp->first[u + 1] - sp->first[u];
+        if (p != part && sp->part[u] != EP_PREFIX_EVERY)
+            continue;
+        if (p == part)
+            memcpy(sp->counts + sp->first[u], c, (size_t)len * sizeof *c);
+        c += len;
+    }
+}
+
 int ep_prefix_split_count(ep_prefix_split *sp, int part, ep_prefix_state *st, dm_err *err)
 {
     ep_prefix_share *sh = &sp->share[part];
-    if (ep_room((void **)&sh->counts, &sh->cap_counts, sh->n, sizeof *sh->counts))
+    if (sp->parts == 1)
+        sh->counts = sp->counts; /* the batch's own */
+    else if (ep_room((void **)&sh->own_counts, &sh->cap_counts, sh->n,
+                     sizeof *sh->own_counts))
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %lld counts",
                           (long long)sh->n);
+    else
+        sh->counts = sh->own_counts;
+    int rc;
     if (sp->eps)
-        return sh->n ? ep_prefix_cb(st, sh->eps, sh->n, sh->counts, err) : 0;
-    if (ep_split_own_ext(sp, part, err))
-        return err->code;
-    /* A part given no extension still keeps none of this level: its state must agree. */
-    return ep_prefix_count_ext(st, sh->freq, sh->nfreq, sh->held, sh->src, sh->ext, sh->n,
-                               sh->counts, err);
+        rc = sh->n ? ep_prefix_cb(st, sh->eps, sh->n, sh->counts, err) : 0;
+    else if ((rc = ep_split_own_ext(sp, part, err)) == 0)
+        /* A part given no extension still keeps none of this level: its state must
+         * agree. */
+        rc = ep_prefix_count_ext(st, sh->freq, sh->nfreq, sh->held, sh->src, sh->ext, sh->n,
+                                 sh->counts, err);
+    if (rc == 0 && sp->parts > 1)
+        ep_split_scatter(sp, part);
+    return rc;
 }
 
-int ep_prefix_split_gather(ep_prefix_split *sp, int64_t *counts, dm_err *err)
+/* After every part counted: who holds the starts of each episode the batch kept (the
+ * part that counted it; every part, for one counted on every part). Returns 0, or
+ * DM_ERUNTIME without memory. */
+static int ep_split_owners(ep_prefix_split *sp, dm_err *err)
 {
-    int64_t kept = 0;
-    for (int64_t i = 0; i < sp->n; i++) {
-        const int p = sp->assign[i];
-        counts[i] = sp->share[p == EP_PREFIX_EVERY ? 0 : p].counts[sp->at[i]];
-        kept += counts[i] >= sp->keep;
-    }
     sp->nowner = 0;
-    if (ep_room((void **)&sp->owner, &sp->cap_owner, kept, sizeof *sp->owner))
+    if (ep_room((void **)&sp->owner, &sp->cap_owner, sp->n, sizeof *sp->owner))
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %lld owners",
-                          (long long)kept);
-    for (int64_t i = 0; i < sp->n; i++)
-        if (counts[i] >= sp->keep)
-            sp->owner[sp->nowner++] = sp->assign[i];
+                          (long long)sp->n);
+    for (int64_t u = 0; u < sp->nunits; u++)
+        for (int64_t i = sp->first[u]; i < sp->first[u + 1]; i++)
+            if (sp->counts[i] >= sp->keep)
+                sp->owner[sp->nowner++] = sp->part[u];
     return 0;
 }
 
@@ -297,8 +343,8 @@ int ep_prefix_split_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *cou
                        dm_err *err)
 {
     ep_prefix_split *sp = ctx;
-    if (ep_prefix_split_batch(sp, eps, n, err) || sp->run(sp->run_ctx, err) ||
-        ep_prefix_split_gather(sp, counts, err))
+    if (ep_split_batch(sp, eps, n, counts, err) || sp->run(sp->run_ctx, err) ||
+        ep_split_owners(sp, err))
         return err->code;
     return 0;
 }
@@ -307,8 +353,8 @@ int ep_prefix_split_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq,
                            const ep_ext *ext, int64_t n, int64_t *counts, dm_err *err)
 {
     ep_prefix_split *sp = ctx;
-    if (ep_prefix_split_ext(sp, freq, nfreq, ext, n, err) || sp->run(sp->run_ctx, err) ||
-        ep_prefix_split_gather(sp, counts, err))
+    if (ep_split_ext(sp, freq, nfreq, ext, n, counts, err) || sp->run(sp->run_ctx, err) ||
+        ep_split_owners(sp, err))
         return err->code;
     return 0;
 }

@@ -41,7 +41,8 @@ typedef struct ep_prefix_share {
                                   from (NULL: made again); NULL: none fetched */
     const ep_ext *ext;
     int64_t n, nfreq;
-    int64_t *counts;
+    int64_t *counts;      /* the batch's own over one part, else own_counts */
+    int64_t *own_counts;
     ep_episode *own_freq; /* freq when it is a copy, else unused */
     ep_ext *own_ext;
     int64_t *own_held;
@@ -64,18 +65,18 @@ typedef struct ep_prefix_split {
     ep_prefix_state *state[EP_PREFIX_SPLIT_MAX]; /* the parts' (fetching) */
     int fetching;          /* moved prefixes' starts fetched from their holders */
     int64_t *events;       /* per event type, its events: the cost of a step reading them */
-    /* The batch being counted: whole episodes, or extensions of freq. */
+    /* The batch being counted: whole episodes, or extensions of freq; its counts. */
     const ep_episode *eps, *freq;
     const ep_ext *ext;
     int64_t n, nfreq;
-    int *assign;           /* per batch item, its part (EP_PREFIX_EVERY: every part) */
-    int64_t *at;           /* per batch item, its index in its part's share */
-    int64_t *unit;         /* per extension, its unit of work (ep_split_balance) */
-    int64_t cap_items;
-    /* The units of a batch of extensions: those of a prefix one part holds, together, and
-     * each of a prefix every part holds alone; their weights, costs of a move, holders
-     * and parts. unit_of: per prefix one part holds, its unit, or -1 (no extension). */
-    int64_t *w, *move, *unit_of;
+    int64_t *counts;
+    /* The batch's units, runs of it in order: unit u is items first[u]..first[u + 1),
+     * counted on part[u] (EP_PREFIX_EVERY: on every part). Whole episodes: every part all,
+     * or a slice a part. Extensions: those of a prefix one part holds, together, and each
+     * of a prefix every part holds alone, with their weights, costs of a move and holders
+     * (ep_split_balance); unit_of: per prefix one part holds, its unit, or -1 (no
+     * extension). */
+    int64_t *first, *w, *move, *unit_of;
     int *held, *part;
     int64_t nunits, cap_units, cap_unit_of;
     int64_t moved;         /* units placed off their holder this batch */
@@ -103,31 +104,24 @@ void ep_prefix_split_free(ep_prefix_split *sp);
  * its starts, not its steps, and adds no round, so any level may move prefixes. */
 void ep_prefix_split_fetching(ep_prefix_split *sp, ep_prefix_state *const *states);
 
-/* Shares out eps[0..n): every part all of them when each is one node (no step to take:
- * every part keeps them), else even contiguous slices. Returns 0, or DM_ERUNTIME
- * without memory. */
-int ep_prefix_split_batch(ep_prefix_split *sp, const ep_episode *eps, int64_t n,
-                          dm_err *err);
-/* Shares out ext[0..n), extensions of freq[0..nfreq) (as ep_count_ext_fn gives them),
- * balanced by ep_split_balance: an extension weighs the events of its type and of its
- * prefix's last type (what its step reads), the extensions of a prefix one part holds
- * are one unit, moving it costs its prefix's steps from its first node, and each
- * extension of a prefix every part holds is a unit of its own. Returns 0, DM_EINPUT when
- * the batch before kept other than nfreq episodes, DM_ERUNTIME without memory. */
-int ep_prefix_split_ext(ep_prefix_split *sp, const ep_episode *freq, int64_t nfreq,
-                        const ep_ext *ext, int64_t n, dm_err *err);
 /* Counts part's share on st (ep_prefix_cb or ep_prefix_count_ext), st being the state
- * that part counted every batch before on. Returns 0, or as those do. */
+ * that part counted every batch before on, and puts its counts in the batch's at its
+ * units' runs. Returns 0, or as those do. */
 int ep_prefix_split_count(ep_prefix_split *sp, int part, ep_prefix_state *st, dm_err *err);
-/* After every part counted: the batch's counts into counts[0..n), and who holds the
- * starts of what was kept. Returns 0, or DM_ERUNTIME without memory. */
-int ep_prefix_split_gather(ep_prefix_split *sp, int64_t *counts, dm_err *err);
-
-/* A count callback (ep_count_fn), ctx an ep_prefix_split: eps[0..n) shared out, the
- * parts counted by its run function, the counts gathered. */
+/* A count callback (ep_count_fn), ctx an ep_prefix_split: eps[0..n) shared out (every
+ * part all of them when each is one node: no step to take, every part keeps them; else
+ * even contiguous slices), counted by the run function, and who holds the starts of each
+ * episode kept noted for the next batch. Returns 0, or DM_ERUNTIME without memory, or the
+ * run function's status. */
 int ep_prefix_split_cb(void *ctx, const ep_episode *eps, int64_t n, int64_t *counts,
                        dm_err *err);
-/* The same for extensions (ep_count_ext_fn, mining's levels after the first). */
+/* The same for extensions (ep_count_ext_fn, mining's levels after the first): ext[0..n)
+ * shared out balanced by ep_split_balance. An extension weighs the events of its type
+ * and of its prefix's last type (what its step reads); the extensions of a prefix one
+ * part holds are one unit, whose move costs a copy of its prefix's starts (fetching) or
+ * its prefix's steps from its first node; each extension of a prefix every part holds is
+ * a unit of its own. Also DM_EINPUT when the batch before kept other than nfreq
+ * episodes. */
 int ep_prefix_split_ext_cb(void *ctx, const ep_episode *freq, int64_t nfreq,
                            const ep_ext *ext, int64_t n, int64_t *counts, dm_err *err);
 

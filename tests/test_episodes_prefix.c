@@ -315,7 +315,8 @@ static void test_extensions_of_prefixes_held_elsewhere(void **state)
 /* A round whose longest step is long against what the steps run at once read on average
  * is ordered longest first (its tasks by their type's events, most first, a type's in
  * plan order), others keep the plan's order: level 2 of a 4,000-event stream of 5 types
- * planned with 1,000 slots, then with 1; counted either way, every count Algorithm 1's. */
+ * planned with 1,000 slots, then with 1, then with 50; the steps that alone would trail
+ * the round counted; counted each way, every count Algorithm 1's. */
 static void test_rounds_longest_first(void **state)
 {
     (void)state;
@@ -326,8 +327,9 @@ static void test_rounds_longest_first(void **state)
     int64_t counts[5];
     for (int y = 0; y < ntypes; y++)
         one[y] = (ep_episode){.n = 1, .ev = {y}};
-    for (int k = 0; k < 2; k++) {
-        const int64_t slots = k ? 1 : 1000;
+    static const int64_t slots_of[] = {1000, 1, 50};
+    for (int k = 0; k < 3; k++) {
+        const int64_t slots = slots_of[k];
         ep_prefix_cpu c;
         ep_episode *freq = malloc(ntypes * sizeof *freq);
         ep_ext *ext;
@@ -350,9 +352,17 @@ static void test_rounds_longest_first(void **state)
             sorted &= ea > eb || (ea == eb && a->count < b->count);
             planned &= a->count < b->count;
         }
-        assert_true(k ? planned && !sorted : sorted && !planned);
+        assert_true(k == 1 ? planned && !sorted : sorted && !planned);
+        /* The steps that alone would trail the round lead it: every one of 1,000 slots'
+         * average, none of one slot's (unordered), some of 50 slots' (50 steps). */
+        const int64_t longest = p->longest[0];
+        if (k == 2) {
+            assert_true(longest > 0 && longest < n);
+            assert_true(counts[p->tasks[longest - 1].type] > counts[p->tasks[longest].type]);
+        } else
+            assert_int_equal(longest, k ? 0 : n);
         count_and_keep(&c.st, &freq, &nfreq, NULL, NULL, ext, n, &s, 1,
-                       k ? "level 2, plan order" : "level 2, longest first");
+                       k == 1 ? "level 2, plan order" : "level 2, longest first");
         free(ext);
         free(freq);
         ep_prefix_cpu_close(&c);

@@ -133,7 +133,9 @@ static ep_prefix_task ep_prefix_step(const ep_episode *e, int k, int64_t parent,
  * plan's order, a prefix's extensions together (reading its starts while they are in
  * cache), is faster (on an H200, 2026-11-29: ordered, levels 4 and 5 of Sym26 at support
  * 30, steps of at most 720 events, took 7 and 10 % longer; docs/records/episodes-prefix.md).
- * Returns 0, or -1 without memory. */
+ * Of an ordered round, the first steps that each cost at least the average per slot
+ * (which alone would trail it) are counted in plan.longest: the GPU runs them with the
+ * kernel for few beside the rest (ep_prefix_dev.h). Returns 0, or -1 without memory. */
 #define EP_PREFIX_LONGEST 0.2
 #define EP_PREFIX_STEP 1024 /* about a tile of the GPU kernel's (EP_PREFIX_TILE) */
 static int ep_prefix_plan_longest(ep_prefix_state *st)
@@ -155,6 +157,7 @@ static int ep_prefix_plan_longest(ep_prefix_state *st)
             most = e > most ? e : most;
             all += e;
         }
+        p->longest[r] = 0;
         if ((double)most * (double)st->slots < EP_PREFIX_LONGEST * (double)all)
             continue;
         memset(at, 0, ((size_t)nt + 1) * sizeof *at);
@@ -165,6 +168,10 @@ static int ep_prefix_plan_longest(ep_prefix_state *st)
         for (int64_t i = 0; i < n; i++)
             p->sorted[at[rank[t[i].type]]++] = t[i];
         memcpy(t, p->sorted, (size_t)n * sizeof *t);
+        while (p->longest[r] < n &&
+               (double)(ep_type_events(&st->by, t[p->longest[r]].type) + EP_PREFIX_STEP) *
+                       (double)st->slots >= (double)all)
+            p->longest[r]++;
     }
     free(at);
     return 0;

@@ -108,6 +108,9 @@ typedef struct ep_prefix_plan {
     int64_t ntasks;
     int rounds;
     int64_t first[EP_MAX_LEVEL]; /* round r's tasks: first[r] .. first[r + 1) */
+    int64_t longest[EP_MAX_LEVEL]; /* round r's first longest[r] tasks, ordered longest
+                                      first, each at least the round's average per slot
+                                      (ep_prefix_plan_longest; 0: none) */
     int64_t arena;               /* the arena's starts (int32 each) */
     int64_t scratch[2];          /* each scratch's starts */
     int64_t *off;                /* per batch episode, its starts' offset in the arena

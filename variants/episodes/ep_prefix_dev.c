@@ -22,6 +22,41 @@ static int ep_prefix_dev_room(cudaStream_t stream, void **buf, int64_t *cap, int
     return 0;
 }
 
+/* Launches tasks [first, first + n) of round r with the kernel for few or for many, on
+ * stream. */
+static int ep_prefix_dev_launch(ep_prefix_dev *d, int r, int64_t first, int64_t n, int few,
+                                cudaStream_t stream, dm_err *err)
+{
+    return ep_prefix_gpu_round(d->d_tasks + first, n, d->d_first, d->d_pos, d->d_time,
+                               r ? d->d_scratch[(r - 1) & 1] : d->d_arena[!d->cur],
+                               d->d_fetched, d->d_scratch[r & 1], d->d_arena[d->cur], d->iv,
+                               few, few ? d->block_few : d->block, d->d_counts, stream, err);
+}
+
+/* Round r of the plan on the GPU: with the kernel for few when it has at most switch_at
+ * tasks; else with the kernel for many, but for its longest steps (plan.longest), which
+ * run with the kernel for few on the side stream beside it, the round over when both are
+ * (a long step's tiles take a third of the time there: a step's time is its tiles', one
+ * after another). */
+static int ep_prefix_dev_round(ep_prefix_dev *d, int r, dm_err *err)
+{
+    const ep_prefix_plan *p = &d->st.plan;
+    const int64_t tasks = p->first[r + 1] - p->first[r];
+    const int64_t longest = tasks <= d->switch_at ? 0 : p->longest[r];
+    if (longest == 0)
+        return ep_prefix_dev_launch(d, r, p->first[r], tasks, tasks <= d->switch_at,
+                                    d->stream, err);
+    if (DM_CUDA(err, cudaEventRecord(d->ready, d->stream)) ||
+        DM_CUDA(err, cudaStreamWaitEvent(d->side, d->ready, 0)) ||
+        ep_prefix_dev_launch(d, r, p->first[r], longest, 1, d->side, err) ||
+        ep_prefix_dev_launch(d, r, p->first[r] + longest, tasks - longest, 0, d->stream,
+                             err) ||
+        DM_CUDA(err, cudaEventRecord(d->done, d->side)) ||
+        DM_CUDA(err, cudaStreamWaitEvent(d->stream, d->done, 0)))
+        return err->code;
+    return 0;
+}
+
 /* The rounds of a batch's plan on the GPU (ep_prefix_rounds_fn), ctx an ep_prefix_dev:
  * its fetches copied in, its rounds launched, the counts of the episodes it planned steps
  * for copied back into counts; the arenas swapped after (when it planned any step). */
@@ -63,16 +98,9 @@ static int ep_prefix_dev_rounds(void *ctx, int64_t n, int64_t *counts, dm_err *e
                                       cudaMemcpyHostToDevice, d->stream)) ||
          ep_prefix_gpu_fetch(d->d_fetch, p->nfetch, d->d_fetched, d->stream, err)))
         return err->code;
-    for (int r = 0; r < p->rounds; r++) {
-        const int64_t tasks = p->first[r + 1] - p->first[r];
-        const int few = tasks <= d->switch_at;
-        if (ep_prefix_gpu_round(d->d_tasks + p->first[r], tasks, d->d_first, d->d_pos,
-                                d->d_time, r ? d->d_scratch[(r - 1) & 1] : d->d_arena[!d->cur],
-                                d->d_fetched, d->d_scratch[r & 1], d->d_arena[d->cur], d->iv,
-                                few, few ? d->block_few : d->block, d->d_counts, d->stream,
-                                err))
+    for (int r = 0; r < p->rounds; r++)
+        if (ep_prefix_dev_round(d, r, err))
             return err->code;
-    }
     if (DM_CUDA(err, cudaMemcpyAsync(d->h_counts, d->d_counts, (size_t)n * sizeof *d->h_counts,
                                      cudaMemcpyDeviceToHost, d->stream)) ||
         DM_CUDA(err, cudaStreamSynchronize(d->stream)))
@@ -98,6 +126,10 @@ int ep_prefix_dev_open(ep_prefix_dev *d, void *stream, const ep_stream *s, ep_in
         ep_prefix_gpu_resident(block, 0, &many_per_sm, err))
         return err->code;
     d->wave = (int64_t)sms * per_sm;
+    if (DM_CUDA(err, cudaStreamCreateWithFlags(&d->side, cudaStreamNonBlocking)) ||
+        DM_CUDA(err, cudaEventCreateWithFlags(&d->ready, cudaEventDisableTiming)) ||
+        DM_CUDA(err, cudaEventCreateWithFlags(&d->done, cudaEventDisableTiming)))
+        return err->code;
     if (switch_at == 0)
         d->switch_at = 2 * d->wave;
     if (ep_prefix_open(&d->st, s, keep, err))
@@ -136,6 +168,12 @@ void ep_prefix_dev_close(ep_prefix_dev *d)
     dm_gpu_free(d->stream, d->d_fetch);
     dm_gpu_free(d->stream, d->d_counts);
     DM_CUDA_WARN(cudaStreamSynchronize(d->stream)); /* the host's state outlives no copy */
+    if (d->side)
+        DM_CUDA_WARN(cudaStreamDestroy(d->side));
+    if (d->ready)
+        DM_CUDA_WARN(cudaEventDestroy(d->ready));
+    if (d->done)
+        DM_CUDA_WARN(cudaEventDestroy(d->done));
     free(d->h_counts);
     ep_prefix_close(&d->st);
     memset(d, 0, sizeof *d);

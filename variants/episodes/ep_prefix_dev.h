@@ -12,6 +12,8 @@
 
 typedef struct ep_prefix_dev {
     cudaStream_t stream;
+    cudaStream_t side;    /* a round's longest steps (ep_prefix_plan.longest) */
+    cudaEvent_t ready, done; /* on stream before them, on side after them */
     ep_prefix_state st;
     ep_interval iv;
     int block, block_few; /* threads a block for rounds of many tasks, of few */
@@ -31,7 +33,8 @@ typedef struct ep_prefix_dev {
 /* Readies d for s on the calling thread's current device, launching on stream, keeping
  * the episodes counted at least keep times (ep_prefix_open). A round of at most switch_at
  * tasks runs the kernel for few tasks at block_few threads a block, a larger one the
- * kernel for many at block; switch_at 0: twice as many as the device holds at once of
+ * kernel for many at block, but for its longest steps (ep_prefix_plan.longest), which
+ * run with the kernel for few on a side stream beside it; switch_at 0: twice as many as the device holds at once of
  * the kernel for few (its multiprocessors times the blocks of block_few threads each
  * holds; 1,056 on an H100 or H200): on an H200 that was as fast as one wave or faster on
  * every mining of episodes-mining.yaml and episodes-mining-large.yaml but one (2 %

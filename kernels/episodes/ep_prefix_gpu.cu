@@ -10,10 +10,16 @@
 
 #include "episodes/ep_prefix.h"
 
-/* Events of a task's type a block takes at a time. Shared memory a block: their starts
- * and positions (4 bytes each), 8 KiB; for few tasks also the starts' running maximum (4
- * bytes) and two buffers of the count's jumps (6 bytes each), 24 KiB in all. */
+/* Events of a task's type a block takes at a time, in rounds of many tasks and of few.
+ * Shared memory a block: their starts and positions (4 bytes each), 8 KiB for many; for
+ * few also the starts' running maximum (4 bytes) and two buffers of the count's jumps (6
+ * bytes each), 36 KiB in all. A step's tiles run one after another, each with a fixed
+ * number of barriers, so a round of few long steps takes fewer of them with larger tiles
+ * (its blocks fill the multiprocessors either way: four of 512 threads each). */
 #define EP_PREFIX_TILE 1024
+#define EP_PREFIX_TILE_FEW 1536
+/* The most threads a block (the window's samples, a thread each). */
+#define EP_PREFIX_BLOCK_MAX 1024
 
 /* The first j in [lo, hi) with t - time[j] <= bound (hi when none). */
 __device__ static int ep_prefix_first_within(const double *time, int lo, int hi, double t,
@@ -87,12 +93,12 @@ __device__ static int ep_prefix_window(const double *ptime, int base, int m, dou
                                   i < samples ? lo + i * stride : end, tq, hi);
 }
 
-/* The greedy count's jumps over a tile (ep_prefix_kernel): from event k, the chain of
- * events it counts next reaches at[k] (n: past the tile) after len[k] counts, the last
- * counted being last[k]. Indexes fit 16 bits (EP_PREFIX_TILE). */
-typedef struct ep_prefix_jumps {
-    int16_t at[EP_PREFIX_TILE], len[EP_PREFIX_TILE], last[EP_PREFIX_TILE];
-} ep_prefix_jumps;
+/* The greedy count's jumps over a tile of TILE events (ep_prefix_kernel): from event k,
+ * the chain of events it counts next reaches at[k] (n: past the tile) after len[k]
+ * counts, the last counted being last[k]. Indexes fit 16 bits. */
+template <int TILE> struct ep_prefix_jumps {
+    int16_t at[TILE], len[TILE], last[TILE];
+};
 
 /* Block blockIdx.x runs task blockIdx.x, a tile of its type's events at a time.
  *
@@ -124,11 +130,13 @@ ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks, const int64_t *__rest
                  const int32_t *__restrict__ from, const int32_t *__restrict__ fetched,
                  int32_t *scratch, int32_t *arena, int64_t *__restrict__ counts)
 {
-    __shared__ int32_t tile_start[EP_PREFIX_TILE], tile_pos[EP_PREFIX_TILE];
-    __shared__ int32_t tile_max[EP_PREFIX_TILE]; /* running maximum of the starts (FEW) */
+    constexpr int TILE = FEW ? EP_PREFIX_TILE_FEW : EP_PREFIX_TILE, MORE = FEW ? TILE : 1;
+    static_assert(TILE <= INT16_MAX, "jumps index a tile in 16 bits");
+    __shared__ int32_t tile_start[TILE], tile_pos[TILE];
+    __shared__ int32_t tile_max[MORE]; /* running maximum of the starts (FEW) */
     __shared__ union {
-        double sample[EP_PREFIX_TILE]; /* a tile's first, read before the jumps */
-        ep_prefix_jumps jumps[2];
+        double sample[FEW ? EP_PREFIX_BLOCK_MAX : 1]; /* a tile's first, before the jumps */
+        ep_prefix_jumps<MORE> jumps[2];
     } sh;
     __shared__ int32_t warp_max[32];
     __shared__ int tile_base, tile_range[2];
@@ -145,8 +153,8 @@ ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks, const int64_t *__rest
     int32_t last = -1; /* the last counted end, and the count (FEW: the same in every
                           thread; else warp 0's) */
     int64_t count = 0;
-    for (int c = 0; c < len; c += EP_PREFIX_TILE) {
-        const int n = len - c < EP_PREFIX_TILE ? len - c : EP_PREFIX_TILE;
+    for (int c = 0; c < len; c += TILE) {
+        const int n = len - c < TILE ? len - c : TILE;
         const int per = (n + blockDim.x - 1) / blockDim.x;
         const int k0 = threadIdx.x * per, k1 = k0 + per < n ? k0 + per : n;
         int j = m;
@@ -202,8 +210,8 @@ ep_prefix_kernel(const ep_prefix_task *__restrict__ tasks, const int64_t *__rest
             }
             int cur = 0;
             for (int more = __syncthreads_or(1); more;) {
-                const ep_prefix_jumps *a = &sh.jumps[cur];
-                ep_prefix_jumps *b = &sh.jumps[!cur];
+                const ep_prefix_jumps<MORE> *a = &sh.jumps[cur];
+                ep_prefix_jumps<MORE> *b = &sh.jumps[!cur];
                 more = 0;
                 for (int k = k0; k < k1; k++) {
                     const int to = a->at[k];

@@ -50,16 +50,16 @@ void ep_prefix_split_fetching(ep_prefix_split *sp, ep_prefix_state *const *state
     sp->fetching = 1;
 }
 
-/* Room for n units (and their runs) of a batch. Returns 0, or DM_ERUNTIME without
- * memory. */
+/* Room for n units of a batch (and where the last one's run ends). Returns 0, or
+ * DM_ERUNTIME without memory. */
 static int ep_split_room(ep_prefix_split *sp, int64_t n, dm_err *err)
 {
     int64_t cap = sp->cap_units, cap_move = sp->cap_units, cap_held = sp->cap_units,
             cap_part = sp->cap_units;
-    if (ep_room((void **)&sp->w, &cap, n, sizeof *sp->w) ||
-        ep_room((void **)&sp->move, &cap_move, n, sizeof *sp->move) ||
-        ep_room((void **)&sp->held, &cap_held, n, sizeof *sp->held) ||
-        ep_room((void **)&sp->part, &cap_part, n, sizeof *sp->part) ||
+    if (ep_room((void **)&sp->w, &cap, n + 1, sizeof *sp->w) ||
+        ep_room((void **)&sp->move, &cap_move, n + 1, sizeof *sp->move) ||
+        ep_room((void **)&sp->held, &cap_held, n + 1, sizeof *sp->held) ||
+        ep_room((void **)&sp->part, &cap_part, n + 1, sizeof *sp->part) ||
         ep_room((void **)&sp->first, &sp->cap_units, n + 1, sizeof *sp->first))
         return dm_err_set(err, DM_ERUNTIME, "episodes: out of memory sharing %lld items",
                           (long long)n);

@@ -212,14 +212,12 @@ static int relaxed_bound(void *ctx, const ep_episode *eps, int64_t n, int64_t *c
 /* Every episode of every level up to max_level over few types counted by ep_count_brute,
  * those with count >= support kept: ep_mine (with ep_count, again with a
  * pre-elimination, counting by prefix on two threads, and so with the levels after the
- * first as extensions) finds the same episodes with the same counts, level by level; all
- * but the first way with one workspace (ep_mine_ws) kept over every stream. */
+ * first as extensions) finds the same episodes with the same counts, level by level. */
 static void test_mining_against_brute(void **state)
 {
     (void)state;
     uint64_t x = 5;
     int64_t found = 0, deepest = 0;
-    ep_mine_ws ws = {0};
     for (int round = 0; round < 300; round++) {
         int ntypes = 2 + rng_below(&x, 2), max_level = 2 + rng_below(&x, 3);
         ep_stream s = stream_random(&x, 12 + rng_below(&x, 30), ntypes);
@@ -249,7 +247,6 @@ static void test_mining_against_brute(void **state)
         for (int pass = 0; pass < 4; pass++) {
             const int with_bound = pass == 1;
             ep_mine_spec run = sp;
-            run.ws = pass ? &ws : NULL;
             if (with_bound) {
                 run.bound = relaxed_bound;
                 run.bound_ctx = &s;
@@ -296,8 +293,6 @@ static void test_mining_against_brute(void **state)
         free(wcount);
         stream_drop(&s);
     }
-    assert_true(ws.cap_ext > 0 && ws.cap_counts > 0);
-    ep_mine_ws_free(&ws);
     print_message("mining: %lld frequent episodes over 300 streams, up to level %lld\n",
                   (long long)found, (long long)deepest);
     assert_true(found > 3000);

@@ -20,25 +20,6 @@
  * prefix, and the last type (a one-node sub-episode) are known frequent, so each
  * frequent prefix is extended by every frequent type. */
 
-int ep_room(void **buf, int64_t *cap, int64_t n, size_t size)
-{
-    if (n <= *cap)
-        return 0;
-    void *grown = realloc(*buf, (size_t)n * size);
-    if (!grown)
-        return -1;
-    *buf = grown;
-    *cap = n;
-    return 0;
-}
-
-void ep_mine_ws_free(ep_mine_ws *ws)
-{
-    free(ws->ext);
-    free(ws->counts);
-    *ws = (ep_mine_ws){0};
-}
-
 static int ep_cmp_real(double a, double b)
 {
     return (a > b) - (a < b);
@@ -186,13 +167,13 @@ static int ep_join_build(ep_join *j, const ep_episode *freq, int64_t nfreq, int 
     return 0;
 }
 
-/* ep_mine_extensions into *buf, grown as needed (its room in *cap). */
-static int ep_extensions_into(const ep_mine_spec *spec, int level, const ep_episode *freq,
-                              int64_t nfreq, const ep_episode *freq1, int64_t nfreq1,
-                              ep_ext **buf, int64_t *cap, int64_t *n, dm_err *err)
+int ep_mine_extensions(const ep_mine_spec *spec, int level, const ep_episode *freq,
+                       int64_t nfreq, const ep_episode *freq1, int64_t nfreq1, ep_ext **ext,
+                       int64_t *n, dm_err *err)
 {
     int order[EP_MAX_LEVEL - 1];
     int rc = ep_spec_check(spec, order, err);
+    *ext = NULL;
     *n = 0;
     if (rc)
         return rc;
@@ -222,12 +203,12 @@ static int ep_extensions_into(const ep_mine_spec *spec, int level, const ep_epis
                         PRId64 "; raise the support", level, total, EP_MAX_CANDIDATES);
         goto done;
     }
-    if (ep_room((void **)buf, cap, total, sizeof **buf)) {
+    ep_ext *c = malloc((size_t)total * sizeof *c);
+    if (!c) {
         rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
                         " candidates", total);
         goto done;
     }
-    ep_ext *c = *buf;
     /* Candidates come out in order: alphas in order, then for each the new link and the
      * new node in order (the link before the node, as ep_episode_cmp compares). */
     int64_t k = 0;
@@ -247,24 +228,10 @@ static int ep_extensions_into(const ep_mine_spec *spec, int level, const ep_epis
             }
         }
     }
+    *ext = c;
     *n = total;
 done:
     ep_join_free(&j);
-    return rc;
-}
-
-int ep_mine_extensions(const ep_mine_spec *spec, int level, const ep_episode *freq,
-                       int64_t nfreq, const ep_episode *freq1, int64_t nfreq1, ep_ext **ext,
-                       int64_t *n, dm_err *err)
-{
-    int64_t cap = 0;
-    *ext = NULL;
-    const int rc = ep_extensions_into(spec, level, freq, nfreq, freq1, nfreq1, ext, &cap, n,
-                                      err);
-    if (rc || *n == 0) {
-        free(*ext);
-        *ext = NULL;
-    }
     return rc;
 }
 
@@ -348,9 +315,8 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
     /* A level's candidates: whole episodes (cand), or extensions (ext) of the level
      * before's frequent episodes, out->eps[prefixes..prefixes + nprefixes). */
     const int by_ext = spec->extend && !spec->bound;
-    ep_mine_ws own = {0}, *ws = spec->ws ? spec->ws : &own;
     ep_episode *cand = NULL;
-    const ep_ext *ext = NULL; /* in ws */
+    ep_ext *ext = NULL;
     int64_t *counts = NULL, ncand = s->ntypes, prefixes = 0, nprefixes = 0;
     double t0 = dm_now();
     if (!(cand = calloc((size_t)(s->ntypes ? s->ntypes : 1), sizeof *cand))) {
@@ -368,12 +334,12 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
         lv->generate_s = t1 - t0;
         if (ncand == 0)
             break;
-        if (ep_room((void **)&ws->counts, &ws->cap_counts, ncand, sizeof *ws->counts)) {
+        free(counts);
+        if (!(counts = malloc((size_t)ncand * sizeof *counts))) {
             rc = dm_err_set(err, DM_ERUNTIME, "episodes: out of memory for %" PRId64
                             " counts", ncand);
             goto done;
         }
-        counts = ws->counts;
         if (spec->bound) {
             if ((rc = ep_preeliminate(spec, cand, &ncand, counts, err)) != 0)
                 goto done;
@@ -397,26 +363,25 @@ int ep_mine(const ep_stream *s, const ep_mine_spec *spec, ep_count_fn count, voi
             goto done;
         }
         free(cand);
+        free(ext);
         cand = NULL;
         ext = NULL;
         if (level == spec->max_level || lv->frequent == 0)
             break;
         prefixes = before;
         nprefixes = lv->frequent;
-        if ((rc = by_ext ? ep_extensions_into(spec, level + 1, out->eps + before,
-                                              lv->frequent, out->eps, out->levels[0].frequent,
-                                              &ws->ext, &ws->cap_ext, &ncand, err)
+        if ((rc = by_ext ? ep_mine_extensions(spec, level + 1, out->eps + before, lv->frequent,
+                                              out->eps, out->levels[0].frequent, &ext, &ncand,
+                                              err)
                          : ep_mine_candidates(spec, level + 1, out->eps + before, lv->frequent,
                                               out->eps, out->levels[0].frequent, &cand, &ncand,
                                               err)) != 0)
             goto done;
-        if (by_ext)
-            ext = ws->ext;
     }
 done:
     free(cand);
-    if (!spec->ws)
-        ep_mine_ws_free(&own);
+    free(ext);
+    free(counts);
     if (rc)
         ep_mine_result_free(out);
     return rc;

@@ -58,25 +58,7 @@ typedef struct ep_mine_spec {
      * are. Not with bound, which takes whole episodes (bound then wins). */
     ep_count_ext_fn extend;
     void *extend_ctx;
-    /* Optional (NULL: the mining's own, freed when it ends): the buffers of a level's
-     * extensions and counts, grown as needed and kept, for minings one after another to
-     * reuse (ep_mine_ws_free frees them). */
-    struct ep_mine_ws *ws;
 } ep_mine_spec;
-
-/* What a mining's levels reuse (ep_mine_spec.ws): its extensions and counts. */
-typedef struct ep_mine_ws {
-    ep_ext *ext;
-    int64_t *counts;
-    int64_t cap_ext, cap_counts;
-} ep_mine_ws;
-
-void ep_mine_ws_free(ep_mine_ws *ws);
-
-/* *buf with room for n elements of size bytes (grown, its room in *cap). Returns 0, or -1
- * without memory. */
-int ep_room(void **buf, int64_t *cap, int64_t n, size_t size);
-
 
 /* What one level did: its candidates, those that survived the pre-elimination (-1 when
  * none ran), the frequent ones, and the wall time of each phase in seconds. */

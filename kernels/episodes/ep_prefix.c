@@ -100,6 +100,18 @@ static int64_t ep_prefix_find(const ep_prefix_state *st, const ep_episode *e, in
     return -1;
 }
 
+int ep_room(void **buf, int64_t *cap, int64_t n, size_t size)
+{
+    if (n <= *cap)
+        return 0;
+    void *grown = realloc(*buf, (size_t)n * size);
+    if (!grown)
+        return -1;
+    *buf = grown;
+    *cap = n;
+    return 0;
+}
+
 /* The step that makes e's node k (>= 1) from its first k nodes' starts at parent (-1: a
  * node, its starts its positions), writing its own at out; count: the batch index whose
  * count it is (its final step), else -1. */

@@ -150,6 +150,9 @@ typedef struct ep_prefix_state {
     int64_t nkept, cap_kept, cap_kept_off;
 } ep_prefix_state;
 
+/* *buf with room for n elements of size bytes (grown, its room in *cap). Returns 0, or -1
+ * without memory. */
+int ep_room(void **buf, int64_t *cap, int64_t n, size_t size);
 
 /* The most events counting by prefix takes: starts are 32-bit positions. */
 #define EP_PREFIX_MAX_EVENTS INT32_MAX

@@ -50,7 +50,6 @@ typedef struct ep_mgpu_state {
     int shared;           /* by prefix: the GPUs' pools shared (moved starts copied) */
     int mine;             /* support > 0 */
     ep_mine_spec spec;
-    ep_mine_ws ws;        /* spec's: the buffers its minings reuse */
     ep_mine_result m;     /* the point's episodes and counts, or what the mining found */
     ep_split_level split[EP_MAX_LEVEL]; /* what the GPUs did at level l, split[l - 1] */
     ep_result out;
@@ -223,7 +222,6 @@ void ep_multigpu_teardown(void *state)
             fprintf(stderr, "dmbench: warning: multigpu: %s\n", err.msg);
     }
     ep_mine_result_free(&s->m);
-    ep_mine_ws_free(&s->ws);
     ep_prefix_split_free(&s->split_prefix);
     free(s);
 }
@@ -247,7 +245,6 @@ int ep_multigpu_setup(const dm_exec *ex, const dm_dataset *ds, const dm_point *p
     s->gpu[0].stream = ex->stream;
     if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err))
         goto fail;
-    s->spec.ws = &s->ws;
     s->margin = ep_gpu_margin(&d->s, &s->m, &s->spec, s->mine);
     const char *counting = dm_point_str(pt, "counting");
     s->count = strcmp(counting, "hybrid") == 0 ? NULL : ep_gpu_ptpe;

@@ -38,7 +38,6 @@ typedef struct ep_sync_state {
     void *count_ctx;
     int mine;             /* support > 0: run mines, with spec */
     ep_mine_spec spec;
-    ep_mine_ws ws;        /* spec's: the buffers its minings reuse */
     ep_mine_result m;     /* the point's episodes and counts, or what the mining found */
     ep_result out;
 } ep_sync_state;
@@ -49,7 +48,6 @@ static void ep_sync_teardown(void *state)
     if (!s)
         return;
     ep_mine_result_free(&s->m);
-    ep_mine_ws_free(&s->ws);
     ep_prefix_cpu_close(&s->prefix);
     if (s->dev)
         ep_prefix_dev_close(s->dev);
@@ -76,7 +74,6 @@ static int ep_sync_prepare(const dm_exec *ex, const dm_dataset *ds, const dm_poi
     s->count_ctx = &s->ctx;
     if (ep_point_work(&d->s, pt, &s->mine, &s->spec, &s->m, err) != 0)
         goto fail;
-    s->spec.ws = &s->ws;
     if (s->mine && twopass) {
         s->spec.bound = ep_bound_cb;
         s->spec.bound_ctx = &s->ctx;

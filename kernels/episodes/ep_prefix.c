@@ -138,6 +138,11 @@ static ep_prefix_task ep_prefix_step(const ep_episode *e, int k, int64_t parent,
  * kernel for few beside the rest (ep_prefix_dev.h). Returns 0, or -1 without memory. */
 #define EP_PREFIX_LONGEST 0.2
 #define EP_PREFIX_STEP 1024 /* about a tile of the GPU kernel's (EP_PREFIX_TILE) */
+static int64_t ep_prefix_step_cost(const ep_prefix_state *st, const ep_prefix_task *t)
+{
+    return ep_type_events(&st->by, t->type) + EP_PREFIX_STEP;
+}
+
 static int ep_prefix_plan_longest(ep_prefix_state *st)
 {
     ep_prefix_plan *p = &st->plan;
@@ -153,7 +158,7 @@ static int ep_prefix_plan_longest(ep_prefix_state *st)
         const int64_t n = p->first[r + 1] - p->first[r];
         int64_t most = 0, all = 0;
         for (int64_t i = 0; i < n; i++) {
-            const int64_t e = ep_type_events(&st->by, t[i].type) + EP_PREFIX_STEP;
+            const int64_t e = ep_prefix_step_cost(st, &t[i]);
             most = e > most ? e : most;
             all += e;
         }
@@ -168,9 +173,8 @@ static int ep_prefix_plan_longest(ep_prefix_state *st)
         for (int64_t i = 0; i < n; i++)
             p->sorted[at[rank[t[i].type]]++] = t[i];
         memcpy(t, p->sorted, (size_t)n * sizeof *t);
-        while (p->longest[r] < n &&
-               (double)(ep_type_events(&st->by, t[p->longest[r]].type) + EP_PREFIX_STEP) *
-                       (double)st->slots >= (double)all)
+        while (p->longest[r] < n && (double)ep_prefix_step_cost(st, &t[p->longest[r]]) *
+                                            (double)st->slots >= (double)all)
             p->longest[r]++;
     }
     free(at);

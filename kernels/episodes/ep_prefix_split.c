@@ -66,17 +66,21 @@ static int ep_split_room(ep_prefix_split *sp, int64_t n, dm_err *err)
     return 0;
 }
 
-/* Each part's items: the sum of its units' runs (every part all of those of every part's). */
+/* 1 when unit u is in part's share: counted there, or on every part. */
+static int ep_split_counts(const ep_prefix_split *sp, int64_t u, int part)
+{
+    return sp->part[u] == part || sp->part[u] == EP_PREFIX_EVERY;
+}
+
+/* Each part's items: the sum of its units' runs. */
 static void ep_split_sizes(ep_prefix_split *sp)
 {
     for (int p = 0; p < sp->parts; p++)
         sp->share[p].n = 0;
-    for (int64_t u = 0; u < sp->nunits; u++) {
-        const int64_t len = sp->first[u + 1] - sp->first[u];
+    for (int64_t u = 0; u < sp->nunits; u++)
         for (int p = 0; p < sp->parts; p++)
-            if (sp->part[u] == p || sp->part[u] == EP_PREFIX_EVERY)
-                sp->share[p].n += len;
-    }
+            if (ep_split_counts(sp, u, p))
+                sp->share[p].n += sp->first[u + 1] - sp->first[u];
 }
 
 /* Shares out eps[0..n), to count into counts: every part all of them when each is one
@@ -289,11 +293,10 @@ static void ep_split_scatter(ep_prefix_split *sp, int part)
 {
     const int64_t *c = sp->share[part].counts;
     for (int64_t u = 0; u < sp->nunits; u++) {
-        const int p = sp->part[u] == EP_PREFIX_EVERY ? 0 : sp->part[u];
-        const int64_t len = sp->first[u + 1] - sp->first[u];
-        if (p != part && sp->part[u] != EP_PREFIX_EVERY)
+        if (!ep_split_counts(sp, u, part))
             continue;
-        if (p == part)
+        const int64_t len = sp->first[u + 1] - sp->first[u];
+        if (sp->part[u] == part || part == 0)
             memcpy(sp->counts + sp->first[u], c, (size_t)len * sizeof *c);
         c += len;
     }
